@@ -1,0 +1,518 @@
+/*
+ * ringmpi: the public MPI C API (MPI-3.1 subset, see README.md for what is covered).
+ *
+ * Handles are plain ints that encode the object kind and a table index
+ * (see lib/core/handle.hpp), so a handle of the wrong kind, a freed handle or
+ * garbage is detected and reported instead of being dereferenced.
+ * Every prototype declared here is implemented by libringmpi.
+ */
+#ifndef RINGMPI_MPI_H
+#define RINGMPI_MPI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+#define RINGMPI 1
+#define RINGMPI_VERSION "0.1.0"
+
+/* ---- handle encoding ------------------------------------------------------
+ * bit 30 set, bits 26..29 the kind, bits 20..25 a generation (0 for
+ * predefined objects), bits 0..19 the table index.                            */
+#define RMPI_HANDLE(kind, index) ((int)(0x40000000 | ((kind) << 26) | (index)))
+#define RMPI_KIND_COMM 1
+#define RMPI_KIND_GROUP 2
+#define RMPI_KIND_DATATYPE 3
+#define RMPI_KIND_OP 4
+#define RMPI_KIND_REQUEST 5
+#define RMPI_KIND_ERRHANDLER 6
+#define RMPI_KIND_INFO 7
+#define RMPI_KIND_MESSAGE 8
+
+typedef int MPI_Comm;
+typedef int MPI_Group;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef int MPI_Request;
+typedef int MPI_Errhandler;
+typedef int MPI_Info;
+typedef int MPI_Message;
+typedef int MPI_Fint;
+typedef intptr_t MPI_Aint;
+typedef long long MPI_Offset;
+typedef long long MPI_Count;
+
+typedef struct MPI_Status {
+  int MPI_SOURCE;
+  int MPI_TAG;
+  int MPI_ERROR;
+  int rmpi_cancelled;
+  long long rmpi_count; /* bytes received */
+} MPI_Status;
+
+/* ---- communicators ------------------------------------------------------- */
+#define MPI_COMM_NULL RMPI_HANDLE(RMPI_KIND_COMM, 0)
+#define MPI_COMM_WORLD RMPI_HANDLE(RMPI_KIND_COMM, 1)
+#define MPI_COMM_SELF RMPI_HANDLE(RMPI_KIND_COMM, 2)
+
+#define MPI_GROUP_NULL RMPI_HANDLE(RMPI_KIND_GROUP, 0)
+#define MPI_GROUP_EMPTY RMPI_HANDLE(RMPI_KIND_GROUP, 1)
+
+#define MPI_REQUEST_NULL RMPI_HANDLE(RMPI_KIND_REQUEST, 0)
+#define MPI_MESSAGE_NULL RMPI_HANDLE(RMPI_KIND_MESSAGE, 0)
+#define MPI_MESSAGE_NO_PROC RMPI_HANDLE(RMPI_KIND_MESSAGE, 1)
+#define MPI_INFO_NULL RMPI_HANDLE(RMPI_KIND_INFO, 0)
+#define MPI_INFO_ENV RMPI_HANDLE(RMPI_KIND_INFO, 1)
+
+#define MPI_ERRHANDLER_NULL RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 0)
+#define MPI_ERRORS_ARE_FATAL RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 1)
+#define MPI_ERRORS_RETURN RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 2)
+#define MPI_ERRORS_ABORT RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 3)
+
+/* ---- datatypes (index = position in lib/dtype/predefined.cpp) ------------ */
+#define MPI_DATATYPE_NULL RMPI_HANDLE(RMPI_KIND_DATATYPE, 0)
+#define MPI_CHAR RMPI_HANDLE(RMPI_KIND_DATATYPE, 1)
+#define MPI_SHORT RMPI_HANDLE(RMPI_KIND_DATATYPE, 2)
+#define MPI_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 3)
+#define MPI_LONG RMPI_HANDLE(RMPI_KIND_DATATYPE, 4)
+#define MPI_LONG_LONG_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 5)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_SIGNED_CHAR RMPI_HANDLE(RMPI_KIND_DATATYPE, 6)
+#define MPI_UNSIGNED_CHAR RMPI_HANDLE(RMPI_KIND_DATATYPE, 7)
+#define MPI_UNSIGNED_SHORT RMPI_HANDLE(RMPI_KIND_DATATYPE, 8)
+#define MPI_UNSIGNED RMPI_HANDLE(RMPI_KIND_DATATYPE, 9)
+#define MPI_UNSIGNED_LONG RMPI_HANDLE(RMPI_KIND_DATATYPE, 10)
+#define MPI_UNSIGNED_LONG_LONG RMPI_HANDLE(RMPI_KIND_DATATYPE, 11)
+#define MPI_FLOAT RMPI_HANDLE(RMPI_KIND_DATATYPE, 12)
+#define MPI_DOUBLE RMPI_HANDLE(RMPI_KIND_DATATYPE, 13)
+#define MPI_LONG_DOUBLE RMPI_HANDLE(RMPI_KIND_DATATYPE, 14)
+#define MPI_WCHAR RMPI_HANDLE(RMPI_KIND_DATATYPE, 15)
+#define MPI_C_BOOL RMPI_HANDLE(RMPI_KIND_DATATYPE, 16)
+#define MPI_INT8_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 17)
+#define MPI_INT16_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 18)
+#define MPI_INT32_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 19)
+#define MPI_INT64_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 20)
+#define MPI_UINT8_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 21)
+#define MPI_UINT16_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 22)
+#define MPI_UINT32_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 23)
+#define MPI_UINT64_T RMPI_HANDLE(RMPI_KIND_DATATYPE, 24)
+#define MPI_C_FLOAT_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 25)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 26)
+#define MPI_C_LONG_DOUBLE_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 27)
+#define MPI_BYTE RMPI_HANDLE(RMPI_KIND_DATATYPE, 28)
+#define MPI_PACKED RMPI_HANDLE(RMPI_KIND_DATATYPE, 29)
+#define MPI_AINT RMPI_HANDLE(RMPI_KIND_DATATYPE, 30)
+#define MPI_OFFSET RMPI_HANDLE(RMPI_KIND_DATATYPE, 31)
+#define MPI_COUNT RMPI_HANDLE(RMPI_KIND_DATATYPE, 32)
+#define MPI_CXX_BOOL RMPI_HANDLE(RMPI_KIND_DATATYPE, 33)
+#define MPI_CXX_FLOAT_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 34)
+#define MPI_CXX_DOUBLE_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 35)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 36)
+#define MPI_FLOAT_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 37)
+#define MPI_DOUBLE_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 38)
+#define MPI_LONG_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 39)
+#define MPI_2INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 40)
+#define MPI_SHORT_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 41)
+#define MPI_LONG_DOUBLE_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 42)
+#define RMPI_PREDEFINED_DATATYPE_COUNT 43
+
+/* ---- reduction operations ------------------------------------------------ */
+#define MPI_OP_NULL RMPI_HANDLE(RMPI_KIND_OP, 0)
+#define MPI_MAX RMPI_HANDLE(RMPI_KIND_OP, 1)
+#define MPI_MIN RMPI_HANDLE(RMPI_KIND_OP, 2)
+#define MPI_SUM RMPI_HANDLE(RMPI_KIND_OP, 3)
+#define MPI_PROD RMPI_HANDLE(RMPI_KIND_OP, 4)
+#define MPI_LAND RMPI_HANDLE(RMPI_KIND_OP, 5)
+#define MPI_BAND RMPI_HANDLE(RMPI_KIND_OP, 6)
+#define MPI_LOR RMPI_HANDLE(RMPI_KIND_OP, 7)
+#define MPI_BOR RMPI_HANDLE(RMPI_KIND_OP, 8)
+#define MPI_LXOR RMPI_HANDLE(RMPI_KIND_OP, 9)
+#define MPI_BXOR RMPI_HANDLE(RMPI_KIND_OP, 10)
+#define MPI_MINLOC RMPI_HANDLE(RMPI_KIND_OP, 11)
+#define MPI_MAXLOC RMPI_HANDLE(RMPI_KIND_OP, 12)
+#define MPI_REPLACE RMPI_HANDLE(RMPI_KIND_OP, 13)
+#define MPI_NO_OP RMPI_HANDLE(RMPI_KIND_OP, 14)
+#define RMPI_PREDEFINED_OP_COUNT 15
+
+/* ---- constants ------------------------------------------------------------ */
+#define MPI_ANY_SOURCE (-2)
+#define MPI_PROC_NULL (-1)
+#define MPI_ROOT (-3)
+#define MPI_ANY_TAG (-1)
+#define MPI_UNDEFINED (-32766)
+#define MPI_KEYVAL_INVALID 0x24000000
+#define MPI_BSEND_OVERHEAD 96
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 512
+#define MPI_MAX_OBJECT_NAME 128
+#define MPI_MAX_LIBRARY_VERSION_STRING 256
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+
+#define MPI_IDENT 0
+#define MPI_CONGRUENT 1
+#define MPI_SIMILAR 2
+#define MPI_UNEQUAL 3
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+#define MPI_COMM_TYPE_SHARED 1
+#define RMPI_COMM_TYPE_NUMA 2 /* ringmpi extension: one communicator per NUMA node */
+
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 7
+#define MPI_COMBINER_INDEXED_BLOCK 8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 10
+#define MPI_COMBINER_SUBARRAY 11
+#define MPI_COMBINER_DARRAY 12
+#define MPI_COMBINER_F90_REAL 13
+#define MPI_COMBINER_F90_COMPLEX 14
+#define MPI_COMBINER_F90_INTEGER 15
+#define MPI_COMBINER_RESIZED 16
+#define MPI_COMBINER_HVECTOR_INTEGER 17
+#define MPI_COMBINER_HINDEXED_INTEGER 18
+#define MPI_COMBINER_STRUCT_INTEGER 19
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+
+/* predefined attribute keys (on MPI_COMM_WORLD) */
+#define MPI_TAG_UB 0x64400001
+#define MPI_HOST 0x64400003
+#define MPI_IO 0x64400005
+#define MPI_WTIME_IS_GLOBAL 0x64400007
+#define MPI_UNIVERSE_SIZE 0x64400009
+#define MPI_LASTUSEDCODE 0x6440000b
+#define MPI_APPNUM 0x6440000d
+
+/* ---- special addresses ---------------------------------------------------- */
+extern int rmpi_status_ignore_storage;
+extern int rmpi_statuses_ignore_storage;
+extern int rmpi_in_place_storage;
+extern int rmpi_bottom_storage;
+extern int rmpi_unweighted_storage;
+extern int rmpi_weights_empty_storage;
+#define MPI_STATUS_IGNORE ((MPI_Status *)&rmpi_status_ignore_storage)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)&rmpi_statuses_ignore_storage)
+#define MPI_IN_PLACE ((void *)&rmpi_in_place_storage)
+#define MPI_BOTTOM ((void *)0)
+
+/* ---- error classes ---------------------------------------------------------- */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_IN_STATUS 18
+#define MPI_ERR_PENDING 19
+#define MPI_ERR_KEYVAL 20
+#define MPI_ERR_NO_MEM 21
+#define MPI_ERR_BASE 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_SPAWN 26
+#define MPI_ERR_PORT 27
+#define MPI_ERR_SERVICE 28
+#define MPI_ERR_NAME 29
+#define MPI_ERR_WIN 30
+#define MPI_ERR_SIZE 31
+#define MPI_ERR_DISP 32
+#define MPI_ERR_INFO 33
+#define MPI_ERR_LOCKTYPE 34
+#define MPI_ERR_ASSERT 35
+#define MPI_ERR_RMA_CONFLICT 36
+#define MPI_ERR_RMA_SYNC 37
+#define MPI_ERR_FILE 38
+#define MPI_ERR_NOT_SAME 39
+#define MPI_ERR_AMODE 40
+#define MPI_ERR_UNSUPPORTED_DATAREP 41
+#define MPI_ERR_UNSUPPORTED_OPERATION 42
+#define MPI_ERR_NO_SUCH_FILE 43
+#define MPI_ERR_FILE_EXISTS 44
+#define MPI_ERR_BAD_FILE 45
+#define MPI_ERR_ACCESS 46
+#define MPI_ERR_NO_SPACE 47
+#define MPI_ERR_QUOTA 48
+#define MPI_ERR_READ_ONLY 49
+#define MPI_ERR_FILE_IN_USE 50
+#define MPI_ERR_DUP_DATAREP 51
+#define MPI_ERR_CONVERSION 52
+#define MPI_ERR_IO 53
+#define MPI_ERR_RMA_RANGE 54
+#define MPI_ERR_RMA_ATTACH 55
+#define MPI_ERR_RMA_SHARED 56
+#define MPI_ERR_RMA_FLAVOR 57
+#define MPI_ERR_LASTCODE 63
+
+/* ---- callback types --------------------------------------------------------- */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* deprecated name */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Copy_function(MPI_Comm oldcomm, int keyval, void *extra_state, void *attribute_val_in,
+                              void *attribute_val_out, int *flag);
+typedef int MPI_Delete_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                          void *extra_state);
+
+/* predefined copy/delete functions */
+int rmpi_comm_null_copy_fn(MPI_Comm, int, void *, void *, void *, int *);
+int rmpi_comm_dup_fn(MPI_Comm, int, void *, void *, void *, int *);
+int rmpi_comm_null_delete_fn(MPI_Comm, int, void *, void *);
+int rmpi_type_null_copy_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int rmpi_type_dup_fn(MPI_Datatype, int, void *, void *, void *, int *);
+int rmpi_type_null_delete_fn(MPI_Datatype, int, void *, void *);
+#define MPI_COMM_NULL_COPY_FN ((MPI_Comm_copy_attr_function *)rmpi_comm_null_copy_fn)
+#define MPI_COMM_DUP_FN ((MPI_Comm_copy_attr_function *)rmpi_comm_dup_fn)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function *)rmpi_comm_null_delete_fn)
+#define MPI_NULL_COPY_FN ((MPI_Copy_function *)rmpi_comm_null_copy_fn)
+#define MPI_DUP_FN ((MPI_Copy_function *)rmpi_comm_dup_fn)
+#define MPI_NULL_DELETE_FN ((MPI_Delete_function *)rmpi_comm_null_delete_fn)
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)rmpi_type_null_copy_fn)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)rmpi_type_dup_fn)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)rmpi_type_null_delete_fn)
+
+/* ==== environment (issue: foundation) ======================================== */
+int MPI_Init(int *argc, char ***argv);
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int MPI_Initialized(int *flag);
+int MPI_Finalize(void);
+int MPI_Finalized(int *flag);
+int MPI_Query_thread(int *provided);
+int MPI_Is_thread_main(int *flag);
+int MPI_Abort(MPI_Comm comm, int errorcode);
+double MPI_Wtime(void);
+double MPI_Wtick(void);
+int MPI_Get_processor_name(char *name, int *resultlen);
+int MPI_Get_version(int *version, int *subversion);
+int MPI_Get_library_version(char *version, int *resultlen);
+int MPI_Barrier(MPI_Comm comm);
+
+/* ==== point-to-point ============================================================ */
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Buffer_attach(void *buffer, int size);
+int MPI_Buffer_detach(void *buffer_addr, int *size);
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status);
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request);
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request);
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]);
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[]);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                 MPI_Status array_of_statuses[]);
+int MPI_Request_free(MPI_Request *request);
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Cancel(MPI_Request *request);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status);
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                         int recvtag, MPI_Comm comm, MPI_Status *status);
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *request);
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                   MPI_Request *request);
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request);
+int MPI_Start(MPI_Request *request);
+int MPI_Startall(int count, MPI_Request array_of_requests[]);
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+
+/* ==== groups ===================================================================== */
+int MPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_free(MPI_Group *group);
+
+/* ==== communicators ============================================================= */
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_free(MPI_Comm *comm);
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen);
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
+int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                         int tag, MPI_Comm *newintercomm);
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+
+/* ==== caching ======================================================================= */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                           void *extra_state);
+int MPI_Comm_free_keyval(int *comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val);
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state);
+int MPI_Keyval_free(int *keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
+/* ==== error handling ================================================================= */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int MPI_Error_class(int errorcode, int *errorclass);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+
+/* ==== datatypes ====================================================================== */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype);
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                           const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                           MPI_Datatype *newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_commit(MPI_Datatype *datatype);
+int MPI_Type_free(MPI_Datatype *datatype);
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+int MPI_Type_size(MPI_Datatype datatype, int *size);
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+int MPI_Get_address(const void *location, MPI_Aint *address);
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes,
+                          int *combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+             MPI_Comm comm);
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype,
+               MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+
+/* ==== reduction operations ============================================================ */
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RINGMPI_MPI_H */

@@ -1,0 +1,134 @@
+#include "api/call.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/runtime.hpp"
+
+namespace ringmpi::api {
+namespace {
+
+int current_rank() {
+  const core::Runtime& r = core::rt();
+  if (r.phase != core::Phase::before_init) return r.rank;
+  const char* env = std::getenv(shm::kEnvRank);
+  return env ? std::atoi(env) : 0;
+}
+
+[[noreturn]] void die(int error_code, const char* call, const char* message) {
+  const int cls = core::error_class_of(error_code);
+  char line[1024];
+  std::snprintf(line, sizeof line, "rank %d: %s: %s (%s)%s%s", current_rank(), call,
+                core::error_string(error_code).c_str(), core::error_class_name(cls).c_str(),
+                message ? ": " : "", message ? message : "");
+  std::fprintf(stderr, "ringmpi: %s\n", line);
+  core::abort_job(shm::ExitKind::fatal_error, 1, line);
+}
+
+}  // namespace
+
+std::string describe_comm(MPI_Comm h) {
+  if (h == MPI_COMM_WORLD) return "MPI_COMM_WORLD";
+  if (h == MPI_COMM_SELF) return "MPI_COMM_SELF";
+  if (h == MPI_COMM_NULL) return "MPI_COMM_NULL";
+  const comm::Comm* c = comm::lookup(h);
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "communicator 0x%x", static_cast<unsigned>(h));
+  if (c && !c->name.empty()) return std::string(buf) + " '" + c->name + "'";
+  return buf;
+}
+
+int dispatch_error(MPI_Comm comm_handle, int error_code, const char* call, const char* message) {
+  if (core::rt().phase != core::Phase::running) die(error_code, call, message);
+  comm::Comm* c = comm::lookup(comm_handle);
+  if (!c) {
+    comm_handle = MPI_COMM_WORLD;
+    c = comm::lookup(comm_handle);
+  }
+  if (!c || !c->errhandler) die(error_code, call, message);
+  const comm::Errhandler& h = *c->errhandler;
+  switch (h.kind) {
+    case comm::Errhandler::Kind::return_codes:
+      return error_code;
+    case comm::Errhandler::Kind::user: {
+      // Keep the handler alive even if the callback frees or replaces it.
+      auto keep = c->errhandler;
+      MPI_Comm ch = comm_handle;
+      int code = error_code;
+      keep->fn(&ch, &code, call, message);
+      return error_code;
+    }
+    case comm::Errhandler::Kind::fatal:
+    case comm::Errhandler::Kind::abort:
+      break;
+  }
+  die(error_code, call, message);
+}
+
+int Call::fail(int error_code, const char* fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return dispatch_error(comm_, error_code, name_, msg);
+}
+
+int Call::initialized() {
+  switch (core::rt().phase) {
+    case core::Phase::running:
+      return MPI_SUCCESS;
+    case core::Phase::before_init:
+      return fail(MPI_ERR_OTHER, "called before MPI_Init");
+    case core::Phase::finalized:
+      return fail(MPI_ERR_OTHER, "called after MPI_Finalize");
+  }
+  return MPI_ERR_INTERN;
+}
+
+int Call::comm(MPI_Comm h, const char* arg, comm::Comm** out) {
+  if (int e = initialized()) return e;
+  if (h == MPI_COMM_NULL) return fail(MPI_ERR_COMM, "argument %s is MPI_COMM_NULL", arg);
+  comm::Comm* c = comm::lookup(h);
+  if (!c)
+    return fail(MPI_ERR_COMM, "argument %s=0x%x is not a valid communicator (freed, or not a communicator handle)",
+                arg, static_cast<unsigned>(h));
+  raise_on(h);
+  *out = c;
+  return MPI_SUCCESS;
+}
+
+int Call::intracomm(MPI_Comm h, const char* arg, comm::Comm** out) {
+  if (int e = comm(h, arg, out)) return e;
+  if ((*out)->inter)
+    return fail(MPI_ERR_COMM, "argument %s is an intercommunicator; this call needs an intracommunicator", arg);
+  return MPI_SUCCESS;
+}
+
+int Call::datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {
+  if (h == MPI_DATATYPE_NULL) return fail(MPI_ERR_TYPE, "argument %s is MPI_DATATYPE_NULL", arg);
+  const dtype::Datatype* t = dtype::lookup(h);
+  if (!t)
+    return fail(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype (freed, or not a datatype handle)", arg,
+                static_cast<unsigned>(h));
+  if (!t->committed)
+    return fail(MPI_ERR_TYPE, "argument %s is not committed; call MPI_Type_commit before communicating with it",
+                arg);
+  *out = t;
+  return MPI_SUCCESS;
+}
+
+int Call::count(int n, const char* arg) {
+  if (n < 0) return fail(MPI_ERR_COUNT, "argument %s=%d is negative", arg, n);
+  return MPI_SUCCESS;
+}
+
+int Call::not_null(const void* p, const char* arg) {
+  if (!p) return fail(MPI_ERR_ARG, "argument %s is NULL", arg);
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::api

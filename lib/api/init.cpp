@@ -1,0 +1,207 @@
+// MPI_Init / MPI_Finalize and the rest of the environment calls.
+//
+// Thread support: the library keeps no locks, so it provides
+// MPI_THREAD_SERIALIZED at most (calls from any thread, never two at once);
+// MPI_Init_thread reports that honestly when MULTIPLE is asked for.
+#include <pthread.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+#include "api/call.hpp"
+#include "coll/barrier.hpp"
+#include "comm/comm.hpp"
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+
+using namespace ringmpi;
+
+extern "C" {
+int rmpi_status_ignore_storage;
+int rmpi_statuses_ignore_storage;
+int rmpi_in_place_storage;
+int rmpi_bottom_storage;
+int rmpi_unweighted_storage;
+int rmpi_weights_empty_storage;
+}
+
+namespace ringmpi::api {
+namespace {
+
+bool parse_env_int(const char* name, long* out) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return false;
+  char* end = nullptr;
+  errno = 0;
+  *out = std::strtol(v, &end, 10);
+  return errno == 0 && *end == '\0';
+}
+
+[[noreturn]] void init_failure(const std::string& why) {
+  std::fprintf(stderr, "ringmpi: MPI_Init failed: %s\n", why.c_str());
+  std::exit(1);
+}
+
+int do_init(Call& call, int required, int* provided) {
+  core::Runtime& r = core::rt();
+  if (r.phase == core::Phase::running) return call.fail(MPI_ERR_OTHER, "MPI is already initialized");
+  if (r.phase == core::Phase::finalized)
+    return call.fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
+
+  long fd = -1, rank = 0, size = 1;
+  std::string error;
+  if (parse_env_int(shm::kEnvArenaFd, &fd)) {
+    if (!parse_env_int(shm::kEnvRank, &rank) || !parse_env_int(shm::kEnvSize, &size) || rank < 0 ||
+        size < 1 || rank >= size)
+      init_failure(std::string("inconsistent ") + shm::kEnvRank + "/" + shm::kEnvSize +
+                   " in the environment; start the program with ringmpi's mpiexec");
+    r.arena = shm::Arena::map(static_cast<int>(fd), &error);
+    if (!r.arena.mapped()) init_failure(error);
+    close(static_cast<int>(fd));
+    if (r.arena.nranks() != static_cast<std::uint32_t>(size))
+      init_failure("the arena was made for " + std::to_string(r.arena.nranks()) + " ranks but " +
+                   shm::kEnvSize + " says " + std::to_string(size));
+  } else {
+    // Singleton: started without mpiexec.
+    const int own = shm::Arena::create(1, shm::kDefaultRingCapacity, 0, &error);
+    if (own < 0) init_failure(error);
+    r.arena = shm::Arena::map(own, &error);
+    close(own);
+    if (!r.arena.mapped()) init_failure(error);
+  }
+  r.rank = static_cast<int>(rank);
+  r.size = static_cast<int>(size);
+  r.arena.slot(r.rank).pid.store(static_cast<std::int32_t>(getpid()), std::memory_order_relaxed);
+  r.thread_level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
+  if (r.thread_level < MPI_THREAD_SINGLE) r.thread_level = MPI_THREAD_SINGLE;
+  r.main_thread = static_cast<unsigned long>(pthread_self());
+  if (provided) *provided = r.thread_level;
+  comm::init_world(r.rank, r.size);
+  r.phase = core::Phase::running;
+  p2p::init();
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+}  // namespace ringmpi::api
+
+using ringmpi::api::Call;
+
+extern "C" {
+
+int MPI_Init(int*, char***) {
+  Call call("MPI_Init");
+  return ringmpi::api::do_init(call, MPI_THREAD_SINGLE, nullptr);
+}
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+  Call call("MPI_Init_thread");
+  if (required < MPI_THREAD_SINGLE || required > MPI_THREAD_MULTIPLE)
+    return call.fail(MPI_ERR_ARG, "argument required=%d is not one of MPI_THREAD_SINGLE..MPI_THREAD_MULTIPLE",
+                     required);
+  if (int e = call.not_null(provided, "provided")) return e;
+  return ringmpi::api::do_init(call, required, provided);
+}
+
+int MPI_Initialized(int* flag) {
+  Call call("MPI_Initialized");
+  if (int e = call.not_null(flag, "flag")) return e;
+  *flag = core::rt().phase != core::Phase::before_init;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  Call call("MPI_Finalized");
+  if (int e = call.not_null(flag, "flag")) return e;
+  *flag = core::rt().phase == core::Phase::finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int* provided) {
+  Call call("MPI_Query_thread");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(provided, "provided")) return e;
+  *provided = core::rt().thread_level;
+  return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int* flag) {
+  Call call("MPI_Is_thread_main");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(flag, "flag")) return e;
+  *flag = static_cast<unsigned long>(pthread_self()) == core::rt().main_thread;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void) {
+  Call call("MPI_Finalize");
+  if (int e = call.initialized()) return e;
+  core::Runtime& r = core::rt();
+  comm::finalize_hooks();  // MPI_COMM_SELF attributes, first thing (MPI-3.1 §8.7.1)
+  p2p::finalize();
+  ringmpi::coll::barrier_world();
+  r.arena.slot(r.rank).finalized.store(1, std::memory_order_release);
+  r.phase = core::Phase::finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  Call call("MPI_Abort");
+  char text[200];
+  std::snprintf(text, sizeof text, "rank %d called MPI_Abort(%s, %d)", core::rt().rank,
+                ringmpi::api::describe_comm(comm).c_str(), errorcode);
+  std::fprintf(stderr, "ringmpi: %s\n", text);
+  core::abort_job(shm::ExitKind::abort, errorcode, text);
+}
+
+double MPI_Wtime(void) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double MPI_Wtick(void) {
+  timespec ts;
+  clock_getres(CLOCK_MONOTONIC, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  Call call("MPI_Get_processor_name");
+  if (int e = call.not_null(name, "name")) return e;
+  if (int e = call.not_null(resultlen, "resultlen")) return e;
+  char host[MPI_MAX_PROCESSOR_NAME];
+  if (gethostname(host, sizeof host) != 0) std::snprintf(host, sizeof host, "localhost");
+  host[sizeof host - 1] = '\0';
+  std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "%s", host);
+  *resultlen = static_cast<int>(std::strlen(name));
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  Call call("MPI_Get_version");
+  if (int e = call.not_null(version, "version")) return e;
+  if (int e = call.not_null(subversion, "subversion")) return e;
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  Call call("MPI_Get_library_version");
+  if (int e = call.not_null(version, "version")) return e;
+  if (int e = call.not_null(resultlen, "resultlen")) return e;
+  std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                "ringmpi %s (shared-memory MPI-%d.%d subset for one node)", RINGMPI_VERSION, MPI_VERSION,
+                MPI_SUBVERSION);
+  *resultlen = static_cast<int>(std::strlen(version));
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

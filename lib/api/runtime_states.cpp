@@ -1,0 +1,13 @@
+// Runtime's constructor and destructor live here, where every layer's State
+// is a complete type.
+#include "comm/comm.hpp"
+#include "core/errors.hpp"
+#include "core/runtime.hpp"
+#include "dtype/datatype.hpp"
+#include "group/group.hpp"
+#include "p2p/state.hpp"
+
+namespace ringmpi::core {
+Runtime::Runtime() = default;
+Runtime::~Runtime() = default;
+}  // namespace ringmpi::core

@@ -1,0 +1,29 @@
+// World barrier: a counter and a generation word in the arena header.
+// Each arriver reads the generation, then increments the count; the last
+// arriver resets the count (relaxed) and then bumps the generation (release),
+// so a rank that sees the new generation also sees the count at zero when it
+// enters the next barrier. Waiters sleep on their own doorbells; the last
+// arriver wakes them.
+#include "coll/barrier.hpp"
+
+#include "core/runtime.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::coll {
+
+void barrier_world() {
+  core::Runtime& r = core::rt();
+  if (r.size == 1) return;
+  shm::ArenaHeader& h = r.arena.header();
+  const std::uint32_t gen = h.barrier_generation.load(std::memory_order_acquire);
+  if (h.barrier_count.fetch_add(1, std::memory_order_acq_rel) + 1 == std::uint32_t(r.size)) {
+    h.barrier_count.store(0, std::memory_order_relaxed);
+    h.barrier_generation.store(gen + 1, std::memory_order_release);
+    for (int i = 0; i < r.size; ++i)
+      if (i != r.rank) p2p::wake(i);
+    return;
+  }
+  p2p::wait_until([&] { return h.barrier_generation.load(std::memory_order_acquire) != gen; });
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,61 @@
+#include "comm/comm.hpp"
+
+#include <numeric>
+
+#include "core/runtime.hpp"
+
+namespace ringmpi::comm {
+
+State::State() {
+  auto put = [this](MPI_Errhandler h, Errhandler::Kind k) {
+    errhandlers.put_predefined(core::handle_index(h),
+                               std::make_unique<std::shared_ptr<const Errhandler>>(
+                                   std::make_shared<const Errhandler>(Errhandler{k, nullptr})));
+  };
+  put(MPI_ERRORS_ARE_FATAL, Errhandler::Kind::fatal);
+  put(MPI_ERRORS_RETURN, Errhandler::Kind::return_codes);
+  put(MPI_ERRORS_ABORT, Errhandler::Kind::abort);
+}
+
+State& state() {
+  auto& p = core::rt().comms;
+  if (!p) p = std::make_unique<State>();
+  return *p;
+}
+
+Comm* lookup(MPI_Comm h) { return state().comms.get(h); }
+
+std::shared_ptr<const Errhandler> lookup_errhandler(MPI_Errhandler h) {
+  auto* p = state().errhandlers.get(h);
+  return p ? *p : nullptr;
+}
+
+void init_world(int rank, int size) {
+  State& s = state();
+  std::vector<int> all(size);
+  std::iota(all.begin(), all.end(), 0);
+  auto world = std::make_unique<Comm>();
+  world->local = world->remote = group::Group::from_world_ranks(all);
+  world->rank = rank;
+  world->context = kWorldContext;
+  world->errhandler = lookup_errhandler(MPI_ERRORS_ARE_FATAL);
+  world->name = "MPI_COMM_WORLD";
+  world->peer_world = all;
+  s.comms.put_predefined(core::handle_index(MPI_COMM_WORLD), std::move(world));
+
+  auto self = std::make_unique<Comm>();
+  self->local = self->remote = group::Group::from_world_ranks({rank});
+  self->rank = 0;
+  self->context = kSelfContext;
+  self->errhandler = lookup_errhandler(MPI_ERRORS_ARE_FATAL);
+  self->name = "MPI_COMM_SELF";
+  self->peer_world = {rank};
+  s.comms.put_predefined(core::handle_index(MPI_COMM_SELF), std::move(self));
+}
+
+void finalize_hooks() {
+  // Attribute caching (MPI_Comm_set_attr) is not implemented yet, so
+  // MPI_COMM_SELF cannot carry attributes and there is nothing to delete.
+}
+
+}  // namespace ringmpi::comm

@@ -1,0 +1,106 @@
+#include "core/errors.hpp"
+
+#include "core/runtime.hpp"
+#include "mpi.h"
+
+namespace ringmpi::core {
+namespace {
+struct ClassInfo {
+  const char* name;
+  const char* text;
+};
+const ClassInfo kClasses[] = {
+    {"MPI_SUCCESS", "no error"},
+    {"MPI_ERR_BUFFER", "invalid buffer pointer"},
+    {"MPI_ERR_COUNT", "invalid count argument"},
+    {"MPI_ERR_TYPE", "invalid datatype"},
+    {"MPI_ERR_TAG", "invalid tag argument"},
+    {"MPI_ERR_COMM", "invalid communicator"},
+    {"MPI_ERR_RANK", "invalid rank"},
+    {"MPI_ERR_REQUEST", "invalid request (handle)"},
+    {"MPI_ERR_ROOT", "invalid root"},
+    {"MPI_ERR_GROUP", "invalid group"},
+    {"MPI_ERR_OP", "invalid operation"},
+    {"MPI_ERR_TOPOLOGY", "invalid topology"},
+    {"MPI_ERR_DIMS", "invalid dimension argument"},
+    {"MPI_ERR_ARG", "invalid argument of some other kind"},
+    {"MPI_ERR_UNKNOWN", "unknown error"},
+    {"MPI_ERR_TRUNCATE", "message truncated on receive"},
+    {"MPI_ERR_OTHER", "known error not in this list"},
+    {"MPI_ERR_INTERN", "internal MPI (implementation) error"},
+    {"MPI_ERR_IN_STATUS", "error code is in status"},
+    {"MPI_ERR_PENDING", "pending request"},
+    {"MPI_ERR_KEYVAL", "invalid keyval"},
+    {"MPI_ERR_NO_MEM", "out of memory"},
+    {"MPI_ERR_BASE", "invalid base address"},
+    {"MPI_ERR_INFO_KEY", "info key too long"},
+    {"MPI_ERR_INFO_VALUE", "info value too long"},
+    {"MPI_ERR_INFO_NOKEY", "info key not defined"},
+    {"MPI_ERR_SPAWN", "error in spawning processes"},
+    {"MPI_ERR_PORT", "invalid port name"},
+    {"MPI_ERR_SERVICE", "invalid service name"},
+    {"MPI_ERR_NAME", "invalid service name in lookup"},
+    {"MPI_ERR_WIN", "invalid window"},
+    {"MPI_ERR_SIZE", "invalid size"},
+    {"MPI_ERR_DISP", "invalid displacement"},
+    {"MPI_ERR_INFO", "invalid info object"},
+    {"MPI_ERR_LOCKTYPE", "invalid lock type"},
+    {"MPI_ERR_ASSERT", "invalid assert"},
+    {"MPI_ERR_RMA_CONFLICT", "conflicting accesses to window"},
+    {"MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls"},
+    {"MPI_ERR_FILE", "invalid file handle"},
+    {"MPI_ERR_NOT_SAME", "collective argument not identical on all processes"},
+    {"MPI_ERR_AMODE", "invalid file access mode"},
+    {"MPI_ERR_UNSUPPORTED_DATAREP", "unsupported data representation"},
+    {"MPI_ERR_UNSUPPORTED_OPERATION", "operation not supported"},
+    {"MPI_ERR_NO_SUCH_FILE", "file does not exist"},
+    {"MPI_ERR_FILE_EXISTS", "file exists"},
+    {"MPI_ERR_BAD_FILE", "invalid file name"},
+    {"MPI_ERR_ACCESS", "permission denied"},
+    {"MPI_ERR_NO_SPACE", "not enough space"},
+    {"MPI_ERR_QUOTA", "quota exceeded"},
+    {"MPI_ERR_READ_ONLY", "read-only file or file system"},
+    {"MPI_ERR_FILE_IN_USE", "file operation could not be completed: file in use"},
+    {"MPI_ERR_DUP_DATAREP", "data representation identifier already registered"},
+    {"MPI_ERR_CONVERSION", "error in a user data conversion function"},
+    {"MPI_ERR_IO", "other I/O error"},
+    {"MPI_ERR_RMA_RANGE", "target memory not part of the window"},
+    {"MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
+    {"MPI_ERR_RMA_SHARED", "memory cannot be shared"},
+    {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+};
+constexpr int kNumClasses = sizeof(kClasses) / sizeof(kClasses[0]);
+}  // namespace
+
+ErrorRegistry& errors() {
+  auto& p = rt().errors;
+  if (!p) p = std::make_unique<ErrorRegistry>();
+  return *p;
+}
+
+int error_class_of(int code) {
+  if (code >= 0 && code < kNumClasses) return code;
+  if (code > MPI_ERR_LASTCODE) {
+    const auto i = static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1);
+    if (i < errors().added.size()) return errors().added[i].error_class;
+  }
+  return -1;
+}
+
+std::string error_class_name(int c) {
+  if (c >= 0 && c < kNumClasses) return kClasses[c].name;
+  return "user-defined error class " + std::to_string(c);
+}
+
+std::string error_string(int code) {
+  if (code >= 0 && code < kNumClasses) return kClasses[code].text;
+  if (code > MPI_ERR_LASTCODE) {
+    const auto i = static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1);
+    if (i < errors().added.size()) return errors().added[i].text;
+  }
+  return "invalid error code " + std::to_string(code);
+}
+
+int last_used_code() { return MPI_ERR_LASTCODE + static_cast<int>(errors().added.size()); }
+
+}  // namespace ringmpi::core

@@ -1,0 +1,31 @@
+#include "core/runtime.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+
+namespace ringmpi::core {
+
+Runtime& rt() {
+  // Constructed on first use and never destroyed: MPI calls may come from
+  // other static destructors, and mpiexec-side teardown does not depend on it.
+  static Runtime* r = new Runtime();
+  return *r;
+}
+
+void abort_job(shm::ExitKind kind, int code, const char* text) {
+  Runtime& r = rt();
+  if (r.arena.mapped() && r.rank >= 0 && std::uint32_t(r.rank) < r.arena.nranks()) {
+    shm::ExitNote& note = r.arena.slot(r.rank).exit_note;
+    note.code = code;
+    std::snprintf(note.text, sizeof note.text, "%s", text);
+    note.kind.store(static_cast<std::uint32_t>(kind), std::memory_order_release);
+  }
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const int status = (code >= 1 && code <= 255) ? code : 1;
+  _exit(status);
+}
+
+}  // namespace ringmpi::core

@@ -1,0 +1,36 @@
+// Blocking waits: spin, then yield, then sleep on this rank's futex word.
+//
+// Every blocking call of the library (MPI_Wait, MPI_Recv, a full ring, the
+// barrier) waits here, progressing incoming traffic between checks, and every
+// rank only ever sleeps on its own doorbell (RankSlot::doorbell).
+//
+// Sleep/wake protocol (Dekker-style; the two seq_cst operations order it):
+//   waiter                                   waker (after publishing with release)
+//   seen = doorbell.load(acquire)            atomic_thread_fence(seq_cst)
+//   sleeping.store(1, seq_cst)               if (sleeping.load(relaxed))
+//   progress(); if (done()) -> stop            doorbell.fetch_add(1, release)
+//   futex_wait(doorbell, seen, timeout)         futex_wake(doorbell)
+//   sleeping.store(0, relaxed)
+// If the waker reads sleeping == 0, the waiter's store comes later in the
+// seq_cst order, so its progress() after the store sees the published data.
+// If it reads 1, the doorbell moves past `seen` and futex_wait returns at once.
+// The timeout is a safety net for wakers that died, not part of correctness.
+#pragma once
+
+#include <functional>
+
+namespace ringmpi::p2p {
+
+// Drains this rank's incoming traffic once (lib/p2p/progress.cpp).
+void progress();
+
+// Returns when done() is true; progresses between checks.
+void wait_until(const std::function<bool()>& done);
+
+// Wakes world rank r if it sleeps. Call after publishing what it waits for.
+void wake(int world_rank);
+
+// True when there are more ranks than cores: spin less, yield sooner.
+bool oversubscribed();
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,127 @@
+#include "shm/arena.hpp"
+
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <new>
+#include <utility>
+
+namespace ringmpi::shm {
+namespace {
+std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
+}  // namespace
+
+ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capacity) {
+  ArenaLayout l{};
+  const std::uint64_t page = 4096;
+  l.slots_offset = round_up(sizeof(ArenaHeader), kCacheLine);
+  l.pending_offset = round_up(l.slots_offset + std::uint64_t(nranks) * sizeof(RankSlot), kCacheLine);
+  l.pending_stride = round_up((nranks + 63) / 64 * 8, kCacheLine);
+  // Rings start on a page so that a ring's pages belong to that ring alone.
+  l.rings_offset = round_up(l.pending_offset + std::uint64_t(nranks) * l.pending_stride, page);
+  l.ring_stride = kRingHeaderBytes + ring_capacity;
+  l.total_bytes = round_up(l.rings_offset + std::uint64_t(nranks) * nranks * l.ring_stride, page);
+  return l;
+}
+
+int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t flags,
+                  std::string* error) {
+  if (nranks == 0 || ring_capacity < 4096 || (ring_capacity & (ring_capacity - 1)) != 0) {
+    *error = "arena: nranks must be positive and the ring capacity a power of two >= 4096";
+    return -1;
+  }
+  const ArenaLayout l = ArenaLayout::compute(nranks, ring_capacity);
+  int fd = memfd_create("ringmpi-arena", MFD_CLOEXEC);
+  if (fd < 0) {
+    *error = errno_text("arena: memfd_create");
+    return -1;
+  }
+  if (ftruncate(fd, static_cast<off_t>(l.total_bytes)) != 0) {
+    *error = errno_text("arena: ftruncate");
+    close(fd);
+    return -1;
+  }
+  void* p = mmap(nullptr, sizeof(ArenaHeader), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (p == MAP_FAILED) {
+    *error = errno_text("arena: mmap");
+    close(fd);
+    return -1;
+  }
+  auto* h = new (p) ArenaHeader{};
+  h->magic = kArenaMagic;
+  h->layout_version = kLayoutVersion;
+  h->nranks = nranks;
+  h->total_bytes = l.total_bytes;
+  h->ring_capacity = ring_capacity;
+  h->ring_stride = l.ring_stride;
+  h->slots_offset = l.slots_offset;
+  h->pending_offset = l.pending_offset;
+  h->pending_stride = l.pending_stride;
+  h->rings_offset = l.rings_offset;
+  h->flags = flags;
+  h->launcher_pid = static_cast<std::int32_t>(getpid());
+  // Context ids below 16 are reserved for MPI_COMM_WORLD and MPI_COMM_SELF.
+  h->next_context_id.store(16, std::memory_order_relaxed);
+  munmap(p, sizeof(ArenaHeader));
+  return fd;
+}
+
+Arena Arena::map(int fd, std::string* error) {
+  Arena a;
+  struct stat st {};
+  if (fstat(fd, &st) != 0) {
+    *error = errno_text("arena: the descriptor passed by mpiexec is not open (fstat)");
+    return a;
+  }
+  if (static_cast<std::uint64_t>(st.st_size) < sizeof(ArenaHeader)) {
+    *error = "arena: the shared object is too small to hold a ringmpi arena header";
+    return a;
+  }
+  void* p = mmap(nullptr, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) {
+    *error = errno_text("arena: mmap");
+    return a;
+  }
+  const auto* h = static_cast<const ArenaHeader*>(p);
+  if (h->magic != kArenaMagic || h->layout_version != kLayoutVersion ||
+      h->total_bytes != static_cast<std::uint64_t>(st.st_size)) {
+    *error = "arena: layout mismatch (magic/version/size); mpiexec and libringmpi come from "
+             "different ringmpi builds — rebuild the program with this installation's mpicc";
+    munmap(p, st.st_size);
+    return a;
+  }
+  a.base_ = p;
+  a.bytes_ = st.st_size;
+  return a;
+}
+
+Arena::Arena(Arena&& o) noexcept : base_(std::exchange(o.base_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+Arena& Arena::operator=(Arena&& o) noexcept {
+  if (this != &o) {
+    if (base_) munmap(base_, bytes_);
+    base_ = std::exchange(o.base_, nullptr);
+    bytes_ = std::exchange(o.bytes_, 0);
+  }
+  return *this;
+}
+Arena::~Arena() {
+  if (base_) munmap(base_, bytes_);
+}
+
+RankSlot& Arena::slot(std::uint32_t rank) const {
+  return reinterpret_cast<RankSlot*>(base() + header().slots_offset)[rank];
+}
+std::atomic<std::uint64_t>* Arena::pending(std::uint32_t rank) const {
+  return reinterpret_cast<std::atomic<std::uint64_t>*>(base() + header().pending_offset +
+                                                        rank * header().pending_stride);
+}
+std::byte* Arena::ring(std::uint32_t from, std::uint32_t to) const {
+  const ArenaHeader& h = header();
+  return base() + h.rings_offset + (std::uint64_t(from) * h.nranks + to) * h.ring_stride;
+}
+
+}  // namespace ringmpi::shm

@@ -1,0 +1,118 @@
+// The arena: one shared-memory object per job, created by mpiexec (or by a
+// singleton's MPI_Init) and mapped by every rank.
+//
+// Layout (all offsets in the header, every region cache-line aligned):
+//   [ArenaHeader][RankSlot x N][pending bitmap x N][ring i->j x N*N]
+//
+// Invariants
+// - The object is a memfd: it has no name, so nothing survives any exit path.
+// - Zero bytes are the valid initial state of every region except the header,
+//   which the creator writes once before any rank starts. tmpfs allocates
+//   pages on first touch, so rings of pairs that never talk cost nothing:
+//   a rank reads ring i->j only after i has set bit i in j's pending bitmap.
+// - magic and layout_version are checked by every mapper; a mismatch is an
+//   error message, never a misread layout.
+// - ExitNote is written by a rank (kind last, with release) right before it
+//   exits abnormally; mpiexec reads it (acquire) after the rank is reaped.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace ringmpi::shm {
+
+inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
+inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::size_t kCacheLine = 64;
+inline constexpr std::size_t kDefaultRingCapacity = 64 * 1024;
+inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
+
+enum class ExitKind : std::uint32_t { none = 0, abort = 1, fatal_error = 2 };
+
+struct ExitNote {
+  std::atomic<std::uint32_t> kind;  // ExitKind, published last
+  std::int32_t code;                // abort code / error class
+  char text[248];                   // one line, NUL-terminated
+};
+
+struct alignas(kCacheLine) RankSlot {
+  std::atomic<std::uint32_t> doorbell;  // futex word: a sender bumps it to wake this rank
+  std::atomic<std::uint32_t> sleeping;  // nonzero while this rank may be in futex_wait(doorbell)
+  std::atomic<std::int32_t> pid;        // set by the rank in MPI_Init
+  std::atomic<std::uint32_t> finalized; // set by the rank in MPI_Finalize
+  alignas(kCacheLine) ExitNote exit_note;
+};
+
+struct alignas(kCacheLine) ArenaHeader {
+  std::uint64_t magic;
+  std::uint32_t layout_version;
+  std::uint32_t nranks;
+  std::uint64_t total_bytes;
+  std::uint64_t ring_capacity;  // payload bytes of one ring (power of two)
+  std::uint64_t ring_stride;    // kRingHeaderBytes + ring_capacity
+  std::uint64_t slots_offset;
+  std::uint64_t pending_offset;
+  std::uint64_t pending_stride;  // bytes of one rank's bitmap (multiple of a cache line)
+  std::uint64_t rings_offset;
+  std::uint32_t flags;           // ArenaFlags
+  std::int32_t launcher_pid;
+  // Shared counters. Context ids: a new communicator's leader takes the next
+  // block from here (see lib/comm).
+  alignas(kCacheLine) std::atomic<std::uint32_t> next_context_id;
+  // MPI_COMM_WORLD barrier: arrivals counted in barrier_count; the last
+  // arriver resets the count and bumps barrier_generation (a futex word).
+  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_count;
+  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_generation;
+};
+
+enum ArenaFlags : std::uint32_t {
+  kFlagForceCopyFallback = 1u << 0,  // rendezvous through the ring, not process_vm_readv
+};
+
+// Byte sizes of every region for nranks; pure function, unit-tested.
+struct ArenaLayout {
+  std::uint64_t slots_offset, pending_offset, pending_stride, rings_offset, ring_stride, total_bytes;
+  static ArenaLayout compute(std::uint32_t nranks, std::uint64_t ring_capacity);
+};
+
+// A mapping of the arena into this process. Move-only; unmaps on destruction.
+class Arena {
+ public:
+  Arena() = default;
+  Arena(Arena&& other) noexcept;
+  Arena& operator=(Arena&& other) noexcept;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena();
+
+  // Creates the shared object for nranks ranks, writes the header and returns
+  // its file descriptor (close-on-exec set), or -1 with *error set.
+  static int create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t flags,
+                    std::string* error);
+  // Maps an arena created by create(). On failure returns an unmapped Arena
+  // and sets *error to a sentence a user can act on.
+  static Arena map(int fd, std::string* error);
+
+  bool mapped() const { return base_ != nullptr; }
+  ArenaHeader& header() const { return *static_cast<ArenaHeader*>(base_); }
+  std::uint32_t nranks() const { return header().nranks; }
+  RankSlot& slot(std::uint32_t rank) const;
+  // The pending bitmap of `rank`: bit i set means ring i->rank may hold records.
+  std::atomic<std::uint64_t>* pending(std::uint32_t rank) const;
+  // Start of the ring from -> to (kRingHeaderBytes of header, then ring_capacity bytes).
+  std::byte* ring(std::uint32_t from, std::uint32_t to) const;
+  std::byte* base() const { return static_cast<std::byte*>(base_); }
+
+ private:
+  void* base_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Environment variables mpiexec passes to each rank.
+inline constexpr const char* kEnvArenaFd = "RINGMPI_ARENA_FD";
+inline constexpr const char* kEnvRank = "RINGMPI_RANK";
+inline constexpr const char* kEnvSize = "RINGMPI_SIZE";
+
+}  // namespace ringmpi::shm

@@ -1,0 +1,40 @@
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "shm/arena.hpp"
+
+using namespace ringmpi::shm;
+
+TEST_CASE("arena layout: aligned regions, one ring per ordered pair, nothing overlaps") {
+  for (std::uint32_t n : {1u, 2u, 3u, 8u, 64u, 256u}) {
+    const ArenaLayout l = ArenaLayout::compute(n, kDefaultRingCapacity);
+    CHECK(l.slots_offset % kCacheLine == 0);
+    CHECK(l.pending_offset >= l.slots_offset + n * sizeof(RankSlot));
+    CHECK(l.pending_stride * 8 >= n);
+    CHECK(l.rings_offset % 4096 == 0);
+    CHECK(l.rings_offset >= l.pending_offset + n * l.pending_stride);
+    CHECK(l.total_bytes >= l.rings_offset + std::uint64_t(n) * n * l.ring_stride);
+  }
+}
+
+TEST_CASE("arena create/map round trip; a bad header is refused with a clear error") {
+  std::string err;
+  const int fd = Arena::create(4, kDefaultRingCapacity, 0, &err);
+  REQUIRE(fd >= 0);
+  Arena a = Arena::map(fd, &err);
+  REQUIRE(a.mapped());
+  CHECK(a.nranks() == 4);
+  CHECK(a.header().next_context_id.load() == 16);
+  CHECK(a.ring(1, 2) - a.ring(1, 1) == static_cast<std::ptrdiff_t>(a.header().ring_stride));
+  CHECK(a.slot(3).pid.load() == 0);
+  a.header().magic = 42;  // corrupt it
+  Arena b = Arena::map(fd, &err);
+  CHECK_FALSE(b.mapped());
+  CHECK(err.find("layout mismatch") != std::string::npos);
+  close(fd);
+
+  CHECK(Arena::create(0, kDefaultRingCapacity, 0, &err) == -1);
+  CHECK(Arena::create(2, 1000, 0, &err) == -1);
+}
