@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "comm/errhandler.hpp"
+#include "core/attributes.hpp"
 #include "core/handle.hpp"
 #include "group/group.hpp"
 #include "mpi.h"
@@ -30,6 +31,7 @@ struct Comm {
   bool inter = false;
   std::shared_ptr<const Errhandler> errhandler;
   std::string name;
+  core::AttributeSet attrs;
   // World rank of each rank of the destination group (remote for intercomms),
   // cached so a send does not go through the group representation.
   std::vector<int> peer_world;

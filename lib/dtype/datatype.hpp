@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "core/attributes.hpp"
 #include "core/handle.hpp"
 #include "mpi.h"
 
@@ -31,6 +32,7 @@ struct Datatype {
   bool predefined = false;
   std::vector<Block> blocks;   // flattened, merged, in type-map order
   std::string name;
+  core::AttributeSet attrs;
   // One element is one block at offset 0 of length extent: (buf,count) is
   // buf[0 .. count*size) and moves without packing.
   bool contiguous() const { return blocks.size() == 1 && blocks[0].offset == 0 && std::ptrdiff_t(size) == extent; }
