@@ -53,9 +53,4 @@ void init_world(int rank, int size) {
   s.comms.put_predefined(core::handle_index(MPI_COMM_SELF), std::move(self));
 }
 
-void finalize_hooks() {
-  // Attribute caching (MPI_Comm_set_attr) is not implemented yet, so
-  // MPI_COMM_SELF cannot carry attributes and there is nothing to delete.
-}
-
 }  // namespace ringmpi::comm

@@ -2,6 +2,7 @@
 // yet, so sets are always empty and there is nothing to copy or delete.
 #include "core/attributes.hpp"
 
+#include "comm/comm.hpp"
 #include "mpi.h"
 
 namespace ringmpi::core {
@@ -14,3 +15,9 @@ int delete_attributes(AttrObject, int, AttributeSet& set) {
   return MPI_SUCCESS;
 }
 }  // namespace ringmpi::core
+
+namespace ringmpi::comm {
+void finalize_hooks() {
+  // Nothing can be attached to MPI_COMM_SELF until attribute caching lands.
+}
+}  // namespace ringmpi::comm
