@@ -28,6 +28,7 @@ class Call {
 
   // Errors raised from now on go to this communicator's handler.
   void raise_on(MPI_Comm c) { comm_ = c; }
+  MPI_Comm comm_handle() const { return comm_; }
 
   int fail(int error_code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -1,0 +1,142 @@
+#include "coll/movement.hpp"
+
+#include <cstring>
+#include <vector>
+
+namespace ringmpi::coll {
+namespace {
+Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
+  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
+}
+}  // namespace
+
+void bcast(const comm::Comm& c, const Typed& buf, int root) {
+  if (c.size() == 1 || buf.bytes() == 0) return;
+  if (buf.type->contiguous()) {
+    bcast_bytes(c, root, const_cast<void*>(buf.buf), buf.bytes());
+    return;
+  }
+  std::vector<std::byte> tmp(buf.bytes());
+  if (c.rank == root) dtype::pack(buf.buf, buf.count, *buf.type, 0, tmp.data(), tmp.size());
+  bcast_bytes(c, root, tmp.data(), tmp.size());
+  if (c.rank != root) dtype::unpack(const_cast<void*>(buf.buf), buf.count, *buf.type, 0, tmp.data(), tmp.size());
+}
+
+void gatherv(const comm::Comm& c, const Typed& send, bool in_place, const void* recvbuf, const int* counts,
+             const int* displs, const dtype::Datatype& rtype, int root) {
+  if (c.rank != root) {
+    send_typed(c, root, kTagUserGather, send);
+    return;
+  }
+  for (int i = 0; i < c.size(); ++i) {
+    const Typed dst = block(recvbuf, rtype, displs[i], counts[i]);
+    if (i == root) {
+      if (!in_place) copy_typed(send, dst);
+    } else {
+      recv_typed(c, i, kTagUserGather, dst);
+    }
+  }
+}
+
+void scatterv(const comm::Comm& c, const void* sendbuf, const int* counts, const int* displs,
+              const dtype::Datatype& stype, const Typed& recv, bool in_place, int root) {
+  if (c.rank != root) {
+    recv_typed(c, root, kTagUserScatter, recv);
+    return;
+  }
+  for (int i = 0; i < c.size(); ++i) {
+    const Typed src = block(sendbuf, stype, displs[i], counts[i]);
+    if (i == root) {
+      if (!in_place) copy_typed(src, recv);
+    } else {
+      send_typed(c, i, kTagUserScatter, src);
+    }
+  }
+}
+
+void allgatherv(const comm::Comm& c, const Typed& send, bool in_place, void* recvbuf, const int* counts,
+                const int* displs, const dtype::Datatype& rtype) {
+  const int n = c.size();
+  // Own block into place first, then gather at 0 with everything in place.
+  if (!in_place) copy_typed(send, block(recvbuf, rtype, displs[c.rank], counts[c.rank]));
+  if (n == 1) return;
+  if (c.rank != 0) {
+    send_typed(c, 0, kTagUserGather, block(recvbuf, rtype, displs[c.rank], counts[c.rank]));
+  } else {
+    for (int i = 1; i < n; ++i) recv_typed(c, i, kTagUserGather, block(recvbuf, rtype, displs[i], counts[i]));
+  }
+  // Broadcast all blocks as one packed stream.
+  std::size_t total = 0;
+  for (int i = 0; i < n; ++i) total += static_cast<std::size_t>(counts[i]) * rtype.size;
+  std::vector<std::byte> all(total);
+  std::size_t at = 0;
+  if (c.rank == 0)
+    for (int i = 0; i < n; ++i) {
+      const Typed b = block(recvbuf, rtype, displs[i], counts[i]);
+      dtype::pack(b.buf, b.count, rtype, 0, all.data() + at, b.bytes());
+      at += b.bytes();
+    }
+  bcast_bytes(c, 0, all.data(), total);
+  if (c.rank != 0)
+    for (int i = 0; i < n; ++i) {
+      const Typed b = block(recvbuf, rtype, displs[i], counts[i]);
+      dtype::unpack(const_cast<void*>(b.buf), b.count, rtype, 0, all.data() + at, b.bytes());
+      at += b.bytes();
+    }
+}
+
+int round_robin_rounds(int n) { return n % 2 == 0 ? n - 1 : n; }
+
+int round_robin_partner(int n, int rank, int t) {
+  // Circle method on m = n (even) or n + 1 (odd, with a dummy player n).
+  const int m = n % 2 == 0 ? n : n + 1;
+  const int k = m - 1;  // odd
+  int p;
+  if (rank == m - 1) {
+    p = static_cast<int>((static_cast<long long>(t) * (m / 2)) % k);  // solves 2p = t (mod k)
+  } else {
+    p = ((t - rank) % k + k) % k;
+    if (p == rank) p = m - 1;
+  }
+  return p >= n ? -1 : p;
+}
+
+void alltoallv(const comm::Comm& c, const void* sendbuf, const int* scounts, const int* sdispls,
+               const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+               const dtype::Datatype& rtype, bool in_place) {
+  const int n = c.size();
+  const int me = c.rank;
+  // With MPI_IN_PLACE the data to send is in recvbuf, laid out as received:
+  // keep a packed copy of the outgoing blocks before they are overwritten.
+  std::vector<std::vector<std::byte>> saved;
+  if (in_place) {
+    saved.resize(n);
+    for (int i = 0; i < n; ++i) {
+      const Typed b = block(recvbuf, rtype, rdispls[i], rcounts[i]);
+      saved[i].resize(b.bytes());
+      dtype::pack(b.buf, b.count, rtype, 0, saved[i].data(), b.bytes());
+    }
+  } else {
+    copy_typed(block(sendbuf, stype, sdispls[me], scounts[me]), block(recvbuf, rtype, rdispls[me], rcounts[me]));
+  }
+  for (int t = 0; t < round_robin_rounds(n); ++t) {
+    const int p = round_robin_partner(n, me, t);
+    if (p < 0 || p == me) continue;
+    auto do_send = [&] {
+      if (in_place)
+        send_bytes(c, p, kTagUserAlltoall, saved[p].data(), saved[p].size());
+      else
+        send_typed(c, p, kTagUserAlltoall, block(sendbuf, stype, sdispls[p], scounts[p]));
+    };
+    auto do_recv = [&] { recv_typed(c, p, kTagUserAlltoall, block(recvbuf, rtype, rdispls[p], rcounts[p])); };
+    if (me < p) {
+      do_send();
+      do_recv();
+    } else {
+      do_recv();
+      do_send();
+    }
+  }
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,86 @@
+#include "coll/reduction.hpp"
+
+#include <vector>
+
+#include "coll/movement.hpp"
+#include "dtype/op.hpp"
+
+namespace ringmpi::coll {
+namespace {
+
+int apply(const Reduction& r, const void* in, void* inout) {
+  return dtype::reduce(r.op, in, inout, r.count, r.type_handle);
+}
+
+}  // namespace
+
+int reduce(const comm::Comm& c, const Reduction& r, const void* mine, void* result, int root) {
+  const int n = c.size();
+  const Typed own{mine, r.count, r.type};
+  if (c.rank != root) {
+    send_typed(c, root, kTagUserReduce, own);
+    return MPI_SUCCESS;
+  }
+  Scratch acc(r.count, *r.type);
+  Scratch tmp(r.count, *r.type);
+  int err = MPI_SUCCESS;
+  for (int i = n - 1; i >= 0; --i) {
+    const bool first = i == n - 1;
+    const void* in;
+    if (i == root) {
+      if (first) copy_typed(own, acc.typed());
+      in = mine;
+    } else {
+      recv_typed(c, i, kTagUserReduce, first ? acc.typed() : tmp.typed());
+      in = tmp.base();
+    }
+    if (!first && err == MPI_SUCCESS) err = apply(r, in, acc.base());
+  }
+  copy_typed(acc.typed(), Typed{result, r.count, r.type});
+  return err;
+}
+
+int allreduce(const comm::Comm& c, const Reduction& r, const void* mine, void* result) {
+  int err = reduce(c, r, mine, result, 0);
+  // Everybody learns whether the root's fold failed, then the result.
+  int root_err = err;
+  bcast_bytes(c, 0, &root_err, sizeof root_err);
+  bcast(c, Typed{result, r.count, r.type}, 0);
+  return root_err;
+}
+
+int reduce_scatter(const comm::Comm& c, const Reduction& r, const void* mine, void* result, const int* counts) {
+  Scratch all(r.count, *r.type);
+  int err = reduce(c, r, mine, all.base(), 0);
+  bcast_bytes(c, 0, &err, sizeof err);
+  std::vector<int> displs(c.size());
+  for (int i = 1; i < c.size(); ++i) displs[i] = displs[i - 1] + counts[i - 1];
+  scatterv(c, all.base(), counts, displs.data(), *r.type, Typed{result, counts[c.rank], r.type}, false, 0);
+  return err;
+}
+
+int scan(const comm::Comm& c, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  // partial(k) = x0 op ... op xk travels from rank k to rank k+1.
+  const Typed own{mine, r.count, r.type};
+  int err = MPI_SUCCESS;
+  Scratch acc(r.count, *r.type);
+  if (c.rank == 0) {
+    copy_typed(own, acc.typed());
+    if (!exclusive) copy_typed(own, Typed{result, r.count, r.type});
+  } else {
+    Scratch prev(r.count, *r.type);
+    recv_typed(c, c.rank - 1, kTagUserScan, prev.typed());
+    recv_bytes(c, c.rank - 1, kTagUserScan, &err, sizeof err);
+    copy_typed(own, acc.typed());
+    const int e = apply(r, prev.base(), acc.base());  // prev op x(rank)
+    if (err == MPI_SUCCESS) err = e;
+    copy_typed(exclusive ? prev.typed() : acc.typed(), Typed{result, r.count, r.type});
+  }
+  if (c.rank + 1 < c.size()) {
+    send_typed(c, c.rank + 1, kTagUserScan, acc.typed());
+    send_bytes(c, c.rank + 1, kTagUserScan, &err, sizeof err);
+  }
+  return err;
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,77 @@
+#include "coll/typed.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "p2p/internal.hpp"
+
+namespace ringmpi::coll {
+
+Packed::Packed(const Typed& t) : size_(t.bytes()) {
+  if (t.type->contiguous() || size_ == 0) {
+    data_ = t.buf;
+  } else {
+    copy_.resize(size_);
+    dtype::pack(t.buf, t.count, *t.type, 0, copy_.data(), size_);
+    data_ = copy_.data();
+  }
+}
+
+void send_bytes(const comm::Comm& c, int dest, int tag, const void* data, std::size_t n) {
+  p2p::send_internal(data, n, c.peer_world[dest], tag, c.coll_context(), c.rank);
+}
+
+std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::size_t max) {
+  return p2p::recv_internal(data, max, src, tag, c.coll_context());
+}
+
+void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t) {
+  const Packed p(t);
+  send_bytes(c, dest, tag, p.data(), p.size());
+}
+
+std::size_t recv_typed(const comm::Comm& c, int src, int tag, const Typed& t) {
+  const std::size_t max = t.bytes();
+  if (t.type->contiguous() || max == 0) return recv_bytes(c, src, tag, const_cast<void*>(t.buf), max);
+  std::vector<std::byte> tmp(max);
+  const std::size_t n = recv_bytes(c, src, tag, tmp.data(), max);
+  dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, tmp.data(), n);
+  return n;
+}
+
+void copy_typed(const Typed& from, const Typed& to) {
+  const std::size_t n = std::min(from.bytes(), to.bytes());
+  if (n == 0) return;
+  if (from.type->contiguous() && to.type->contiguous()) {
+    std::memmove(const_cast<void*>(to.buf), from.buf, n);
+    return;
+  }
+  const Packed p(from);
+  dtype::unpack(const_cast<void*>(to.buf), to.count, *to.type, 0, p.data(), n);
+}
+
+void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n) {
+  const int size = c.size();
+  const int vr = (c.rank - root + size) % size;
+  int mask = 1;
+  while (mask < size) {
+    if (vr & mask) {
+      recv_bytes(c, (vr - mask + root) % size, kTagUserBcast, data, n);
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < size) send_bytes(c, (vr + mask + root) % size, kTagUserBcast, data, n);
+}
+
+Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t) {
+  // Elements span [true_lb, (count-1)*extent + true_lb + true_extent).
+  const std::ptrdiff_t span = count > 0 ? (count - 1) * t.extent + t.true_extent : 0;
+  const std::ptrdiff_t lo = std::min<std::ptrdiff_t>(t.true_lb, t.true_lb + (count > 0 ? (count - 1) * t.extent : 0));
+  const std::ptrdiff_t hi = std::max<std::ptrdiff_t>(t.true_lb + span, t.true_lb + t.true_extent);
+  offset_ = lo;
+  storage_.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1)));
+}
+
+}  // namespace ringmpi::coll

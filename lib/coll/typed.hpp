@@ -1,0 +1,72 @@
+// Typed messages for the collectives: (buf, count, datatype) moved as the
+// datatype's packed byte stream over the internal point-to-point calls on a
+// communicator's coll_context(). Contiguous layouts go without a copy.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "comm/comm.hpp"
+#include "dtype/datatype.hpp"
+
+namespace ringmpi::coll {
+
+// Tags of the user-level collectives on coll_context() (see coll/tags.hpp for
+// the library-internal ones, which stay above -100).
+inline constexpr int kTagUserBcast = -101;
+inline constexpr int kTagUserGather = -102;
+inline constexpr int kTagUserScatter = -103;
+inline constexpr int kTagUserAlltoall = -104;
+inline constexpr int kTagUserReduce = -105;
+inline constexpr int kTagUserScan = -106;
+
+struct Typed {
+  const void* buf;
+  int count;
+  const dtype::Datatype* type;
+  std::size_t bytes() const { return static_cast<std::size_t>(count) * type->size; }
+  // The address of element i (elements are `extent` apart).
+  const std::byte* at(std::ptrdiff_t i) const { return static_cast<const std::byte*>(buf) + i * type->extent; }
+};
+
+// The packed stream of t (a view of t's own memory when contiguous).
+class Packed {
+ public:
+  explicit Packed(const Typed& t);
+  const void* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  std::vector<std::byte> copy_;
+  const void* data_;
+  std::size_t size_;
+};
+
+void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t);
+// Receives into t; returns the bytes received (at most t.bytes()).
+std::size_t recv_typed(const comm::Comm& c, int src, int tag, const Typed& t);
+// Local copy between two typed buffers of the same signature.
+void copy_typed(const Typed& from, const Typed& to);
+
+void send_bytes(const comm::Comm& c, int dest, int tag, const void* data, std::size_t n);
+std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::size_t max);
+
+// Binomial-tree broadcast of n bytes from root (n known on every rank).
+void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n);
+
+// Storage for `count` elements of a type laid out as in user memory, for
+// reduction operands: base() is the address of element 0.
+class Scratch {
+ public:
+  Scratch(int count, const dtype::Datatype& t);
+  void* base() { return storage_.data() - offset_; }
+  Typed typed() { return {base(), count_, type_}; }
+
+ private:
+  std::vector<std::byte> storage_;
+  std::ptrdiff_t offset_;
+  int count_;
+  const dtype::Datatype* type_;
+};
+
+}  // namespace ringmpi::coll
