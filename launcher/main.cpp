@@ -1,34 +1,169 @@
-// PLACEHOLDER launcher (being replaced): fork/exec N ranks, wait for all.
-#include <sys/wait.h>
-#include <unistd.h>
+// mpiexec / mpirun: starts an MPI job of N ranks on this machine.
+// Order of work: command line, program lookup, limits, binding plan, arena,
+// signals, event loop backend, then the Job (job.cpp) runs and supervises.
 #include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+
+#include "binding.hpp"
+#include "job.hpp"
+#include "mpi.h"
+#include "options.hpp"
+#include "poller.hpp"
 #include "shm/arena.hpp"
-using namespace ringmpi::shm;
-int main(int argc, char** argv) {
-  int n = 1, i = 1;
-  for (; i < argc; ++i) {
-    if (!strcmp(argv[i], "-n") || !strcmp(argv[i], "-np")) n = atoi(argv[++i]);
-    else if (!strcmp(argv[i], "--timeout")) ++i;
-    else break;
+#include "spawn.hpp"
+
+using namespace ringmpi;
+using namespace ringmpi::launcher;
+
+namespace {
+
+void say(const std::string& line) { std::fprintf(stderr, "mpiexec: %s\n", line.c_str()); }
+
+// Closed standard fds would be reused by our pipes and then clobbered by the
+// children's dup2 onto 0-2.
+void ensure_standard_fds() {
+  for (int fd = 0; fd <= 2; ++fd)
+    if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) open("/dev/null", O_RDWR);
+}
+
+bool env_is(const char* name, const char* value) {
+  const char* v = std::getenv(name);
+  return v && std::strcmp(v, value) == 0;
+}
+
+// Ring capacity from RINGMPI_RING_BYTES; 0 when invalid.
+std::uint64_t ring_capacity() {
+  const char* v = std::getenv("RINGMPI_RING_BYTES");
+  if (!v || !*v) return shm::kDefaultRingCapacity;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long n = std::strtoull(v, &end, 10);
+  if (errno != 0 || *end != '\0' || n < 4096 || n > (1ull << 30) || (n & (n - 1)) != 0) return 0;
+  return n;
+}
+
+// Each rank costs mpiexec 3-4 fds (2 pipes, a pidfd, rank 0's stdin).
+bool raise_fd_limit(int nranks, const rlimit& now) {
+  const rlim_t need = static_cast<rlim_t>(nranks) * 4 + 64;
+  if (now.rlim_cur != RLIM_INFINITY && now.rlim_cur >= need) return true;
+  if (now.rlim_cur == RLIM_INFINITY) return true;
+  rlimit raised = now;
+  raised.rlim_cur = now.rlim_max == RLIM_INFINITY ? need : std::min(now.rlim_max, std::max(need, now.rlim_cur));
+  setrlimit(RLIMIT_NOFILE, &raised);
+  return raised.rlim_cur >= need;
+}
+
+std::unique_ptr<Poller> choose_poller(bool verbose) {
+  if (env_is("RINGMPI_LAUNCHER_POLL", "1")) {
+    if (verbose) say("event loop: poll (RINGMPI_LAUNCHER_POLL=1)");
+    return make_poll_poller();
   }
-  std::string err;
-  int fd = Arena::create(n, kDefaultRingCapacity, 0, &err);
-  if (fd < 0) { fprintf(stderr, "%s\n", err.c_str()); return 1; }
-  for (int r = 0; r < n; ++r) {
-    if (fork() == 0) {
-      fcntl(fd, F_SETFD, 0);
-      setenv(kEnvArenaFd, std::to_string(fd).c_str(), 1);
-      setenv(kEnvRank, std::to_string(r).c_str(), 1);
-      setenv(kEnvSize, std::to_string(n).c_str(), 1);
-      execvp(argv[i], argv + i);
-      _exit(127);
+  std::string why;
+  if (auto p = make_uring_poller(&why)) {
+    if (verbose) say("event loop: io_uring");
+    return p;
+  }
+  if (verbose) say("event loop: poll (io_uring unavailable: " + why + ")");
+  return make_poll_poller();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ensure_standard_fds();
+  const ParseResult parsed =
+      parse_options(std::vector<std::string>(argv + 1, argv + argc), [](const char* n) { return std::getenv(n); });
+  switch (parsed.action) {
+    case ParseResult::Action::help: std::fputs(usage_text(), stdout); return 0;
+    case ParseResult::Action::version: std::printf("mpiexec (ringmpi) %s\n", RINGMPI_VERSION); return 0;
+    case ParseResult::Action::error: say(parsed.error); return kExitUsage;
+    case ParseResult::Action::run: break;
+  }
+  const Options& o = parsed.options;
+
+  const Resolved program = resolve_program(o.program[0], std::getenv("PATH"));
+  if (!program.error.empty()) {
+    say(program.error);
+    return program.exit_status;
+  }
+  const std::uint64_t capacity = ring_capacity();
+  if (capacity == 0) {
+    say(std::string("RINGMPI_RING_BYTES='") + std::getenv("RINGMPI_RING_BYTES") +
+        "' is not a power of two between 4096 and 1073741824");
+    return kExitUsage;
+  }
+
+  Inherited inherited{};
+  sigprocmask(SIG_BLOCK, nullptr, &inherited.sigmask);
+  sigaction(SIGPIPE, nullptr, &inherited.sigpipe);
+  getrlimit(RLIMIT_NOFILE, &inherited.nofile);
+  if (!raise_fd_limit(o.nranks, inherited.nofile)) {
+    say(std::to_string(o.nranks) + " ranks need about " + std::to_string(o.nranks * 4 + 64) +
+        " open files but the hard limit is " + std::to_string(inherited.nofile.rlim_max) + " (ulimit -Hn)");
+    return kExitInternal;
+  }
+
+  const BindPlan binding = plan_binding(o.bind, o.nranks);
+  if ((o.bind == Bind::core || o.bind == Bind::numa) && binding.policy == Bind::none)
+    say("warning: cannot bind ranks (" + binding.reason + "); running them unbound");
+  if (o.verbose) say(std::string("binding: ") + bind_name(binding.policy) + " (" + binding.reason + ")");
+  if (o.report_bindings) {
+    for (int r = 0; r < o.nranks; ++r) {
+      if (binding.policy == Bind::none) say("rank " + std::to_string(r) + " not bound (" + binding.reason + ")");
+      else
+        say("rank " + std::to_string(r) + " bound to " + binding.ranks[static_cast<std::size_t>(r)].where +
+            (binding.apply ? "" : " [not applied: foreign topology]"));
     }
   }
-  int rc = 0, st;
-  while (wait(&st) > 0) if (rc == 0 && !(WIFEXITED(st) && WEXITSTATUS(st) == 0)) rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return rc;
+
+  std::string error;
+  const std::uint32_t flags = env_is("RINGMPI_FORCE_COPY_FALLBACK", "1") ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
+  const int arena_fd = shm::Arena::create(static_cast<std::uint32_t>(o.nranks), capacity, flags, &error);
+  if (arena_fd < 0) {
+    say("cannot create the shared arena for " + std::to_string(o.nranks) + " ranks: " + error);
+    return kExitInternal;
+  }
+  const shm::Arena arena = shm::Arena::map(arena_fd, &error);
+  if (!arena.mapped()) {
+    say("cannot map the shared arena: " + error);
+    return kExitInternal;
+  }
+
+  // Forwarded signals arrive through the event loop; SIGPIPE becomes EPIPE.
+  sigset_t forwarded;
+  sigemptyset(&forwarded);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&forwarded, sig);
+  sigprocmask(SIG_BLOCK, &forwarded, nullptr);
+  const int signal_fd = signalfd(-1, &forwarded, SFD_NONBLOCK | SFD_CLOEXEC);
+  signal(SIGPIPE, SIG_IGN);
+
+  std::unique_ptr<Poller> poller = choose_poller(o.verbose);
+
+  JobSetup setup;
+  setup.options = &o;
+  setup.program_path = program.path;
+  setup.binding = &binding;
+  setup.arena_fd = arena_fd;
+  setup.arena = &arena;
+  setup.poller = poller.get();
+  setup.signal_fd = signal_fd;
+  // Reading a terminal we do not own would stop mpiexec with SIGTTIN.
+  setup.forward_stdin = !(isatty(0) && tcgetpgrp(0) != getpgrp());
+  setup.inherited = &inherited;
+  int status;
+  {
+    Job job(setup);
+    status = job.run();
+  }
+  close(signal_fd);
+  close(arena_fd);
+  return status;
 }

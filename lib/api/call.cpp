@@ -20,10 +20,13 @@ int current_rank() {
 
 [[noreturn]] void die(int error_code, const char* call, const char* message) {
   const int cls = core::error_class_of(error_code);
+  // User codes may have no string, and a callback may return any int at all.
+  std::string text = core::error_string(error_code);
+  if (text.empty()) text = "error code " + std::to_string(error_code);
+  const std::string cls_name = cls < 0 ? "not a valid MPI error code" : core::error_class_name(cls);
   char line[1024];
-  std::snprintf(line, sizeof line, "rank %d: %s: %s (%s)%s%s", current_rank(), call,
-                core::error_string(error_code).c_str(), core::error_class_name(cls).c_str(),
-                message ? ": " : "", message ? message : "");
+  std::snprintf(line, sizeof line, "rank %d: %s: %s (%s)%s%s", current_rank(), call, text.c_str(),
+                cls_name.c_str(), message ? ": " : "", message ? message : "");
   std::fprintf(stderr, "ringmpi: %s\n", line);
   core::abort_job(shm::ExitKind::fatal_error, 1, line);
 }

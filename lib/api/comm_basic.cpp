@@ -1,9 +1,25 @@
-// MPI_Comm_size, MPI_Comm_rank and MPI_Barrier.
+// Local communicator queries: size, rank, compare, names, intercommunicator
+// accessors, Fortran handle conversion; and MPI_Barrier.
+#include <cstring>
+
 #include "api/call.hpp"
 #include "coll/barrier.hpp"
+#include "comm/create.hpp"
+#include "group/group.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
+
+namespace {
+
+int need_inter(Call& call, MPI_Comm h, const comm::Comm* c, const char* arg) {
+  if (!c->inter)
+    return call.fail(MPI_ERR_COMM, "argument %s (%s) is an intracommunicator; this call needs an intercommunicator",
+                     arg, api::describe_comm(h).c_str());
+  return MPI_SUCCESS;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -29,13 +45,75 @@ int MPI_Barrier(MPI_Comm comm) {
   Call call("MPI_Barrier");
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
-  if (comm == MPI_COMM_WORLD) {
-    coll::barrier_world();
-    return MPI_SUCCESS;
-  }
-  if (!c->inter && c->size() == 1) return MPI_SUCCESS;
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "MPI_Barrier is implemented only on MPI_COMM_WORLD and single-rank communicators so far");
+  coll::barrier(comm, *c);
+  return MPI_SUCCESS;
 }
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  Call call("MPI_Comm_compare");
+  comm::Comm *a, *b;
+  if (int e = call.comm(comm1, "comm1", &a)) return e;
+  if (int e = call.comm(comm2, "comm2", &b)) return e;
+  if (int e = call.not_null(result, "result")) return e;
+  *result = comm::compare(*a, *b);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  Call call("MPI_Comm_test_inter");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(flag, "flag")) return e;
+  *flag = c->inter ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
+  Call call("MPI_Comm_remote_size");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = need_inter(call, comm, c, "comm")) return e;
+  if (int e = call.not_null(size, "size")) return e;
+  *size = c->remote_size();
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
+  Call call("MPI_Comm_remote_group");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = need_inter(call, comm, c, "comm")) return e;
+  if (int e = call.not_null(group, "group")) return e;
+  const MPI_Group g = group::new_handle(c->remote);
+  if (g == MPI_GROUP_NULL) return call.fail(MPI_ERR_INTERN, "the group table is full (2^20 live groups)");
+  *group = g;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
+  Call call("MPI_Comm_set_name");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(comm_name, "comm_name")) return e;
+  // Longer names are truncated to what MPI_Comm_get_name can return.
+  c->name.assign(comm_name, strnlen(comm_name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
+  Call call("MPI_Comm_get_name");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(comm_name, "comm_name")) return e;
+  if (int e = call.not_null(resultlen, "resultlen")) return e;
+  std::memcpy(comm_name, c->name.c_str(), c->name.size() + 1);
+  *resultlen = static_cast<int>(c->name.size());
+  return MPI_SUCCESS;
+}
+
+// Handles are ints already; MPI_Comm_f2c of garbage gives a handle every call
+// rejects, as the standard allows.
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm) { return static_cast<MPI_Fint>(comm); }
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm) { return static_cast<MPI_Comm>(comm); }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 // Runtime's constructor and destructor live here, where every layer's State
 // is a complete type.
 #include "comm/comm.hpp"
+#include "core/attributes.hpp"
 #include "core/errors.hpp"
 #include "core/runtime.hpp"
 #include "dtype/datatype.hpp"

@@ -6,6 +6,7 @@
 // arriver wakes them.
 #include "coll/barrier.hpp"
 
+#include "coll/internal.hpp"
 #include "core/runtime.hpp"
 #include "p2p/wait.hpp"
 
@@ -24,6 +25,12 @@ void barrier_world() {
     return;
   }
   p2p::wait_until([&] { return h.barrier_generation.load(std::memory_order_acquire) != gen; });
+}
+
+void barrier(MPI_Comm handle, const comm::Comm& c) {
+  if (handle == MPI_COMM_WORLD) return barrier_world();
+  if (!c.inter && c.size() == 1) return;
+  barrier(peers_of(c));
 }
 
 }  // namespace ringmpi::coll

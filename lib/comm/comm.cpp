@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "comm/numa.hpp"
 #include "core/runtime.hpp"
 
 namespace ringmpi::comm {
@@ -17,6 +18,8 @@ State::State() {
   put(MPI_ERRORS_ABORT, Errhandler::Kind::abort);
 }
 
+State::~State() = default;
+
 State& state() {
   auto& p = core::rt().comms;
   if (!p) p = std::make_unique<State>();
@@ -24,6 +27,18 @@ State& state() {
 }
 
 Comm* lookup(MPI_Comm h) { return state().comms.get(h); }
+
+MPI_Comm install(std::unique_ptr<Comm> c) {
+  const std::uint32_t ctx = c->context;
+  const MPI_Comm h = state().comms.add(std::move(c));
+  if (h == MPI_COMM_NULL) state().contexts.release(ctx);
+  return h;
+}
+
+void destroy(MPI_Comm h) {
+  std::unique_ptr<Comm> c = state().comms.remove(h);
+  if (c) state().contexts.release(c->context);
+}
 
 std::shared_ptr<const Errhandler> lookup_errhandler(MPI_Errhandler h) {
   auto* p = state().errhandlers.get(h);

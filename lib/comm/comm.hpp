@@ -4,7 +4,14 @@
 // Context ids: a communicator owns two consecutive ids, `context` for
 // point-to-point traffic and `context + 1` (coll_context()) for the traffic of
 // its collectives, so user messages never match collective ones. WORLD owns
-// 0/1, SELF 2/3; others come from the arena's shared counter (see lib/comm).
+// 0/1, SELF 2/3; the invariants and the allocation are in comm/context.hpp.
+//
+// Intercommunicators: `local` is this rank's group, `remote` the other one,
+// `peer_world` the remote group's world ranks (p2p addresses remote ranks and
+// stamps messages with `rank`, the sender's rank in its own group). The
+// library's own traffic on an intercommunicator (creation, barrier) runs
+// over the union of both groups on coll_context(), ranks numbered in the
+// union order: the group with `local_first` set comes first on both sides.
 #pragma once
 
 #include <cstdint>
@@ -12,10 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "comm/context.hpp"
 #include "comm/errhandler.hpp"
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
 #include "group/group.hpp"
+#include "topo/topology.hpp"
 #include "mpi.h"
 
 namespace ringmpi::comm {
@@ -32,17 +41,24 @@ struct Comm {
   std::shared_ptr<const Errhandler> errhandler;
   std::string name;
   core::AttributeSet attrs;
+  std::shared_ptr<const topo::Topology> topo;  // virtual topology (lib/topo), shared by dups
   // World rank of each rank of the destination group (remote for intercomms),
   // cached so a send does not go through the group representation.
   std::vector<int> peer_world;
+  bool local_first = true;  // intercommunicators: the local group leads the union order
 
   int size() const { return local->size(); }
   int remote_size() const { return remote->size(); }
   std::uint32_t coll_context() const { return context + 1; }
 };
 
+struct NumaCache;
+
 struct State {
   State();
+  ~State();
+  ContextPool contexts;
+  std::unique_ptr<NumaCache> numa;  // hwloc topology, loaded on the first NUMA split
   core::HandleTable<Comm> comms{core::Kind::comm};
   core::HandleTable<std::shared_ptr<const Errhandler>> errhandlers{core::Kind::errhandler};
 };
@@ -52,6 +68,11 @@ State& state();
 void init_world(int rank, int size);
 // The communicator behind h, or nullptr for an invalid/freed handle.
 Comm* lookup(MPI_Comm h);
+// Puts a new communicator into the handle table (its context slot already
+// claimed); on a full table releases the slot and returns MPI_COMM_NULL.
+MPI_Comm install(std::unique_ptr<Comm> c);
+// Drops a run-time communicator from the table and releases its context.
+void destroy(MPI_Comm h);
 // The error handler object of handle h, or nullptr.
 std::shared_ptr<const Errhandler> lookup_errhandler(MPI_Errhandler h);
 // First thing in MPI_Finalize: deletes the attributes of MPI_COMM_SELF

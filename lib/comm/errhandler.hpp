@@ -1,5 +1,13 @@
-// Error handler objects (MPI_Errhandler) and their table.
+// Error handler objects (MPI_Errhandler) and the handles users hold on them.
+//
+// Communicators share the object (Comm::errhandler); the handle table holds
+// one more reference for as long as the user holds a handle. MPI counts
+// those handles: MPI_Comm_create_errhandler and every MPI_Comm_get_errhandler
+// give one, MPI_Errhandler_free takes one back; the table entry goes when the
+// last is freed, the object when no communicator uses it either (MPI-3.1 §8.3.4).
 #pragma once
+
+#include <memory>
 
 #include "mpi.h"
 
@@ -8,6 +16,21 @@ namespace ringmpi::comm {
 struct Errhandler {
   enum class Kind { fatal, return_codes, abort, user } kind;
   MPI_Comm_errhandler_function* fn = nullptr;
+  // Bookkeeping of the user's handle; mutable because communicators hold the
+  // object as const (its behaviour never changes, only who refers to it).
+  mutable MPI_Errhandler handle = MPI_ERRHANDLER_NULL;
+  mutable int user_refs = 0;
 };
+
+// MPI_Comm_create_errhandler: a new user handler and its handle, or
+// MPI_ERRHANDLER_NULL when the handle table is full.
+MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn);
+// MPI_Comm_get_errhandler: the handle of a handler in use, counted as one
+// more reference the user must free (the predefined handle for predefined ones).
+MPI_Errhandler user_handle(const std::shared_ptr<const Errhandler>& eh);
+// MPI_Errhandler_free of a valid handle; predefined handles are left alone.
+void free_user_handle(MPI_Errhandler h);
+// Handlers created by the user and still held through a handle (for tests).
+int live_user_errhandlers();
 
 }  // namespace ringmpi::comm

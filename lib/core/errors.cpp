@@ -1,5 +1,6 @@
 #include "core/errors.hpp"
 
+#include "core/attributes.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
 
@@ -102,5 +103,37 @@ std::string error_string(int code) {
 }
 
 int last_used_code() { return MPI_ERR_LASTCODE + static_cast<int>(errors().added.size()); }
+
+bool is_error_class(int c) {
+  if (c >= 0 && c < kNumClasses) return true;
+  return is_user_code(c) && error_class_of(c) == c;
+}
+
+bool is_user_code(int code) {
+  return code > MPI_ERR_LASTCODE && static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1) < errors().added.size();
+}
+
+namespace {
+// Generous: user codes are counted in the thousands at most; the cap keeps
+// every code a positive int.
+constexpr std::size_t kMaxAdded = 1u << 20;
+
+int add(int error_class_or_self) {
+  auto& added = errors().added;
+  if (added.size() >= kMaxAdded) return -1;
+  const int code = last_used_code() + 1;
+  added.push_back({error_class_or_self < 0 ? code : error_class_or_self, std::string()});
+  refresh_environment_attributes();
+  return code;
+}
+}  // namespace
+
+int add_error_class() { return add(-1); }
+
+int add_error_code(int error_class) { return add(error_class); }
+
+void set_error_string(int code, std::string text) {
+  errors().added[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text = std::move(text);
+}
 
 }  // namespace ringmpi::core

@@ -26,4 +26,16 @@ std::string error_string(int code);
 // The largest code in use (MPI_LASTUSEDCODE).
 int last_used_code();
 
+// A class: a predefined one (MPI_SUCCESS..MPI_ERR_RMA_FLAVOR) or one made by
+// MPI_Add_error_class.
+bool is_error_class(int c);
+// A code or class made by MPI_Add_error_class / MPI_Add_error_code.
+bool is_user_code(int code);
+// MPI_Add_error_class / MPI_Add_error_code: the new value, or -1 when the
+// registry is full. Both update MPI_LASTUSEDCODE.
+int add_error_class();
+int add_error_code(int error_class);
+// MPI_Add_error_string; code must satisfy is_user_code().
+void set_error_string(int code, std::string text);
+
 }  // namespace ringmpi::core

@@ -13,7 +13,7 @@ namespace ringmpi::group { struct State; }
 namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
 namespace ringmpi::p2p { struct State; }
-namespace ringmpi::core { struct ErrorRegistry; }
+namespace ringmpi::core { struct ErrorRegistry; struct AttrState; }
 
 namespace ringmpi::core {
 
@@ -29,6 +29,7 @@ struct Runtime {
   unsigned long main_thread = 0;  // pthread_self() of the MPI_Init caller
   shm::Arena arena;
   std::unique_ptr<ErrorRegistry> errors;
+  std::unique_ptr<AttrState> attrs;  // keyvals (core/attributes.cpp)
   std::unique_ptr<group::State> groups;
   std::unique_ptr<comm::State> comms;
   std::unique_ptr<dtype::State> dtypes;

@@ -1,6 +1,18 @@
-// The point-to-point engine's lifetime hooks, called by MPI_Init/MPI_Finalize.
-// (Owned by the p2p layer; see progress.cpp for the engine's invariants.)
+// The point-to-point engine as lib/api sees it: lifetime hooks, starting
+// operations, completing requests, probes, buffered sends.
+//
+// Calls return MPI_SUCCESS or an error class and never call error handlers;
+// error_detail() then holds a sentence for the message lib/api prints.
+// Arguments are checked by lib/api before they get here.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "comm/comm.hpp"
+#include "dtype/datatype.hpp"
+#include "mpi.h"
+#include "p2p/request.hpp"
 
 namespace ringmpi::p2p {
 
@@ -8,7 +20,86 @@ struct State;
 State& state();
 // After the arena is mapped and MPI_COMM_WORLD exists.
 void init();
-// Before the arena is unmapped: completes this rank's outstanding sends.
+// Before the world barrier of MPI_Finalize: completes this rank's outstanding
+// sends (a peer may still need to read rendezvous data from this process).
 void finalize();
+
+const char* error_detail();
+
+struct SendArgs {
+  const void* buf;
+  int count;
+  MPI_Datatype datatype;
+  const dtype::Datatype* type;
+  int dest;  // rank in the destination group, or MPI_PROC_NULL
+  int tag;
+  const comm::Comm* comm;
+  MPI_Comm handle;
+  Mode mode;
+};
+
+struct RecvArgs {
+  void* buf;
+  int count;
+  MPI_Datatype datatype;
+  const dtype::Datatype* type;
+  int source;  // rank in the source group, MPI_ANY_SOURCE or MPI_PROC_NULL
+  int tag;     // or MPI_ANY_TAG
+  const comm::Comm* comm;
+  MPI_Comm handle;
+};
+
+// Blocking calls (MPI_Send/Ssend/Rsend/Bsend, MPI_Recv).
+int send(const SendArgs& a);
+int recv(const RecvArgs& a, MPI_Status* status);
+// Nonblocking and persistent starts; *request gets the handle.
+int isend(const SendArgs& a, MPI_Request* request);
+int irecv(const RecvArgs& a, MPI_Request* request);
+int send_init(const SendArgs& a, MPI_Request* request);
+int recv_init(const RecvArgs& a, MPI_Request* request);
+// Starts an inactive persistent request.
+int start(Request* r);
+
+// Requests. lookup() is nullptr for anything but a live request handle.
+Request* lookup(MPI_Request h);
+// Progresses once and says whether r is complete (inactive persistent
+// requests count as complete).
+bool test(Request* r);
+// Blocks until r is complete.
+void wait(Request* r);
+// Blocks until one of rs[0..n) (non-null, active) is complete; returns its index.
+int wait_any(Request* const* rs, int n);
+// Hands a complete request back to the user: fills *status (unless ignored),
+// makes a persistent request inactive or releases the request and sets *h to
+// MPI_REQUEST_NULL; returns the request's error class (e.g. MPI_ERR_TRUNCATE).
+int finish(MPI_Request* h, Request* r, MPI_Status* status);
+// The status of a complete request, without releasing it.
+void status_of(const Request& r, MPI_Status* status);
+// MPI_Request_free.
+void release(MPI_Request* h, Request* r);
+// MPI_Cancel: cancels a receive not yet matched or a send not yet handed
+// over; otherwise the operation completes normally.
+void cancel(Request* r);
+// Describes a failed request for an error message.
+void describe_error(const Request& r, char* out, std::size_t n);
+// Fills the status of an empty request (MPI-3.1 §3.7.3).
+void empty_status(MPI_Status* status);
+
+// Probes (source may be MPI_ANY_SOURCE / MPI_PROC_NULL, tag MPI_ANY_TAG).
+bool iprobe(int source, int tag, const comm::Comm& c, MPI_Status* status);
+void probe(int source, int tag, const comm::Comm& c, MPI_Status* status);
+bool improbe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status);
+void mprobe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status);
+// Mrecv/Imrecv: `message` is a live handle from Mprobe or MPI_MESSAGE_NO_PROC.
+bool message_valid(MPI_Message m);
+int mrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
+          MPI_Status* status);
+int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
+           MPI_Request* request);
+MPI_Comm message_comm(MPI_Message m);
+
+// Buffered sends (MPI_Buffer_attach / MPI_Buffer_detach).
+int buffer_attach(void* buffer, int size);
+int buffer_detach(void* buffer_addr, int* size);
 
 }  // namespace ringmpi::p2p

@@ -1,18 +1,382 @@
-// PLACEHOLDER until the p2p engine lands: no rings yet, nothing to drain.
+// The progress engine: drains the rings into the matching queues, pushes
+// what waits for ring space, and keeps the "pending" signalling cheap.
+//
+// Shared words and who writes them (world ranks S = sender, R = receiver):
+//   ring S->R data area   S writes records (lib/shm/ring.hpp has the ring's own rules)
+//   ring S->R head        R writes (release) after consuming; S reads (acquire) when full
+//   ring S->R polled      R writes: 1 while R polls that ring on every progress() ("hot")
+//   pending(R) bit S      S sets (fetch_or, seq_cst); R clears the whole word (exchange, seq_cst)
+//   slot(R).sleeping      R writes (wait.cpp); S reads (seq_cst) to decide on a futex wake
+//   slot(R).doorbell      S bumps (release) before FUTEX_WAKE; R waits on it
+//
+// Sender, after committing a record to ring S->R (notify()):
+//   fence(seq_cst); if (!polled) { if (!(pending & bit)) pending.fetch_or(bit) }
+//   if (sleeping.load(seq_cst)) { doorbell++; futex_wake }
+// Receiver:
+//   hot rings: read the header word at head (acquire) on every progress();
+//   pending: if (word) { bits = word.exchange(0); fence(seq_cst); drain each ring in bits }
+//   demoting a hot ring: polled.store(0); fence(seq_cst); drain it once more;
+//   going to sleep (wait.cpp): sleeping.store(1); fence(seq_cst); progress(); futex_wait.
+// Why nothing is lost: the sender's fence orders its record before its reads
+// of `polled`, `pending` and `sleeping`; the receiver's fences order its
+// writes of `polled`, `pending` and `sleeping` before its reads of the ring.
+// Of two seq_cst fences one comes first, so either the sender sees the
+// receiver's write (sets the bit / wakes it) or the receiver sees the record.
+// A bit found already set needs no new write: the receiver's clearing
+// exchange comes after the sender's fence, so its drain sees the record.
+//
+// Engine invariants (process-local):
+// - Records to one destination enter its ring in the order the sends were
+//   started: a send goes straight into the ring only when that destination's
+//   outgoing queue is empty, otherwise it queues behind (non-overtaking).
+// - progress() never blocks and never recurses: control records that find
+//   the ring full are queued, and a full ring makes a blocked sender drain its
+//   own incoming rings, so two ranks flooding each other both make progress.
+// - A request whose address went out as a cookie stays alive (pooled or on a
+//   blocked caller's stack) until the record that completes it arrives.
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "p2p/ops.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
+namespace {
+
+char g_detail[512];
+
+std::size_t env_size(const char* name, std::size_t fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  const unsigned long long x = std::strtoull(v, &end, 10);
+  return (*end == '\0') ? static_cast<std::size_t>(x) : fallback;
+}
+
+// Can this process read other ranks' memory with process_vm_readv? Tested
+// once: the syscall may be missing or filtered (containers), or Yama may
+// forbid it (ptrace_scope >= 2). A refusal met later anyway (a peer we may
+// not read) switches to the fallback then, see rndv.cpp.
+bool single_copy_works() {
+  const char* force = std::getenv("RINGMPI_FORCE_COPY_FALLBACK");
+  if (force && std::strcmp(force, "1") == 0) return false;
+  core::Runtime& rt = core::rt();
+  if (rt.arena.mapped() && (rt.arena.header().flags & shm::kFlagForceCopyFallback)) return false;
+  if (FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r")) {
+    int scope = 0;
+    const bool ok = std::fscanf(f, "%d", &scope) == 1;
+    std::fclose(f);
+    if (ok && scope >= 2) return false;
+  }
+  // Yama scope 1 lets only ancestors read us; our peers are siblings.
+  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  volatile std::uint64_t word = 0x5a5a5a5a5a5a5a5aull, copy = 0;
+  iovec local{const_cast<std::uint64_t*>(&copy), sizeof copy};
+  iovec remote{const_cast<std::uint64_t*>(&word), sizeof word};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof copy && copy == word;
+}
+
+void drain(State& s, int from);
+
+// Polls ring `from` on every progress() from now on; makes room by demoting
+// the least recently active hot ring if it has been quiet for a while.
+void promote(State& s, int from) {
+  PeerIn& p = s.in[static_cast<std::size_t>(from)];
+  if (p.hot) return;
+  if (s.nhot == kHotRings) {
+    int k = 0;
+    for (int j = 1; j < s.nhot; ++j)
+      if (s.in[std::size_t(s.hot[j])].last_active < s.in[std::size_t(s.hot[k])].last_active) k = j;
+    const int old = s.hot[k];
+    PeerIn& q = s.in[static_cast<std::size_t>(old)];
+    if (s.clock - q.last_active < 64) return;
+    s.hot[k] = s.hot[--s.nhot];
+    q.hot = false;
+    q.ring.header().polled.store(0, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (q.ring.ready()) drain(s, old);  // a sender may have skipped the pending bit just before
+  }
+  p.hot = true;
+  p.ring.header().polled.store(1, std::memory_order_relaxed);
+  s.hot[s.nhot++] = from;
+}
+
+void handle_record(State& s, int from, const shm::Record& rec) {
+  switch (rec.kind) {
+    case wire::eager:
+    case wire::eager_sync:
+    case wire::rts: {
+      wire::Envelope env;
+      std::memcpy(&env, rec.payload, sizeof env);
+      const std::byte* body = rec.payload + sizeof env;
+      const std::size_t n = rec.bytes - sizeof env;
+      Context& c = s.contexts.get(env.context);
+      if (Request* r = c.take_posted(env.src, env.tag)) {
+        deliver(s, r, from, rec.kind, env, body, n);
+        return;
+      }
+      UnexpectedPtr u;
+      if (rec.kind == wire::eager) {
+        u = make_unexpected(n);
+        std::memcpy(u->data(), body, n);
+        u->bytes = n;
+      } else if (rec.kind == wire::eager_sync) {
+        u = make_unexpected(n - sizeof(wire::SyncCookie));
+        std::memcpy(&u->cookie, body, sizeof u->cookie);
+        u->bytes = n - sizeof(wire::SyncCookie);
+        std::memcpy(u->data(), body + sizeof(wire::SyncCookie), u->bytes);
+      } else {
+        wire::Rts rts;
+        std::memcpy(&rts, body, sizeof rts);
+        u = make_unexpected(sizeof rts);
+        std::memcpy(u->data(), &rts, sizeof rts);
+        u->bytes = rts.bytes;
+      }
+      u->src = env.src;
+      u->tag = env.tag;
+      u->from_world = from;
+      u->kind = rec.kind;
+      c.add_unexpected(std::move(u));
+      return;
+    }
+    case wire::cts: {
+      wire::Cts c;
+      std::memcpy(&c, rec.payload, sizeof c);
+      on_cts(s, from, c);
+      return;
+    }
+    case wire::data: {
+      wire::Data d;
+      std::memcpy(&d, rec.payload, sizeof d);
+      on_data(s, d, rec.payload + sizeof d, rec.bytes - sizeof d);
+      return;
+    }
+    case wire::ack: {
+      wire::Ack a;
+      std::memcpy(&a, rec.payload, sizeof a);
+      on_ack(s, a);
+      return;
+    }
+    case wire::done_write: {
+      wire::DoneWrite d;
+      std::memcpy(&d, rec.payload, sizeof d);
+      on_done_write(s, d);
+      return;
+    }
+    default:
+      internal_error("corrupt record (kind %u, %zu bytes) in the ring from rank %d", rec.kind, rec.bytes, from);
+  }
+}
+
+// Takes the records out of ring `from` until it is empty, a request
+// completes, or one ring's worth went by. Stopping at a completion lets the
+// waiter act on it (typically: send the reply) before we touch the next
+// record's cache line, which the sender still owns; a sender that keeps up
+// cannot hold us here either. What is left is flagged again.
+void drain(State& s, int from) {
+  PeerIn& p = s.in[static_cast<std::size_t>(from)];
+  const std::uint64_t quarter = s.ring_capacity / 4;
+  std::uint64_t budget = quarter * 4;
+  const std::uint64_t completions = s.completions;
+  shm::Record rec;
+  while (p.ring.peek(&rec)) {
+    handle_record(s, from, rec);
+    p.ring.pop(rec);
+    const std::uint64_t used = shm::record_bytes(rec.bytes);
+    if (p.ring.consumed_unpublished() >= quarter) p.ring.release_space();
+    if (used >= budget || s.completions != completions) {
+      if (!p.hot) s.my_pending[from / 64].fetch_or(1ull << (from % 64), std::memory_order_relaxed);
+      break;
+    }
+    budget -= used;
+  }
+  const bool big = quarter * 4 - budget >= quarter;
+  p.ring.release_space();
+  p.last_active = ++s.clock;
+  // A producer asleep on a full ring waits for this room. After a large
+  // drain the fence makes the check exact; after a small one the producer's
+  // short sleep timeout covers the race (and a small drain rarely unblocks).
+  if (big) std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::atomic<std::uint32_t>& waiting = p.ring.header().producer_waiting;
+  if (waiting.load(std::memory_order_relaxed)) {
+    waiting.store(0, std::memory_order_relaxed);
+    wake(from);
+  }
+}
+
+}  // namespace
+
+State::State() = default;
+
 State& state() {
   auto& p = core::rt().p2p;
   if (!p) p = std::make_unique<State>();
   return *p;
 }
-void init() { state(); }
-void finalize() {}
-void progress() {}
+
+const char* error_detail() { return g_detail; }
+
+void set_error_detail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(g_detail, sizeof g_detail, fmt, ap);
+  va_end(ap);
+}
+
+void internal_error(const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char line[640];
+  std::snprintf(line, sizeof line, "rank %d: internal error in the point-to-point engine: %s", core::rt().rank, msg);
+  std::fprintf(stderr, "ringmpi: %s\n", line);
+  core::abort_job(shm::ExitKind::fatal_error, 1, line);
+}
+
+void init() {
+  State& s = state();
+  core::Runtime& rt = core::rt();
+  s.rank = rt.rank;
+  s.size = rt.size;
+  const std::uint64_t cap = rt.arena.header().ring_capacity;
+  s.out.resize(static_cast<std::size_t>(s.size));
+  s.in.resize(static_cast<std::size_t>(s.size));
+  const auto me = static_cast<std::uint32_t>(s.rank);
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
+    s.out[i].ring = shm::RingProducer(rt.arena.ring(me, i), cap);
+    s.in[i].ring = shm::RingConsumer(rt.arena.ring(i, me), cap);
+  }
+  s.pending_words = (static_cast<std::size_t>(s.size) + 63) / 64;
+  s.ring_capacity = cap;
+  s.my_pending = rt.arena.pending(me);
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
+    s.peer_pending.push_back(rt.arena.pending(i) + s.rank / 64);
+    s.slots.push_back(&rt.arena.slot(i));
+  }
+  const std::size_t max_payload = s.out[0].ring.max_payload();
+  s.tune.eager_limit = env_size("RINGMPI_EAGER_LIMIT", s.tune.eager_limit);
+  s.tune.split_min = env_size("RINGMPI_SPLIT_MIN", s.tune.split_min);
+  s.tune.chunk = env_size("RINGMPI_CHUNK", s.tune.chunk);
+  const std::size_t eager_max = max_payload - sizeof(wire::Envelope) - sizeof(wire::SyncCookie);
+  if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
+  if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
+  if (s.tune.chunk < 64) s.tune.chunk = 64;
+  if (s.tune.split_min < 2) s.tune.split_min = 2;
+  s.single_copy = single_copy_works();
+  s.attached = true;
+}
+
+void finalize() {
+  State& s = state();
+  if (!s.attached) return;
+  wait_until([&s] { return s.open_sends == 0 && s.busy.empty(); });
+}
+
+void progress() {
+  State& s = state();
+  if (!s.attached || s.in_progress) return;
+  s.in_progress = true;
+  for (int k = 0; k < s.nhot; ++k) {
+    const int i = s.hot[k];
+    if (s.in[static_cast<std::size_t>(i)].ring.ready()) drain(s, i);
+  }
+  std::atomic<std::uint64_t>* words = s.my_pending;
+  for (std::size_t w = 0; w < s.pending_words; ++w) {
+    if (words[w].load(std::memory_order_relaxed) == 0) continue;
+    std::uint64_t bits = words[w].exchange(0, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    while (bits) {
+      const int i = static_cast<int>(w * 64) + __builtin_ctzll(bits);
+      bits &= bits - 1;
+      drain(s, i);
+      promote(s, i);
+    }
+  }
+  if (!s.busy.empty()) flush_out(s);
+  s.in_progress = false;
+}
+
+bool prepare_to_sleep() {
+  State& s = state();
+  for (int dest : s.busy) s.out[static_cast<std::size_t>(dest)].ring.header().producer_waiting.store(1, std::memory_order_relaxed);
+  return !s.busy.empty();
+}
+
+void notify(State& s, int dest) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const auto d = static_cast<std::size_t>(dest);
+  if (!s.out[d].ring.header().polled.load(std::memory_order_relaxed)) {
+    std::atomic<std::uint64_t>* word = s.peer_pending[d];
+    const std::uint64_t bit = 1ull << (s.rank % 64);
+    if (!(word->load(std::memory_order_relaxed) & bit)) word->fetch_or(bit, std::memory_order_seq_cst);
+  }
+  if (s.slots[d]->sleeping.load(std::memory_order_seq_cst)) ring_doorbell(dest);
+}
+
+void send_control(State& s, int dest, wire::Kind kind, const void* body, std::size_t len) {
+  PeerOut& o = s.out[static_cast<std::size_t>(dest)];
+  if (o.queue.empty() && o.ring.push(kind, body, len)) {
+    notify(s, dest);
+    return;
+  }
+  OutItem item;
+  item.kind = kind;
+  item.len = static_cast<std::uint8_t>(len);
+  std::memcpy(item.body.data(), body, len);
+  if (!o.listed) {
+    o.listed = true;
+    s.busy.push_back(dest);
+  }
+  o.queue.push_back(item);
+}
+
+void flush_out(State& s) {
+  for (std::size_t k = 0; k < s.busy.size();) {
+    const int dest = s.busy[k];
+    PeerOut& o = s.out[static_cast<std::size_t>(dest)];
+    bool pushed = false;
+    while (!o.queue.empty()) {
+      if (!push_item(s, dest, o.queue.front(), &pushed)) break;
+      o.queue.pop_front();
+    }
+    if (pushed) notify(s, dest);
+    if (o.queue.empty()) {
+      o.listed = false;
+      s.busy[k] = s.busy.back();
+      s.busy.pop_back();
+    } else {
+      ++k;
+    }
+  }
+}
+
+void complete(State& s, Request* r) {
+  r->complete = true;
+  ++s.completions;
+  r->queued = false;
+  if (r->kind == Kind::send) {
+    --s.open_sends;
+    if (r->bsend_offset >= 0) {
+      s.bsend.used.erase(static_cast<std::size_t>(r->bsend_offset));
+      r->bsend_offset = -1;
+    }
+  }
+  if (!r->persistent) r->hold.reset();
+  if (r->user_freed && r->pooled) s.requests.release(r);
+}
+
 }  // namespace ringmpi::p2p

@@ -1,8 +1,95 @@
 // The p2p engine's per-process state (hung off core::Runtime).
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <sys/uio.h>
+#include <memory>
+#include <vector>
+
+#include "core/handle.hpp"
+#include "p2p/match.hpp"
+#include "p2p/request.hpp"
+#include "shm/ring.hpp"
+
 namespace ringmpi::p2p {
 
-struct State {};
+// Something waiting for room in the ring to one peer: a send request (its
+// eager record, its rts, or the data it pushes after a cts) or a control
+// record copied here whole.
+struct OutItem {
+  Request* req = nullptr;
+  bool push = false;  // req: push data (cts_push), not the first record
+  std::uint8_t kind = 0;
+  std::uint8_t len = 0;
+  alignas(8) std::array<std::byte, 64> body{};
+};
+
+struct PeerOut {
+  shm::RingProducer ring;
+  std::deque<OutItem> queue;
+  bool listed = false;  // in State::busy
+};
+
+struct PeerIn {
+  shm::RingConsumer ring;
+  std::uint64_t last_active = 0;
+  bool hot = false;
+};
+
+// An MPI_Message: a matched message taken off the unexpected queue by MPI_Mprobe.
+struct Message {
+  UnexpectedPtr msg;
+  std::uint32_t context = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+// MPI_Buffer_attach's buffer: blocks handed out first-fit, by offset.
+struct BsendBuffer {
+  std::byte* base = nullptr;
+  std::size_t size = 0;
+  std::map<std::size_t, std::size_t> used;  // offset -> length
+};
+
+// Rings polled on every progress() without waiting for a pending bit.
+inline constexpr int kHotRings = 8;
+
+struct Tunables {
+  std::size_t eager_limit = 16384;   // largest message sent whole through the ring
+  std::size_t split_min = 262144;    // both sides copy half of a large message from this size on
+  std::size_t chunk = 16384;         // data record size of the push protocol
+};
+
+struct State {
+  State();
+  int rank = 0;
+  int size = 1;
+  bool attached = false;  // rings are set up (MPI_Init ran)
+  bool single_copy = true;
+  Tunables tune;
+  std::vector<PeerOut> out;
+  std::vector<PeerIn> in;
+  std::vector<int> busy;  // peers with a non-empty outgoing queue
+  std::array<int, kHotRings> hot{};
+  int nhot = 0;
+  std::uint64_t clock = 0;  // counts drains; orders hot-ring eviction
+  std::size_t pending_words = 0;
+  // Cached arena addresses (the hot paths do not go through core::rt()).
+  std::atomic<std::uint64_t>* my_pending = nullptr;
+  std::vector<std::atomic<std::uint64_t>*> peer_pending;  // word holding our bit in each peer's bitmap
+  std::vector<shm::RankSlot*> slots;
+  std::uint64_t ring_capacity = 0;
+  bool in_progress = false;
+  std::size_t open_sends = 0;
+  std::uint64_t completions = 0;  // requests completed so far (drain() stops after one)  // sends not complete, released or not (MPI_Finalize waits for them)
+  Contexts contexts;
+  RequestPool requests;
+  core::HandleTable<Message> messages{core::Kind::message};
+  BsendBuffer bsend;
+  std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
+};
 
 }  // namespace ringmpi::p2p

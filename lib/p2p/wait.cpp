@@ -17,6 +17,11 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
   return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(addr), op, val, timeout, nullptr, 0);
 }
 
+// How long a waiter spins (its own core) and then yields before it sleeps.
+constexpr std::uint64_t kSpinNs = 50'000;
+constexpr std::uint64_t kYieldNs = 1'000'000;
+constexpr std::uint64_t kYieldNsOversubscribed = 200'000;
+
 int online_cores() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof set, &set) == 0) {
@@ -27,47 +32,71 @@ int online_cores() {
   return 1;
 }
 
+bool oversubscribed_now() { return core::rt().size > online_cores(); }
+
+std::uint64_t now_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
+}
+
 }  // namespace
 
 bool oversubscribed() {
-  static const bool over = core::rt().size > online_cores();
+  static const bool over = oversubscribed_now();
   return over;
 }
 
+// Spin while the awaited event is likely to be near (a peer on another core
+// answers within microseconds), yield while it may still come soon, then
+// sleep. Oversubscribed, every spin takes time from the rank we wait for, so
+// we yield almost at once.
 void wait_until(const std::function<bool()>& done) {
   core::Runtime& r = core::rt();
-  // Spinning only pays while the peer runs on another core.
-  const int spins = oversubscribed() ? 16 : 4000;
-  const int yields = oversubscribed() ? 4 : 64;
+  const bool over = oversubscribed();
+  const int spins = over ? 8 : 256;
   for (int i = 0; i < spins; ++i) {
     progress();
     if (done()) return;
   }
-  for (int i = 0; i < yields; ++i) {
+  const std::uint64_t start = now_ns();
+  if (!over) {
+    while (now_ns() - start < kSpinNs) {
+      for (int i = 0; i < 64; ++i) {
+        progress();
+        if (done()) return;
+      }
+    }
+  }
+  const std::uint64_t yield_until = start + (over ? kYieldNsOversubscribed : kYieldNs);
+  do {
     sched_yield();
     progress();
     if (done()) return;
-  }
-  if (!r.arena.mapped()) {  // before MPI_Init: nothing can wake us
-    while (!done()) {
-      sched_yield();
-      progress();
-    }
-    return;
-  }
+  } while (now_ns() < yield_until || !r.arena.mapped());  // before MPI_Init nothing can wake us
   shm::RankSlot& me = r.arena.slot(r.rank);
   for (;;) {
     const std::uint32_t seen = me.doorbell.load(std::memory_order_acquire);
+    // Data we could not hand over yet: the consumer wakes us when it makes
+    // room, and the short timeout covers the one race that check leaves.
+    const bool sending = prepare_to_sleep();
     me.sleeping.store(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
     progress();
     if (done()) break;
-    const timespec timeout{0, 50'000'000};
+    const timespec timeout{0, sending ? 1'000'000 : 50'000'000};
     futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
     me.sleeping.store(0, std::memory_order_relaxed);
     progress();
     if (done()) return;
   }
   me.sleeping.store(0, std::memory_order_relaxed);
+}
+
+void ring_doorbell(int world_rank) {
+  shm::RankSlot& peer = core::rt().arena.slot(static_cast<std::uint32_t>(world_rank));
+  peer.doorbell.fetch_add(1, std::memory_order_release);
+  futex(&peer.doorbell, FUTEX_WAKE, 1, nullptr);
 }
 
 void wake(int world_rank) {

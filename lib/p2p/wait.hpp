@@ -8,11 +8,13 @@
 //   waiter                                   waker (after publishing with release)
 //   seen = doorbell.load(acquire)            atomic_thread_fence(seq_cst)
 //   sleeping.store(1, seq_cst)               if (sleeping.load(relaxed))
+//   atomic_thread_fence(seq_cst)
 //   progress(); if (done()) -> stop            doorbell.fetch_add(1, release)
 //   futex_wait(doorbell, seen, timeout)         futex_wake(doorbell)
 //   sleeping.store(0, relaxed)
-// If the waker reads sleeping == 0, the waiter's store comes later in the
-// seq_cst order, so its progress() after the store sees the published data.
+// If the waker reads sleeping == 0, the waiter's fence comes later in the
+// seq_cst order than the waker's, so its progress() after it sees the
+// published data.
 // If it reads 1, the doorbell moves past `seen` and futex_wait returns at once.
 // The timeout is a safety net for wakers that died, not part of correctness.
 #pragma once
@@ -29,6 +31,16 @@ void wait_until(const std::function<bool()>& done);
 
 // Wakes world rank r if it sleeps. Call after publishing what it waits for.
 void wake(int world_rank);
+
+// Bumps world rank r's doorbell and futex-wakes it, unconditionally; for
+// callers that already checked `sleeping` under their own fence
+// (lib/p2p/progress.cpp, notify()).
+void ring_doorbell(int world_rank);
+
+// Called by a waiter right before it sleeps (lib/p2p/progress.cpp): asks the
+// consumers of rings this rank could not finish writing to for a wake-up
+// when they make room; true when there are such rings.
+bool prepare_to_sleep();
 
 // True when there are more ranks than cores: spin less, yield sooner.
 bool oversubscribed();

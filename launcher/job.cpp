@@ -1,0 +1,382 @@
+// The job's event loop: one thread, one Poller (io_uring, or poll(2) as the
+// fallback), everything mpiexec waits for is a file descriptor.
+//
+// What the loop watches
+//   - 2 pipes per rank (stdout, stderr; read ends non-blocking, ours alone)
+//   - 1 pidfd per rank: readable once the rank has exited; then waitid()
+//   - the signalfd of SIGINT/SIGTERM/SIGHUP (blocked in mpiexec)
+//   - the exec error pipe: {rank, errno} from a child whose execve failed
+//   - mpiexec's stdin and rank 0's stdin pipe (StdinForwarder)
+//   Deadlines (--timeout, the SIGKILL escalation) are the wait's timeout.
+//
+// Invariants
+//   1. Backends only report readiness; every read and write happens here,
+//      on non-blocking fds (except our own stdin/stdout/stderr), so both
+//      backends behave the same by construction.
+//   2. An fd is unwatched before it is closed, and reports for fds no longer
+//      in targets_ are dropped, so a report never reaches the wrong object.
+//   3. A rank's output comes before mpiexec's verdict about it: when a rank
+//      is reaped its pipes are drained first. Everything the rank wrote is
+//      in the pipe by then (a write into a pipe completes before exit).
+//   4. The outcome (exit status) is set once, by the first failing rank,
+//      the timeout, a signal to mpiexec or an exec failure, and mpiexec
+//      prints exactly one line for it. From then on the job is stopping:
+//      ranks that die are not judged, whatever their status.
+//   5. Stopping = signal every live rank's process group, SIGKILL after
+//      kKillGrace if a forwarded SIGINT/SIGTERM does not end them; failures
+//      and the timeout send SIGKILL at once. The loop ends when every rank
+//      is reaped. A rank's process group is SIGKILLed when the rank is
+//      reaped (between WNOWAIT and the real reap, so the group id cannot
+//      have been reused): nothing a rank forked outlives it. Pipes still
+//      open after the last reap are drained up to EAGAIN, not waited for.
+//   6. Output is forwarded in whole lines (output.hpp), through one Sink per
+//      destination; mpiexec's own messages go through the same Sink.
+#include "job.hpp"
+
+#include <fcntl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "verdict.hpp"
+
+namespace ringmpi::launcher {
+namespace {
+
+constexpr auto kKillGrace = std::chrono::seconds(1);
+constexpr std::size_t kReadChunk = 64 * 1024;
+constexpr int kReadsPerTurn = 4;        // fairness between busy streams
+constexpr int kMaxDrainReads = 1024;    // a rank's grandchild may keep writing forever
+
+int pidfd_open(pid_t pid) { return static_cast<int>(syscall(SYS_pidfd_open, pid, 0)); }
+
+bool make_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC) == 0; }
+
+void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
+std::string ranks_text(int n) { return std::to_string(n) + (n == 1 ? " rank" : " ranks"); }
+
+}  // namespace
+
+Job::Job(const JobSetup& setup) : s_(setup), o_(*setup.options), buf_(kReadChunk) {}
+
+Job::~Job() {
+  stdin_.reset();
+  for (std::size_t i = 0; i < streams_.size(); ++i) close_stream(static_cast<int>(i));
+  for (Rank& r : ranks_)
+    if (r.pidfd >= 0) close(r.pidfd);
+  if (exec_error_fd_ >= 0) close(exec_error_fd_);
+}
+
+void Job::watch(int fd, Kind kind, int index) {
+  targets_[fd] = Target{kind, index};
+  s_.poller->set(fd, POLLIN);
+}
+
+void Job::unwatch(int fd) {
+  s_.poller->set(fd, 0);
+  targets_.erase(fd);
+}
+
+void Job::message(const std::string& line) { err_.write(-1, "mpiexec: " + line + "\n"); }
+
+bool Job::spawn_all() {
+  const int n = o_.nranks;
+  int exec_pipe[2];
+  if (!make_pipe(exec_pipe)) {
+    message(std::string("cannot create a pipe: ") + std::strerror(errno));
+    return false;
+  }
+  exec_error_fd_ = exec_pipe[0];
+  set_nonblocking(exec_error_fd_);
+  watch(exec_error_fd_, Kind::exec_error, 0);
+  const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+  std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, n);
+  const std::size_t rank_entry = env.size() - 1;
+  Argv envp(std::move(env));
+  Argv argv(o_.program);
+  std::vector<std::string> sh{"/bin/sh", s_.program_path};
+  sh.insert(sh.end(), o_.program.begin() + 1, o_.program.end());
+  Argv sh_argv(std::move(sh));
+
+  ChildSetup cs;
+  cs.path = s_.program_path.c_str();
+  cs.argv = argv.data();
+  cs.sh_argv = sh_argv.data();
+  cs.arena_fd = s_.arena_fd;
+  cs.exec_error_fd = exec_pipe[1];
+  cs.parent = getpid();
+  cs.sigmask = &s_.inherited->sigmask;
+  cs.sigpipe = &s_.inherited->sigpipe;
+  cs.nofile = &s_.inherited->nofile;
+
+  bool ok = true;
+  ranks_.resize(static_cast<std::size_t>(n));
+  streams_.resize(static_cast<std::size_t>(2 * n));
+  for (int r = 0; r < n && ok; ++r) {
+    int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
+    const bool feed_stdin = r == 0 && s_.forward_stdin;
+    if (!make_pipe(out) || !make_pipe(err) || (feed_stdin && !make_pipe(in))) {
+      for (int fd : {out[0], out[1], err[0], err[1], in[0], in[1]})
+        if (fd >= 0) close(fd);
+      message("cannot create pipes for rank " + std::to_string(r) + ": " + std::strerror(errno) +
+              " (too many ranks for the open-file limit?)");
+      ok = false;
+      break;
+    }
+    envp[rank_entry] = std::string(shm::kEnvRank) + "=" + std::to_string(r);
+    envp.refresh();
+    cs.rank = r;
+    cs.envp = envp.data();
+    cs.stdin_fd = feed_stdin ? in[0] : devnull;
+    cs.stdout_fd = out[1];
+    cs.stderr_fd = err[1];
+    cs.cpus = s_.binding->policy != Bind::none && s_.binding->apply
+                  ? &s_.binding->ranks[static_cast<std::size_t>(r)].cpus
+                  : nullptr;
+    const pid_t pid = spawn_rank(cs);
+    const int fork_errno = errno;
+    close(out[1]);
+    close(err[1]);
+    if (feed_stdin) close(in[0]);
+    if (pid < 0) {
+      close(out[0]);
+      close(err[0]);
+      if (feed_stdin) close(in[1]);
+      message("cannot start rank " + std::to_string(r) + ": fork: " + std::strerror(fork_errno));
+      ok = false;
+      break;
+    }
+    Rank& rank = ranks_[static_cast<std::size_t>(r)];
+    rank.pid = pid;
+    ++live_;
+    for (int k = 0; k < 2; ++k) {
+      Stream& st = streams_[static_cast<std::size_t>(2 * r + k)];
+      st.fd = k == 0 ? out[0] : err[0];
+      st.rank = r;
+      st.to_stdout = k == 0;
+      st.forwarder = std::make_unique<LineForwarder>(k == 0 ? out_ : err_, 2 * r + k,
+                                                     o_.tag_output ? "[" + std::to_string(r) + "] " : "");
+      set_nonblocking(st.fd);
+      watch(st.fd, Kind::stream, 2 * r + k);
+    }
+    if (feed_stdin) {
+      set_nonblocking(in[1]);
+      stdin_ = std::make_unique<StdinForwarder>(*s_.poller, 0, in[1]);
+    }
+    rank.pidfd = pidfd_open(pid);
+    if (rank.pidfd < 0) {
+      message(std::string("pidfd_open failed (Linux 5.3 or later is needed): ") + std::strerror(errno));
+      ok = false;
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+      rank.reaped = true;
+      --live_;
+      break;
+    }
+    watch(rank.pidfd, Kind::pidfd, r);
+  }
+  if (devnull >= 0) close(devnull);
+  close(exec_pipe[1]);  // from now on only children that have not exec'd yet hold it
+  return ok;
+}
+
+int Job::run() {
+  if (o_.timeout_s > 0)
+    timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
+  if (s_.signal_fd >= 0) watch(s_.signal_fd, Kind::signal, 0);
+  if (!spawn_all() && !outcome_) {
+    outcome_ = kExitInternal;
+    signal_all(SIGKILL);
+  }
+  while (live_ > 0) {
+    ready_.clear();
+    s_.poller->wait(next_timeout_ms(), ready_);
+    for (const Ready& r : ready_) dispatch(r);
+    check_deadlines();
+  }
+  for (std::size_t i = 0; i < streams_.size(); ++i) read_stream(static_cast<int>(i), true);
+  if (s_.signal_fd >= 0) unwatch(s_.signal_fd);
+  stdin_.reset();
+  return outcome_.value_or(0);
+}
+
+void Job::dispatch(const Ready& ready) {
+  if (stdin_ && stdin_->owns(ready.fd)) {
+    stdin_->on_ready(ready.fd);
+    return;
+  }
+  const auto it = targets_.find(ready.fd);
+  if (it == targets_.end()) return;  // unwatched while this batch was handled
+  const Target t = it->second;
+  switch (t.kind) {
+    case Kind::stream: read_stream(t.index, false); break;
+    case Kind::pidfd: reap(t.index); break;
+    case Kind::signal: read_signals(); break;
+    case Kind::exec_error: read_exec_errors(); break;
+  }
+}
+
+void Job::read_stream(int index, bool drain) {
+  Stream& st = streams_[static_cast<std::size_t>(index)];
+  for (int reads = 0; st.fd >= 0 && reads < (drain ? kMaxDrainReads : kReadsPerTurn); ++reads) {
+    const ssize_t n = read(st.fd, buf_.data(), buf_.size());
+    if (n > 0) {
+      st.forwarder->feed(std::string_view(buf_.data(), static_cast<std::size_t>(n)));
+      Sink& sink = st.to_stdout ? out_ : err_;
+      if (sink.broken()) {
+        // Nobody reads mpiexec's output any more: close the ranks' pipes so
+        // that they see EPIPE/SIGPIPE, as they would writing there directly.
+        for (std::size_t i = 0; i < streams_.size(); ++i)
+          if (streams_[i].to_stdout == st.to_stdout) close_stream(static_cast<int>(i));
+      }
+    } else if (n < 0 && errno == EINTR) {
+      continue;
+    } else if (n < 0 && errno == EAGAIN) {
+      return;
+    } else {
+      close_stream(index);  // EOF: every writer (the rank and its children) is done
+    }
+  }
+}
+
+void Job::close_stream(int index) {
+  Stream& st = streams_[static_cast<std::size_t>(index)];
+  if (st.fd < 0) return;
+  st.forwarder->finish();
+  unwatch(st.fd);
+  close(st.fd);
+  st.fd = -1;
+}
+
+void Job::reap(int r) {
+  Rank& rank = ranks_[static_cast<std::size_t>(r)];
+  siginfo_t info{};
+  if (rank.reaped || waitid(P_PID, static_cast<id_t>(rank.pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 ||
+      info.si_pid == 0)
+    return;
+  // While the rank is a zombie its pid, and so its process group id, cannot
+  // be reused: take down whatever it left running in its group, then reap.
+  kill(-rank.pid, SIGKILL);
+  waitid(P_PID, static_cast<id_t>(rank.pid), &info, WEXITED | WNOHANG);
+  rank.reaped = true;
+  --live_;
+  unwatch(rank.pidfd);
+  close(rank.pidfd);
+  rank.pidfd = -1;
+  read_exec_errors();  // a child whose exec failed reported it before exiting
+  read_stream(2 * r, true);
+  read_stream(2 * r + 1, true);
+  if (r == 0 && stdin_) stdin_->stop();
+  if (outcome_) return;
+
+  const shm::RankSlot& slot = s_.arena->slot(static_cast<std::uint32_t>(r));
+  RankEnd end;
+  end.rank = r;
+  end.pid = rank.pid;
+  end.how = info.si_code;
+  end.code = info.si_status;
+  end.note = static_cast<shm::ExitKind>(slot.exit_note.kind.load(std::memory_order_acquire));
+  if (end.note != shm::ExitKind::none) {
+    end.note_code = slot.exit_note.code;
+    end.note_text.assign(slot.exit_note.text, strnlen(slot.exit_note.text, sizeof slot.exit_note.text));
+  }
+  end.called_init = slot.pid.load(std::memory_order_acquire) != 0;
+  end.finalized = slot.finalized.load(std::memory_order_acquire) != 0;
+  end.nranks = o_.nranks;
+  end.others_running = live_;
+  const Verdict v = judge(end);
+  if (v.failed) fail(v.exit_status, v.message, SIGKILL);
+}
+
+void Job::read_exec_errors() {
+  if (exec_error_fd_ < 0) return;
+  for (;;) {
+    ExecError e{};
+    const ssize_t n = read(exec_error_fd_, &e, sizeof e);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return;
+    if (n != static_cast<ssize_t>(sizeof e)) {  // EOF: every child has exec'd or exited
+      unwatch(exec_error_fd_);
+      close(exec_error_fd_);
+      exec_error_fd_ = -1;
+      return;
+    }
+    fail(e.error == ENOENT || e.error == ENOTDIR ? 127 : 126,
+         "cannot run '" + o_.program[0] + "' on rank " + std::to_string(e.rank) + ": " + std::strerror(e.error),
+         SIGKILL);
+  }
+}
+
+void Job::read_signals() {
+  signalfd_siginfo si;
+  while (read(s_.signal_fd, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+    const int sig = static_cast<int>(si.ssi_signo);
+    if (!outcome_) {
+      fail(128 + sig,
+           "received " + signal_name(sig) + "; passed it on to " + ranks_text(live_) +
+               " (SIGKILL if they are still there in 1 s)",
+           sig);
+    } else {
+      signal_all(SIGKILL);  // asked twice: no more patience
+    }
+  }
+}
+
+void Job::fail(int exit_status, const std::string& text, int signal_to_send) {
+  if (outcome_) return;
+  outcome_ = exit_status;
+  timeout_at_.reset();
+  message(text);
+  signal_all(signal_to_send);
+  if (signal_to_send != SIGKILL) kill_at_ = Clock::now() + kKillGrace;
+}
+
+void Job::signal_all(int sig) {
+  for (const Rank& r : ranks_) {
+    if (r.pid <= 0 || r.reaped) continue;
+    // The rank leads its own group, reaching what it forked; if it left
+    // that group, signal it directly.
+    if (kill(-r.pid, sig) != 0 || sig == SIGKILL) kill(r.pid, sig);
+  }
+}
+
+void Job::check_deadlines() {
+  const auto now = Clock::now();
+  if (timeout_at_ && now >= *timeout_at_) {
+    timeout_at_.reset();
+    fail(kExitTimeout,
+         "timeout: the job did not finish within " + seconds_text(o_.timeout_s) +
+             " s (--timeout / MPIEXEC_TIMEOUT); killing the remaining " + ranks_text(live_),
+         SIGKILL);
+  }
+  if (kill_at_ && now >= *kill_at_) {
+    kill_at_.reset();
+    signal_all(SIGKILL);
+  }
+}
+
+int Job::next_timeout_ms() const {
+  std::optional<Clock::time_point> next;
+  for (const auto& d : {timeout_at_, kill_at_})
+    if (d && (!next || *d < *next)) next = d;
+  if (!next) return -1;
+  const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();
+  return left <= 0 ? 0 : static_cast<int>(std::min<long long>(left, INT_MAX));
+}
+
+}  // namespace ringmpi::launcher

@@ -1,0 +1,113 @@
+// One MPI job: the ranks, their output streams, and the event loop that
+// supervises them until the last rank is reaped. See job.cpp for the
+// loop's design and invariants.
+#pragma once
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "binding.hpp"
+#include "options.hpp"
+#include "output.hpp"
+#include "poller.hpp"
+#include "shm/arena.hpp"
+#include "spawn.hpp"
+#include "stdin_forward.hpp"
+
+namespace ringmpi::launcher {
+
+// Exit status when mpiexec itself fails (fork, pipes, the arena...).
+inline constexpr int kExitInternal = 125;
+inline constexpr int kExitTimeout = 124;
+
+// What mpiexec inherits and must hand back to the ranks unchanged.
+struct Inherited {
+  sigset_t sigmask;
+  struct sigaction sigpipe;
+  struct rlimit nofile;
+};
+
+struct JobSetup {
+  const Options* options = nullptr;
+  std::string program_path;
+  const BindPlan* binding = nullptr;
+  int arena_fd = -1;
+  const shm::Arena* arena = nullptr;
+  Poller* poller = nullptr;
+  int signal_fd = -1;             // signalfd for the forwarded signals
+  bool forward_stdin = true;      // false: rank 0 reads /dev/null too
+  const Inherited* inherited = nullptr;
+};
+
+class Job {
+ public:
+  explicit Job(const JobSetup& setup);
+  ~Job();
+  Job(const Job&) = delete;
+  Job& operator=(const Job&) = delete;
+
+  // Starts every rank and supervises them; returns mpiexec's exit status.
+  int run();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  enum class Kind { stream, pidfd, signal, exec_error };
+  struct Target {
+    Kind kind;
+    int index;
+  };
+  struct Stream {
+    int fd = -1;
+    int rank = 0;
+    std::unique_ptr<LineForwarder> forwarder;
+    bool to_stdout = true;
+  };
+  struct Rank {
+    pid_t pid = 0;
+    int pidfd = -1;
+    bool reaped = false;
+  };
+
+  bool spawn_all();
+  void dispatch(const Ready& ready);
+  void watch(int fd, Kind kind, int index);
+  void unwatch(int fd);
+  void read_stream(int index, bool drain);
+  void close_stream(int index);
+  void reap(int rank);
+  void read_exec_errors();
+  void read_signals();
+  void fail(int exit_status, const std::string& message, int signal_to_send);
+  void signal_all(int sig);
+  void check_deadlines();
+  int next_timeout_ms() const;
+  void message(const std::string& line);
+
+  JobSetup s_;
+  const Options& o_;
+  Sink out_{1};
+  Sink err_{2};
+  std::vector<Rank> ranks_;
+  std::vector<Stream> streams_;
+  std::unique_ptr<StdinForwarder> stdin_;
+  std::unordered_map<int, Target> targets_;
+  int exec_error_fd_ = -1;  // read end; the children hold the write end until they exec
+  int live_ = 0;            // ranks not reaped yet
+  std::vector<char> buf_;
+  std::vector<Ready> ready_;
+
+  // The outcome is decided by the first of: a failing rank, the timeout, a
+  // signal to mpiexec, an exec failure. Later events never change it.
+  std::optional<int> outcome_;
+  std::optional<Clock::time_point> timeout_at_;
+  std::optional<Clock::time_point> kill_at_;  // escalation to SIGKILL while stopping
+};
+
+}  // namespace ringmpi::launcher

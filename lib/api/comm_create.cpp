@@ -1,0 +1,166 @@
+// Intracommunicator constructors and MPI_Comm_free (the logic is in lib/comm).
+#include <climits>
+#include <cstdio>
+#include <vector>
+
+#include "api/call.hpp"
+#include "comm/create.hpp"
+#include "comm/numa.hpp"
+#include "core/attributes.hpp"
+#include "core/runtime.hpp"
+#include "group/group.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace ringmpi::api {
+
+// Hands a constructor's outcome to the caller.
+int deliver(Call& call, const comm::Made& m, MPI_Comm* newcomm) {
+  *newcomm = m.handle;
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
+  return MPI_SUCCESS;
+}
+
+// MPI_INFO_NULL or an info handle; hints are accepted and ignored.
+int check_info(Call& call, MPI_Info info, const char* arg) {
+  if (info == MPI_INFO_NULL || core::handle_is(info, core::Kind::info)) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_INFO, "argument %s=0x%x is not an info handle (nor MPI_INFO_NULL)", arg,
+                   static_cast<unsigned>(info));
+}
+
+// Empty when every member of g is in `in`; else why not.
+std::string not_subset(const group::Group& g, const group::Group& in, const char* what) {
+  std::vector<char> member(static_cast<std::size_t>(core::rt().size), 0);
+  for (int i = 0; i < in.size(); ++i) member[in.world_rank(i)] = 1;
+  for (int i = 0; i < g.size(); ++i) {
+    const int w = g.world_rank(i);
+    if (w < 0 || w >= core::rt().size || !member[w])
+      return "argument group is not a subgroup of " + std::string(what) + ": its rank " + std::to_string(i) +
+             " (MPI_COMM_WORLD rank " + std::to_string(w) + ") is not in it";
+  }
+  return {};
+}
+
+}  // namespace ringmpi::api
+
+using ringmpi::api::check_info;
+using ringmpi::api::deliver;
+
+extern "C" {
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_dup");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  return deliver(call, comm::dup(comm, *c), newcomm);
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_dup_with_info");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  return deliver(call, comm::dup(comm, *c), newcomm);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_split");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  comm::LocalError bad;
+  if (color < 0 && color != MPI_UNDEFINED)
+    bad = {MPI_ERR_ARG, "argument color=" + std::to_string(color) + " is negative and not MPI_UNDEFINED",
+           comm::BadArg::color, color};
+  return deliver(call, comm::split(*c, color, key, bad), newcomm);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_split_type");
+  comm::Comm* c;
+  if (int e = call.intracomm(comm, "comm", &c)) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  comm::LocalError bad;
+  int color = 0;
+  switch (split_type) {
+    case MPI_UNDEFINED:
+      color = MPI_UNDEFINED;
+      break;
+    case MPI_COMM_TYPE_SHARED:  // every rank of a ringmpi job shares the arena
+      color = 0;
+      break;
+    case RMPI_COMM_TYPE_NUMA:
+      color = comm::this_process_numa_node();
+      break;
+    default:
+      bad = {MPI_ERR_ARG,
+             "argument split_type=" + std::to_string(split_type) +
+                 " is not MPI_COMM_TYPE_SHARED, RMPI_COMM_TYPE_NUMA or MPI_UNDEFINED",
+             comm::BadArg::split_type, split_type};
+  }
+  return deliver(call, comm::split(*c, color, key, bad, split_type), newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_create");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  comm::LocalError bad;
+  group::GroupPtr g;
+  if (const group::GroupPtr* gp = group::lookup(group)) {
+    g = *gp;
+    std::string why = api::not_subset(*g, *c->local, c->inter ? "the local group of comm" : "the group of comm");
+    if (!why.empty()) bad = {MPI_ERR_GROUP, why, comm::BadArg::group, 0};
+  } else {
+    char why[128];
+    std::snprintf(why, sizeof why, "argument group=0x%x is not a valid group (freed, or not a group handle)",
+                  static_cast<unsigned>(group));
+    bad = {MPI_ERR_GROUP, group == MPI_GROUP_NULL ? std::string("argument group is MPI_GROUP_NULL") : why,
+           comm::BadArg::group, 0};
+  }
+  return deliver(call, comm::create(*c, g, bad), newcomm);
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  Call call("MPI_Comm_create_group");
+  comm::Comm* c;
+  if (int e = call.intracomm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  const group::GroupPtr* gp = group::lookup(group);
+  if (!gp) {
+    if (group == MPI_GROUP_NULL) return call.fail(MPI_ERR_GROUP, "argument group is MPI_GROUP_NULL");
+    return call.fail(MPI_ERR_GROUP, "argument group=0x%x is not a valid group (freed, or not a group handle)",
+                     static_cast<unsigned>(group));
+  }
+  std::string why = api::not_subset(**gp, *c->local, "the group of comm");
+  if (!why.empty()) return call.fail(MPI_ERR_GROUP, "%s", why.c_str());
+  if (tag < 0) return call.fail(MPI_ERR_TAG, "argument tag=%d is negative", tag);
+  if ((*gp)->rank_of_world(c->peer_world[c->rank]) == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;  // not a member: a local call (MPI-3.1 §6.4.2)
+    return MPI_SUCCESS;
+  }
+  return deliver(call, comm::create_group(*c, *gp, tag), newcomm);
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  Call call("MPI_Comm_free");
+  if (int e = call.not_null(comm, "comm")) return e;
+  comm::Comm* c;
+  if (int e = call.comm(*comm, "comm", &c)) return e;
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    return call.fail(MPI_ERR_COMM, "argument comm is %s, which cannot be freed",
+                     *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
+  if (int e = core::delete_attributes(core::AttrObject::comm, *comm, c->attrs))
+    return call.fail(e, "an attribute delete callback of %s returned error %d, so it was not freed",
+                     api::describe_comm(*comm).c_str(), e);
+  comm::destroy(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,218 @@
+// Datatype constructors (MPI-3.1 §4.1.2-4.1.7): argument checks, then lib/dtype/construct.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "api/datatype_check.hpp"
+#include "dtype/construct.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace {
+
+// The checks every constructor starts with.
+int common(Call& call, MPI_Datatype old, dtype::TypePtr* t, MPI_Datatype* newtype) {
+  if (int e = call.initialized()) return e;
+  if (int e = api::any_datatype(call, old, "oldtype", t)) return e;
+  return call.not_null(newtype, "newtype");
+}
+
+int blocklength(Call& call, int bl) {
+  if (bl < 0) return call.fail(MPI_ERR_ARG, "argument blocklength=%d is negative", bl);
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_contiguous");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  std::string why;
+  return api::publish(call, dtype::make_contiguous(count, old, &why), why, newtype);
+}
+
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_vector");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = ::blocklength(call, blocklength)) return e;
+  std::string why;
+  return api::publish(call, dtype::make_vector(count, blocklength, stride, old, &why), why, newtype);
+}
+
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_hvector");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = ::blocklength(call, blocklength)) return e;
+  std::string why;
+  return api::publish(call, dtype::make_hvector(count, blocklength, stride, old, &why), why, newtype);
+}
+
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                     MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_indexed");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = api::array(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
+  if (int e = api::nonnegative_entries(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  std::string why;
+  return api::publish(call, dtype::make_indexed(count, array_of_blocklengths, array_of_displacements, old, &why),
+                      why, newtype);
+}
+
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_hindexed");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = api::array(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
+  if (int e = api::nonnegative_entries(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  std::string why;
+  return api::publish(call, dtype::make_hindexed(count, array_of_blocklengths, array_of_displacements, old, &why),
+                      why, newtype);
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_indexed_block");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = ::blocklength(call, blocklength)) return e;
+  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
+  std::string why;
+  return api::publish(call, dtype::make_indexed_block(count, blocklength, array_of_displacements, old, &why), why,
+                      newtype);
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_hindexed_block");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = ::blocklength(call, blocklength)) return e;
+  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
+  std::string why;
+  return api::publish(call, dtype::make_hindexed_block(count, blocklength, array_of_displacements, old, &why), why,
+                      newtype);
+}
+
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_struct");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(newtype, "newtype")) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = api::array(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
+  if (int e = api::array(call, array_of_types, count, "array_of_types")) return e;
+  if (int e = api::nonnegative_entries(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
+  std::vector<dtype::TypePtr> types(static_cast<std::size_t>(count));
+  for (int i = 0; i < count; ++i) {
+    char arg[48];
+    std::snprintf(arg, sizeof arg, "array_of_types[%d]", i);
+    if (int e = api::any_datatype(call, array_of_types[i], arg, &types[static_cast<std::size_t>(i)])) return e;
+  }
+  std::string why;
+  return api::publish(
+      call, dtype::make_struct(count, array_of_blocklengths, array_of_displacements, types.data(), &why), why,
+      newtype);
+}
+
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                             const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_subarray");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (ndims <= 0) return call.fail(MPI_ERR_ARG, "argument ndims=%d must be at least 1", ndims);
+  if (int e = api::array(call, array_of_sizes, ndims, "array_of_sizes")) return e;
+  if (int e = api::array(call, array_of_subsizes, ndims, "array_of_subsizes")) return e;
+  if (int e = api::array(call, array_of_starts, ndims, "array_of_starts")) return e;
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return call.fail(MPI_ERR_ARG, "argument order=%d is neither MPI_ORDER_C (%d) nor MPI_ORDER_FORTRAN (%d)", order,
+                     MPI_ORDER_C, MPI_ORDER_FORTRAN);
+  for (int i = 0; i < ndims; ++i) {
+    const int n = array_of_sizes[i], sub = array_of_subsizes[i], start = array_of_starts[i];
+    if (n <= 0) return call.fail(MPI_ERR_ARG, "argument array_of_sizes[%d]=%d must be at least 1", i, n);
+    if (sub <= 0 || sub > n)
+      return call.fail(MPI_ERR_ARG, "argument array_of_subsizes[%d]=%d is outside 1..array_of_sizes[%d]=%d", i,
+                       sub, i, n);
+    if (start < 0 || start > n - sub)
+      return call.fail(MPI_ERR_ARG,
+                       "argument array_of_starts[%d]=%d is outside 0..%d (array_of_sizes[%d]=%d minus "
+                       "array_of_subsizes[%d]=%d)",
+                       i, start, n - sub, i, n, i, sub);
+  }
+  std::string why;
+  return api::publish(call,
+                      dtype::make_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, old,
+                                           &why),
+                      why, newtype);
+}
+
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_resized");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  std::string why;
+  return api::publish(call, dtype::make_resized(old, lb, extent, &why), why, newtype);
+}
+
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  Call call("MPI_Type_dup");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  dtype::TypePtr t = dtype::make_dup(old);
+  dtype::Datatype& d = *t;
+  MPI_Datatype h;
+  if (int e = api::publish(call, std::move(t), "", &h)) return e;
+  if (int e = core::copy_attributes(core::AttrObject::datatype, oldtype, old->attrs, d.attrs)) {
+    core::delete_attributes(core::AttrObject::datatype, h, d.attrs);
+    dtype::release_handle(h);
+    return call.fail(e, "an attribute copy callback of the old datatype returned error code %d", e);
+  }
+  *newtype = h;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_commit(MPI_Datatype* datatype) {
+  Call call("MPI_Type_commit");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(datatype, "datatype")) return e;
+  dtype::TypePtr t;
+  if (int e = api::any_datatype(call, *datatype, "datatype", &t)) return e;
+  dtype::commit(*t);
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype* datatype) {
+  Call call("MPI_Type_free");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(datatype, "datatype")) return e;
+  dtype::TypePtr t;
+  if (int e = api::any_datatype(call, *datatype, "datatype", &t)) return e;
+  if (t->predefined) return call.fail(MPI_ERR_TYPE, "argument datatype is %s, a predefined datatype, which cannot be freed", t->name.c_str());
+  // Attributes belong to the object; handles from MPI_Type_get_contents share it.
+  if (t->handle_refs == 1)
+    if (int e = core::delete_attributes(core::AttrObject::datatype, *datatype, t->attrs))
+      return call.fail(e, "an attribute delete callback returned error code %d; the datatype was not freed", e);
+  dtype::release_handle(*datatype);
+  *datatype = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,194 @@
+// Datatype queries: extents, sizes, addresses, envelope/contents, names,
+// Fortran handle conversion.
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+
+#include "api/datatype_check.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace {
+
+int queried(Call& call, MPI_Datatype h, dtype::TypePtr* t) {
+  if (int e = call.initialized()) return e;
+  return api::any_datatype(call, h, "datatype", t);
+}
+
+// Counts reported by MPI_Type_get_envelope for a derived type.
+struct Counts {
+  int ints, addrs, types;
+};
+Counts counts(const dtype::Datatype& t) {
+  return {static_cast<int>(t.env.ints.size()), static_cast<int>(t.env.addrs.size()),
+          static_cast<int>(t.env.types.size())};
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  Call call("MPI_Type_get_extent");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(lb, "lb")) return e;
+  if (int e = call.not_null(extent, "extent")) return e;
+  *lb = t->lb;
+  *extent = t->extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent) {
+  Call call("MPI_Type_get_extent_x");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(lb, "lb")) return e;
+  if (int e = call.not_null(extent, "extent")) return e;
+  *lb = t->lb;
+  *extent = t->extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  Call call("MPI_Type_get_true_extent");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(true_lb, "true_lb")) return e;
+  if (int e = call.not_null(true_extent, "true_extent")) return e;
+  *true_lb = t->true_lb;
+  *true_extent = t->true_extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Count* true_extent) {
+  Call call("MPI_Type_get_true_extent_x");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(true_lb, "true_lb")) return e;
+  if (int e = call.not_null(true_extent, "true_extent")) return e;
+  *true_lb = t->true_lb;
+  *true_extent = t->true_extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_size(MPI_Datatype datatype, int* size) {
+  Call call("MPI_Type_size");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(size, "size")) return e;
+  *size = t->size > std::size_t(INT_MAX) ? MPI_UNDEFINED : static_cast<int>(t->size);
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size) {
+  Call call("MPI_Type_size_x");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(size, "size")) return e;
+  *size = static_cast<MPI_Count>(t->size);
+  return MPI_SUCCESS;
+}
+
+// Address arithmetic needs no MPI state, so these work before MPI_Init too.
+int MPI_Get_address(const void* location, MPI_Aint* address) {
+  Call call("MPI_Get_address");
+  if (int e = call.not_null(address, "address")) return e;
+  *address = reinterpret_cast<MPI_Aint>(location);
+  return MPI_SUCCESS;
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
+  return static_cast<MPI_Aint>(static_cast<std::uintptr_t>(base) + static_cast<std::uintptr_t>(disp));
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
+  return static_cast<MPI_Aint>(static_cast<std::uintptr_t>(addr1) - static_cast<std::uintptr_t>(addr2));
+}
+
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner) {
+  Call call("MPI_Type_get_envelope");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(num_integers, "num_integers")) return e;
+  if (int e = call.not_null(num_addresses, "num_addresses")) return e;
+  if (int e = call.not_null(num_datatypes, "num_datatypes")) return e;
+  if (int e = call.not_null(combiner, "combiner")) return e;
+  const Counts n = counts(*t);
+  *num_integers = n.ints;
+  *num_addresses = n.addrs;
+  *num_datatypes = n.types;
+  *combiner = t->env.combiner;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]) {
+  Call call("MPI_Type_get_contents");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (t->env.combiner == MPI_COMBINER_NAMED)
+    return call.fail(MPI_ERR_TYPE,
+                     "argument datatype is %s, a predefined (named) datatype; MPI_Type_get_contents is only for "
+                     "derived datatypes (check MPI_Type_get_envelope's combiner first)",
+                     dtype::describe(datatype).c_str());
+  const Counts n = counts(*t);
+  if (max_integers < n.ints)
+    return call.fail(MPI_ERR_ARG, "argument max_integers=%d is less than the %d integers of this datatype",
+                     max_integers, n.ints);
+  if (max_addresses < n.addrs)
+    return call.fail(MPI_ERR_ARG, "argument max_addresses=%d is less than the %d addresses of this datatype",
+                     max_addresses, n.addrs);
+  if (max_datatypes < n.types)
+    return call.fail(MPI_ERR_ARG, "argument max_datatypes=%d is less than the %d datatypes of this datatype",
+                     max_datatypes, n.types);
+  if (int e = api::array(call, array_of_integers, n.ints, "array_of_integers")) return e;
+  if (int e = api::array(call, array_of_addresses, n.addrs, "array_of_addresses")) return e;
+  if (int e = api::array(call, array_of_datatypes, n.types, "array_of_datatypes")) return e;
+  std::copy(t->env.ints.begin(), t->env.ints.end(), array_of_integers);
+  std::copy(t->env.addrs.begin(), t->env.addrs.end(), array_of_addresses);
+  // Predefined types come back as themselves; derived ones as new handles to
+  // the same type, which the caller frees (§4.1.13).
+  for (int i = 0; i < n.types; ++i) {
+    const dtype::TypePtr& c = t->env.types[static_cast<std::size_t>(i)];
+    MPI_Datatype h = c->predefined ? c->handle : dtype::new_handle(c);
+    if (h == MPI_DATATYPE_NULL) {
+      for (int j = 0; j < i; ++j)
+        if (!t->env.types[static_cast<std::size_t>(j)]->predefined) dtype::release_handle(array_of_datatypes[j]);
+      return call.fail(MPI_ERR_OTHER, "all datatype handles are in use (2^20); free datatypes no longer needed");
+    }
+    array_of_datatypes[i] = h;
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
+  Call call("MPI_Type_set_name");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(type_name, "type_name")) return e;
+  // Longer names are truncated to what MPI_Type_get_name can return.
+  t->name.assign(type_name, strnlen(type_name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
+  Call call("MPI_Type_get_name");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
+  if (int e = call.not_null(type_name, "type_name")) return e;
+  if (int e = call.not_null(resultlen, "resultlen")) return e;
+  std::memcpy(type_name, t->name.c_str(), t->name.size() + 1);
+  *resultlen = static_cast<int>(t->name.size());
+  return MPI_SUCCESS;
+}
+
+// Fortran handles are the C handles: both are the same ints.
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype) { return static_cast<MPI_Fint>(datatype); }
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype) { return static_cast<MPI_Datatype>(datatype); }
+
+}  // extern "C"

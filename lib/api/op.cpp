@@ -1,0 +1,79 @@
+// Reduction operation handles and MPI_Reduce_local.
+#include "api/call.hpp"
+#include "dtype/op.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace {
+
+int valid_op(Call& call, MPI_Op h, const char* arg, const dtype::Op** out) {
+  if (h == MPI_OP_NULL) return call.fail(MPI_ERR_OP, "argument %s is MPI_OP_NULL", arg);
+  const dtype::Op* op = dtype::lookup_op(h);
+  if (!op)
+    return call.fail(MPI_ERR_OP, "argument %s=0x%x is not a valid operation (freed, or not an op handle)", arg,
+                     static_cast<unsigned>(h));
+  *out = op;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
+  Call call("MPI_Op_create");
+  if (int e = call.initialized()) return e;
+  if (user_fn == nullptr) return call.fail(MPI_ERR_ARG, "argument user_fn is NULL");
+  if (int e = call.not_null(op, "op")) return e;
+  const MPI_Op h = dtype::new_op(user_fn, commute != 0);
+  if (h == MPI_OP_NULL) return call.fail(MPI_ERR_OTHER, "all op handles are in use (2^20); free ops no longer needed");
+  *op = h;
+  return MPI_SUCCESS;
+}
+
+int MPI_Op_free(MPI_Op* op) {
+  Call call("MPI_Op_free");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(op, "op")) return e;
+  const dtype::Op* o;
+  if (int e = valid_op(call, *op, "op", &o)) return e;
+  if (o->builtin != MPI_OP_NULL)
+    return call.fail(MPI_ERR_OP, "argument op is %s, a predefined operation, which cannot be freed", o->name);
+  dtype::free_op(*op);
+  *op = MPI_OP_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Op_commutative(MPI_Op op, int* commute) {
+  Call call("MPI_Op_commutative");
+  if (int e = call.initialized()) return e;
+  const dtype::Op* o;
+  if (int e = valid_op(call, op, "op", &o)) return e;
+  if (int e = call.not_null(commute, "commute")) return e;
+  *commute = o->commute ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  Call call("MPI_Reduce_local");
+  if (int e = call.initialized()) return e;
+  if (int e = call.count(count, "count")) return e;
+  const dtype::Datatype* t;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  const dtype::Op* o;
+  if (int e = valid_op(call, op, "op", &o)) return e;
+  const std::string why = dtype::op_mismatch(op, *t);
+  if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
+  if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
+    return call.fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in MPI_Reduce_local");
+  if (count > 0 && t->size > 0 && t->predefined) {
+    if (inbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inbuf is NULL but count=%d", count);
+    if (inoutbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inoutbuf is NULL but count=%d", count);
+  }
+  if (int e = dtype::reduce(op, inbuf, inoutbuf, count, datatype))
+    return call.fail(e, "%s cannot combine %s", dtype::op_name(op).c_str(), dtype::describe(datatype).c_str());
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

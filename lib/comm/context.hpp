@@ -1,0 +1,86 @@
+// Context ids: how communicators keep their traffic apart.
+//
+// Invariants (this file owns them)
+// 1. A communicator owns two consecutive ids: `context` (even) for its
+//    point-to-point traffic and `context + 1` (Comm::coll_context()) for the
+//    library's internal traffic on it (collectives, communicator creation),
+//    so a user message never matches a collective one.
+// 2. Ids are unique per process, not per job: no process ever has two live
+//    communicators with the same id. That is enough, because a message is
+//    matched at its receiver by (context, source, tag) and a receiver only
+//    looks at its own communicators. Disjoint communicators made by one call
+//    (the colours of MPI_Comm_split) share an id.
+// 3. An intercommunicator uses one id in both directions, so its id is free
+//    in every process of both groups.
+// 4. MPI_COMM_WORLD owns 0/1, MPI_COMM_SELF 2/3, 4..15 are never used; slot s
+//    of the pool owns kFirstDynamic + 2s and + 2s + 1.
+// 5. Agreement takes no extra round: every creating call carries each
+//    participant's free mask (a bitmap of free slots) in the one collective
+//    round it needs anyway, reduced with bitwise AND; the new communicator
+//    takes the lowest slot free in every participant (MPICH's scheme). Every
+//    participant computes the same AND, so all agree, and all fail alike when
+//    the AND is empty. A process is in at most one creating call at a time
+//    (blocking calls, MPI_THREAD_SERIALIZED at most), so the mask it sent
+//    stays true until the call claims the slot.
+// 6. A slot is pinned while its communicator lives and while the p2p engine
+//    holds it for a pending operation (hold/release); it returns to the mask
+//    when the last pin goes. MPI_Comm_free is local and frees nothing
+//    anywhere else; ids are reused, so dup/free cycles never run out.
+// 7. Messages can reach a process for an id it has not claimed yet (a peer
+//    finished the creating round first): the p2p engine queues them as
+//    unexpected by id, and they match once the communicator exists. They
+//    cannot belong to an older communicator with that id: that id was free
+//    here, and a correct program frees a communicator only after all its
+//    messages are matched.
+//
+// Why not the arena's shared counter (ArenaHeader::next_context_id): ids
+// taken from it are never reused without a job-wide agreement on which ids
+// are dead, which costs a round of its own; the masks get reuse for free.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace ringmpi::comm {
+
+inline constexpr std::uint32_t kFirstDynamic = 16;
+
+class ContextPool {
+ public:
+  static constexpr int kSlots = 4096;
+  static constexpr int kWords = kSlots / 64;
+  using Mask = std::array<std::uint64_t, kWords>;
+
+  ContextPool();
+
+  // The free mask this process contributes to a creating round.
+  const Mask& mask() const { return free_; }
+  // Lowest slot set in `mask`, or -1 when none is.
+  static int lowest(const Mask& mask);
+  static std::uint32_t context_of(int slot) { return kFirstDynamic + 2u * std::uint32_t(slot); }
+  // Slot owning id `context` (either of its pair), or -1 for a predefined one.
+  static int slot_of(std::uint32_t context);
+
+  // Claims a slot free here for a new communicator (one pin).
+  void claim(int slot);
+  // Adds/removes a pin; the slot is free again after the last release.
+  void hold(std::uint32_t context);
+  void release(std::uint32_t context);
+
+  bool is_free(int slot) const { return (free_[slot / 64] >> (slot % 64)) & 1u; }
+  int used() const { return used_; }
+
+ private:
+  Mask free_;
+  std::vector<std::uint32_t> pins_;
+  int used_ = 0;
+};
+
+// Pins for the p2p engine: a pending operation on a communicator holds its
+// context, so an MPI_Comm_free before the operation completes does not let a
+// new communicator reuse the id while the operation can still match.
+void hold_context(std::uint32_t context);
+void release_context(std::uint32_t context);
+
+}  // namespace ringmpi::comm

@@ -1,0 +1,60 @@
+// Communicator constructors (MPI-3.1 §6.4.2, §6.6.2), one collective round
+// each on the parent (MPI_Intercomm_create: one on each local group plus the
+// leaders' exchange). See context.hpp for how the new context id is agreed.
+//
+// Arguments only one rank can judge (a colour, a group) are checked before
+// the round but the verdict travels in the round, so a bad argument on one
+// rank fails the call on every rank instead of leaving the others waiting.
+#pragma once
+
+#include <string>
+
+#include "comm/comm.hpp"
+#include "group/group.hpp"
+#include "mpi.h"
+
+namespace ringmpi::comm {
+
+// The argument a LocalError is about, named in the other ranks' messages.
+enum class BadArg : int { none, color, split_type, group, local_leader, peer_comm, remote_leader, tag };
+
+// An error found by the caller before the round (code MPI_SUCCESS: none):
+// the class, the full sentence for this rank, and the argument and value the
+// other ranks will name in theirs.
+struct LocalError {
+  int code = MPI_SUCCESS;
+  std::string why;
+  BadArg arg = BadArg::none;
+  int value = 0;
+};
+
+// What a constructor returns: an error (code and a sentence naming the
+// argument), or the new handle (MPI_COMM_NULL where the rank gets none).
+struct Made {
+  int code = MPI_SUCCESS;
+  std::string why;
+  MPI_Comm handle = MPI_COMM_NULL;
+};
+
+Made dup(MPI_Comm parent_handle, const Comm& parent);
+// Intra- or intercommunicator (MPI-2.2 semantics for the latter). `kind`
+// (MPI_Comm_split_type's split_type, 0 for MPI_Comm_split) must agree among
+// the ranks that get a communicator.
+Made split(const Comm& parent, int color, int key, const LocalError& local, int kind = 0);
+// Intra: disjoint groups allowed (MPI-2.2). Inter: `g` is a subgroup of the
+// local group. `g` may be null when `local` reports why.
+Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local);
+// Collective over g only; the caller is a member of g.
+Made create_group(const Comm& parent, const group::GroupPtr& g, int tag);
+// peer/remote_leader/tag are looked at only on the leader (peer may be
+// null elsewhere); `local` carries this rank's argument errors (a bad
+// local_leader anywhere, bad peer arguments on the leader).
+Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer, int remote_leader, int tag,
+                      const LocalError& local);
+Made merge(const Comm& inter, bool high);
+
+// MPI_IDENT / MPI_CONGRUENT / MPI_SIMILAR / MPI_UNEQUAL for two distinct
+// communicator objects (the caller answers MPI_IDENT for one handle).
+int compare(const Comm& a, const Comm& b);
+
+}  // namespace ringmpi::comm

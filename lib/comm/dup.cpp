@@ -1,0 +1,26 @@
+// MPI_Comm_dup: the same groups and everything cached, a new context; one
+// round (the masks only) on the parent, intra- or intercommunicator.
+#include "comm/round.hpp"
+#include "core/attributes.hpp"
+
+namespace ringmpi::comm {
+
+Made dup(MPI_Comm parent_handle, const Comm& parent) {
+  Round r = exchange(coll::peers_of(parent), Entry{});
+  Made out;
+  int slot;
+  if (pick_slot(r.mask, &slot, &out)) return out;
+  // Copying the whole object carries whatever later layers cache in it
+  // (topology); the name is not inherited (MPI-3.1 §6.8) and attributes
+  // follow their copy callbacks.
+  auto c = std::make_unique<Comm>(parent);
+  c->context = ContextPool::context_of(slot);
+  c->name.clear();
+  c->attrs = core::AttributeSet{};
+  if (int e = core::copy_attributes(core::AttrObject::comm, parent_handle, parent.attrs, c->attrs))
+    return Made{e, "an attribute copy callback failed (returned " + std::to_string(e) + "), so no duplicate was made",
+                MPI_COMM_NULL};
+  return finish(std::move(c));
+}
+
+}  // namespace ringmpi::comm

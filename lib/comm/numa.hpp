@@ -1,0 +1,43 @@
+// Which NUMA node this rank runs on (MPI_Comm_split_type with the ringmpi
+// extension RMPI_COMM_TYPE_NUMA).
+//
+// The topology comes from hwloc, which honours HWLOC_SYNTHETIC and
+// HWLOC_XMLFILE, so tests can describe several NUMA nodes on a one-node
+// machine. Binding and location are read from the kernel (sched_getaffinity,
+// sched_getcpu), not through hwloc: hwloc cannot query them on a topology that
+// is not "this system" (a synthetic or XML one). OS cpu numbers are matched
+// to the topology's PUs by OS index.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+struct hwloc_topology;
+
+namespace ringmpi::comm {
+
+// An hwloc topology, owned.
+struct NumaCache {
+  explicit NumaCache(hwloc_topology* t) : topology(t) {}
+  NumaCache(const NumaCache&) = delete;
+  NumaCache& operator=(const NumaCache&) = delete;
+  ~NumaCache();
+  hwloc_topology* topology;
+};
+
+// Logical index of the NUMA node for a rank allowed on `allowed_cpus` (OS
+// numbers) and running on `current_cpu`: the one node all allowed cpus are
+// in; when they span several nodes (an unbound rank), the node of
+// current_cpu. A cpu the topology does not have (a synthetic topology
+// smaller than the machine) counts as cpu % (number of PUs), so every rank
+// still gets a node. Returns 0 when the topology has no NUMA node.
+int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, int current_cpu);
+
+// The node of the calling process; loads (once) and caches the topology.
+int this_process_numa_node();
+
+// Loads the topology as hwloc sees it now (environment included); nullptr
+// when hwloc fails.
+std::unique_ptr<NumaCache> load_topology();
+
+}  // namespace ringmpi::comm

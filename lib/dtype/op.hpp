@@ -1,0 +1,38 @@
+// Reduction operations (MPI-3.1 §5.9): the predefined ops, user ops, and the
+// one entry point collectives call to combine two buffers.
+//
+//   if (std::string why = dtype::op_mismatch(op, type); !why.empty()) -> MPI_ERR_OP with `why`
+//   dtype::reduce(op, in, inout, count, type);   // inout[i] = in[i] op inout[i]
+//
+// Predefined ops work on the predefined types the standard lists for them
+// (plus MPI_CHAR as a C integer, as MPICH allows) and on derived types built
+// from a single such type (a contiguous or vector of MPI_INT under MPI_SUM);
+// MPI_REPLACE and MPI_NO_OP work on every type. User functions get the
+// datatype handle, as the standard says.
+#pragma once
+
+#include <string>
+
+#include "dtype/datatype.hpp"
+
+namespace ringmpi::dtype {
+
+void install_predefined_ops(State& s);
+
+// The op behind h, or nullptr for an invalid/freed handle.
+const Op* lookup_op(MPI_Op h);
+MPI_Op new_op(MPI_User_function* fn, bool commute);  // MPI_OP_NULL when the table is full
+void free_op(MPI_Op h);
+
+// Why op (a valid handle) cannot combine data of type t ("MPI_SUM is not
+// defined for MPI_BYTE"), or "" if it can.
+std::string op_mismatch(MPI_Op op, const Datatype& t);
+// "MPI_SUM", or "user op 0x..." for user-defined ones.
+std::string op_name(MPI_Op op);
+
+// inout[i] = in[i] op inout[i] for count elements of `type`, both buffers
+// laid out by the type. Returns MPI_SUCCESS, or MPI_ERR_OP (nothing done)
+// when op_mismatch() says no, MPI_ERR_TYPE / MPI_ERR_OP for invalid handles.
+int reduce(MPI_Op op, const void* in, void* inout, int count, MPI_Datatype type);
+
+}  // namespace ringmpi::dtype

@@ -1,0 +1,140 @@
+// Completing requests: test, wait, hand back to the user, free, cancel.
+#include <cstdio>
+
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/ops.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::p2p {
+
+Request* lookup(MPI_Request h) { return state().requests.get(h); }
+
+namespace {
+bool done(const Request* r) { return r->complete || (r->persistent && !r->active); }
+}  // namespace
+
+bool test(Request* r) {
+  if (done(r)) return true;
+  progress();
+  return done(r);
+}
+
+void wait(Request* r) {
+  if (done(r)) return;
+  wait_until([r] { return r->complete; });
+}
+
+int wait_any(Request* const* rs, int n) {
+  int found = -1;
+  auto any = [&] {
+    for (int i = 0; i < n; ++i)
+      if (rs[i] && done(rs[i])) {
+        found = i;
+        return true;
+      }
+    return false;
+  };
+  if (!any()) wait_until(any);
+  return found;
+}
+
+void empty_status(MPI_Status* st) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->MPI_SOURCE = MPI_ANY_SOURCE;
+  st->MPI_TAG = MPI_ANY_TAG;
+  st->rmpi_count = 0;
+  st->rmpi_cancelled = 0;
+}
+
+void status_of(const Request& r, MPI_Status* st) {
+  if (st == MPI_STATUS_IGNORE) return;
+  if (r.kind == Kind::send) {
+    empty_status(st);
+    st->rmpi_cancelled = r.cancelled;
+    return;
+  }
+  st->MPI_SOURCE = r.st_source;
+  st->MPI_TAG = r.st_tag;
+  st->rmpi_count = r.cancelled ? 0 : static_cast<long long>(r.st_count);
+  st->rmpi_cancelled = r.cancelled;
+}
+
+int finish(MPI_Request* h, Request* r, MPI_Status* st) {
+  State& s = state();
+  if (r->shared_done) {
+    empty_status(st);
+    *h = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+  }
+  if (r->persistent && !r->active) {
+    empty_status(st);
+    return MPI_SUCCESS;
+  }
+  status_of(*r, st);
+  const int err = r->cancelled ? MPI_SUCCESS : r->st_error;
+  if (r->persistent) {
+    r->active = false;
+  } else {
+    s.requests.release(r);
+    *h = MPI_REQUEST_NULL;
+  }
+  return err;
+}
+
+void release(MPI_Request* h, Request* r) {
+  *h = MPI_REQUEST_NULL;
+  if (r->shared_done) return;
+  if (r->complete || !r->active) {
+    state().requests.release(r);
+    return;
+  }
+  r->user_freed = true;  // the engine releases it when it completes
+}
+
+void cancel(Request* r) {
+  if (r->shared_done || r->complete || !r->active) return;
+  State& s = state();
+  if (r->kind == Kind::recv) {
+    if (!r->posted) return;  // matched: it completes normally
+    s.contexts.get(r->context).unpost(r);
+    r->cancelled = true;
+    r->st_count = 0;
+    r->st_error = MPI_SUCCESS;
+    complete(s, r);
+    return;
+  }
+  // A send is cancelled only while none of it has gone into the ring.
+  if (!r->queued) return;
+  auto& q = s.out[static_cast<std::size_t>(r->world)].queue;
+  for (auto it = q.begin(); it != q.end(); ++it)
+    if (it->req == r && !it->push) {
+      q.erase(it);
+      r->cancelled = true;
+      complete(s, r);
+      return;
+    }
+}
+
+void describe_error(const Request& r, char* out, std::size_t n) {
+  if (r.st_error == MPI_ERR_TRUNCATE)
+    std::snprintf(out, n,
+                  "the message from rank %d (tag %d) has %zu bytes but the receive buffer holds only %zu "
+                  "(count=%d of %zu-byte elements)",
+                  r.st_source, r.st_tag, r.msg_bytes, r.bytes, r.count, r.type ? r.type->size : std::size_t(0));
+  else
+    std::snprintf(out, n, "the operation failed");
+}
+
+int start_persistent_send(State& s, Request* r);
+
+int start(Request* r) {
+  State& s = state();
+  if (r->kind == Kind::recv) {
+    start_recv(s, r);
+    return MPI_SUCCESS;
+  }
+  return start_persistent_send(s, r);
+}
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,58 @@
+// Blocking transfers of the library's own protocols: no handles, no error
+// handlers, the same rings and matching as user traffic (on another context).
+#include "p2p/internal.hpp"
+
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/ops.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::p2p {
+namespace {
+
+void fill_bytes(Request* r, const void* buf, std::size_t bytes) {
+  r->buf = const_cast<void*>(buf);
+  r->type = dtype::lookup(MPI_BYTE);
+  r->count = bytes > static_cast<std::size_t>(INT32_MAX) ? INT32_MAX : static_cast<int>(bytes);
+  r->bytes = bytes;
+  r->contig = true;
+}
+
+}  // namespace
+
+void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context, int src_rank) {
+  State& s = state();
+  Request r;
+  r.kind = Kind::send;
+  r.mode = Mode::standard;
+  r.comm = MPI_COMM_WORLD;
+  r.context = context;
+  r.peer = dest_world;
+  r.world = dest_world;
+  r.tag = tag;
+  r.stamp = src_rank;
+  fill_bytes(&r, buf, bytes);
+  start_send(s, &r);
+  if (!r.complete) wait_until([&r] { return r.complete; });
+}
+
+std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
+                          int* actual_src) {
+  State& s = state();
+  Request r;
+  r.kind = Kind::recv;
+  r.comm = MPI_COMM_WORLD;
+  r.context = context;
+  r.peer = src_rank;
+  r.tag = tag;
+  fill_bytes(&r, buf, max_bytes);
+  start_recv(s, &r);
+  if (!r.complete) wait_until([&r] { return r.complete; });
+  if (r.st_error == MPI_ERR_TRUNCATE)
+    internal_error("an internal message (context %u, tag %d) from rank %d has %zu bytes, more than the %zu expected",
+                   context, tag, r.st_source, r.msg_bytes, max_bytes);
+  if (actual_src) *actual_src = r.st_source;
+  return r.st_count;
+}
+
+}  // namespace ringmpi::p2p

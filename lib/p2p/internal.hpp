@@ -1,0 +1,21 @@
+// Blocking point-to-point transfers for library-internal protocols
+// (communicator creation, collectives). No MPI handles, no error handlers:
+// a misuse here is a bug of the library and ends the job with an internal error.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ringmpi::p2p {
+
+// Blocking transfers for library-internal protocols (communicator creation, collectives).
+// `context` selects the matching space (use Comm::coll_context() for internal traffic);
+// `src_rank` is the sender's rank as the receiver will see it (its rank in the comm's local group).
+void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context,
+                   int src_rank);
+// Receives into buf (at most max_bytes; more is an internal error); returns the byte count;
+// src_rank may be MPI_ANY_SOURCE; *actual_src (if non-null) gets the source rank.
+std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
+                          int* actual_src = nullptr);
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,53 @@
+// The engine's internal operations, shared by the files of lib/p2p.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "p2p/protocol.hpp"
+#include "p2p/state.hpp"
+
+namespace ringmpi::p2p {
+
+// Tells world rank `dest` that a record was committed to the ring to it
+// (pending bit unless it polls that ring; futex wake if it sleeps).
+void notify(State& s, int dest);
+// Sends a small control record, queueing it when the ring is full.
+void send_control(State& s, int dest, wire::Kind kind, const void* body, std::size_t len);
+// Marks r complete and releases it if the user already let go of it.
+void complete(State& s, Request* r);
+
+// Sends: r is filled in (envelope, buffer, mode) and not active yet.
+void start_send(State& s, Request* r);
+// Tries to put the next part of an outgoing item into its ring; true when
+// the item is done with the ring (it leaves the queue). Sets *pushed when it
+// committed anything.
+bool push_item(State& s, int dest, OutItem& item, bool* pushed);
+// Pushes what the outgoing queues hold, as far as the rings take it.
+void flush_out(State& s);
+// Sender side of the rendezvous records.
+void on_cts(State& s, int from, const wire::Cts& c);
+void on_ack(State& s, const wire::Ack& a);
+
+// Receives: r is filled in; matches an unexpected message or is posted.
+void start_recv(State& s, Request* r);
+// An arriving message matched posted receive r.
+void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Envelope& env, const std::byte* body,
+             std::size_t body_bytes);
+// A receive matched an unexpected message (taken off its queue).
+void deliver_unexpected(State& s, Request* r, UnexpectedPtr u);
+// Receiver side of the rendezvous.
+void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts);
+void on_data(State& s, const wire::Data& d, const std::byte* bytes, std::size_t n);
+void on_done_write(State& s, const wire::DoneWrite& d);
+
+// Status fields of a receive that matched (src, tag) of a message of `bytes`.
+void set_match(Request* r, const wire::Envelope& env, std::size_t bytes);
+
+void set_error_detail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+[[noreturn]] void internal_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+inline std::uint64_t cookie_of(const Request* r) { return reinterpret_cast<std::uint64_t>(r); }
+inline Request* from_cookie(std::uint64_t c) { return reinterpret_cast<Request*>(c); }
+
+}  // namespace ringmpi::p2p

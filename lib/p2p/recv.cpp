@@ -1,0 +1,310 @@
+// Receives: posting, matching the unexpected queue, delivering eager data,
+// probes and matched-message (MPI_Message) receives.
+#include <algorithm>
+#include <cstring>
+
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/ops.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::p2p {
+namespace {
+
+void copy_in(Request* r, const std::byte* data, std::size_t n) {
+  const std::size_t m = std::min(n, r->bytes);
+  if (m == 0) return;
+  if (r->contig)
+    std::memcpy(r->buf, data, m);
+  else
+    dtype::unpack(r->buf, r->count, *r->type, 0, data, m);
+}
+
+void proc_null_status(Request* r) {
+  r->st_source = MPI_PROC_NULL;
+  r->st_tag = MPI_ANY_TAG;
+  r->st_count = 0;
+  r->st_error = MPI_SUCCESS;
+}
+
+void fill(Request* r, void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, bool hold) {
+  r->kind = Kind::recv;
+  r->buf = buf;
+  r->count = count;
+  r->type = type;
+  r->bytes = static_cast<std::size_t>(count) * type->size;
+  r->contig = r->bytes == 0 || type->contiguous();
+  if (hold && !r->contig && !type->predefined) r->hold = dtype::lookup_shared(datatype);
+}
+
+void fill(Request* r, const RecvArgs& a, bool hold) {
+  fill(r, a.buf, a.count, a.datatype, a.type, hold);
+  r->comm = a.handle;
+  r->peer = a.source;
+  r->tag = a.tag;
+  r->context = a.comm->context;
+}
+
+void set_probe_status(const Unexpected& u, MPI_Status* st) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->MPI_SOURCE = u.src;
+  st->MPI_TAG = u.tag;
+  st->rmpi_count = static_cast<long long>(u.bytes);
+  st->rmpi_cancelled = 0;
+}
+
+void proc_null_probe_status(MPI_Status* st) {
+  if (st == MPI_STATUS_IGNORE) return;
+  st->MPI_SOURCE = MPI_PROC_NULL;
+  st->MPI_TAG = MPI_ANY_TAG;
+  st->rmpi_count = 0;
+  st->rmpi_cancelled = 0;
+}
+
+}  // namespace
+
+void set_match(Request* r, const wire::Envelope& env, std::size_t bytes) {
+  r->st_source = env.src;
+  r->st_tag = env.tag;
+  r->msg_bytes = bytes;
+  r->st_count = std::min(bytes, r->bytes);
+  r->st_error = bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+}
+
+void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Envelope& env, const std::byte* body,
+             std::size_t body_bytes) {
+  switch (kind) {
+    case wire::eager:
+      set_match(r, env, body_bytes);
+      copy_in(r, body, body_bytes);
+      complete(s, r);
+      return;
+    case wire::eager_sync: {
+      wire::Ack ack;
+      std::memcpy(&ack.send_cookie, body, sizeof ack.send_cookie);
+      const std::size_t n = body_bytes - sizeof(wire::SyncCookie);
+      set_match(r, env, n);
+      copy_in(r, body + sizeof(wire::SyncCookie), n);
+      send_control(s, from, wire::ack, &ack, sizeof ack);
+      complete(s, r);
+      return;
+    }
+    default: {
+      wire::Rts rts;
+      std::memcpy(&rts, body, sizeof rts);
+      set_match(r, env, rts.bytes);
+      start_rndv_recv(s, r, from, rts);
+      return;
+    }
+  }
+}
+
+void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
+  const wire::Envelope env{r->context, u->src, u->tag, 0};
+  switch (u->kind) {
+    case wire::eager:
+    case wire::eager_sync:
+      set_match(r, env, u->bytes);
+      copy_in(r, u->data(), u->bytes);
+      if (u->kind == wire::eager_sync) {
+        const wire::Ack ack{u->cookie};
+        send_control(s, u->from_world, wire::ack, &ack, sizeof ack);
+      }
+      complete(s, r);
+      return;
+    default: {
+      wire::Rts rts;
+      std::memcpy(&rts, u->data(), sizeof rts);
+      set_match(r, env, rts.bytes);
+      start_rndv_recv(s, r, u->from_world, rts);
+      return;
+    }
+  }
+}
+
+void start_recv(State& s, Request* r) {
+  r->active = true;
+  r->complete = false;
+  r->cancelled = false;
+  r->waits = 0;
+  r->st_error = MPI_SUCCESS;
+  if (r->peer == MPI_PROC_NULL) {
+    proc_null_status(r);
+    complete(s, r);
+    return;
+  }
+  Context& c = s.contexts.get(r->context);
+  if (c.unexpected_count())
+    if (Unexpected* u = c.find_unexpected(r->peer, r->tag)) {
+      deliver_unexpected(s, r, c.take_unexpected(u));
+      return;
+    }
+  c.post(r);
+}
+
+int recv(const RecvArgs& a, MPI_Status* status) {
+  State& s = state();
+  Request r;
+  fill(&r, a, false);
+  r.peer = a.source;
+  start_recv(s, &r);
+  if (!r.complete) wait_until([&r] { return r.complete; });
+  status_of(r, status);
+  if (r.st_error != MPI_SUCCESS) {
+    char why[512];
+    describe_error(r, why, sizeof why);
+    set_error_detail("%s", why);
+  }
+  return r.st_error;
+}
+
+int irecv(const RecvArgs& a, MPI_Request* request) {
+  State& s = state();
+  Request* r = s.requests.alloc();
+  if (!r) {
+    set_error_detail("2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
+    return MPI_ERR_INTERN;
+  }
+  fill(r, a, true);
+  start_recv(s, r);
+  *request = s.requests.handle(r);
+  return MPI_SUCCESS;
+}
+
+int recv_init(const RecvArgs& a, MPI_Request* request) {
+  State& s = state();
+  Request* r = s.requests.alloc();
+  if (!r) {
+    set_error_detail("2^20 requests are live at once; free some before creating more");
+    return MPI_ERR_INTERN;
+  }
+  fill(r, a, false);
+  if (!r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
+  r->persistent = true;
+  r->complete = true;
+  *request = s.requests.handle(r);
+  return MPI_SUCCESS;
+}
+
+// ---- probes ------------------------------------------------------------------
+
+bool iprobe(int source, int tag, const comm::Comm& c, MPI_Status* status) {
+  if (source == MPI_PROC_NULL) {
+    proc_null_probe_status(status);
+    return true;
+  }
+  State& s = state();
+  progress();
+  if (Unexpected* u = s.contexts.get(c.context).find_unexpected(source, tag)) {
+    set_probe_status(*u, status);
+    return true;
+  }
+  return false;
+}
+
+void probe(int source, int tag, const comm::Comm& c, MPI_Status* status) {
+  if (iprobe(source, tag, c, status)) return;
+  State& s = state();
+  Context& ctx = s.contexts.get(c.context);
+  Unexpected* found = nullptr;
+  wait_until([&] { return (found = ctx.find_unexpected(source, tag)) != nullptr; });
+  set_probe_status(*found, status);
+}
+
+namespace {
+
+bool take_message(State& s, Unexpected* u, const comm::Comm& c, MPI_Comm h, MPI_Message* message,
+                  MPI_Status* status) {
+  set_probe_status(*u, status);
+  auto m = std::make_unique<Message>();
+  m->msg = s.contexts.get(c.context).take_unexpected(u);
+  m->context = c.context;
+  m->comm = h;
+  *message = s.messages.add(std::move(m));
+  return true;
+}
+
+}  // namespace
+
+bool improbe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
+  if (source == MPI_PROC_NULL) {
+    proc_null_probe_status(status);
+    *message = MPI_MESSAGE_NO_PROC;
+    return true;
+  }
+  State& s = state();
+  progress();
+  if (Unexpected* u = s.contexts.get(c.context).find_unexpected(source, tag))
+    return take_message(s, u, c, h, message, status);
+  return false;
+}
+
+void mprobe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
+  if (improbe(source, tag, c, h, message, status)) return;
+  State& s = state();
+  Context& ctx = s.contexts.get(c.context);
+  Unexpected* found = nullptr;
+  wait_until([&] { return (found = ctx.find_unexpected(source, tag)) != nullptr; });
+  take_message(s, found, c, h, message, status);
+}
+
+bool message_valid(MPI_Message m) {
+  return m == MPI_MESSAGE_NO_PROC || (m != MPI_MESSAGE_NULL && state().messages.get(m) != nullptr);
+}
+
+MPI_Comm message_comm(MPI_Message m) {
+  const Message* msg = m == MPI_MESSAGE_NO_PROC ? nullptr : state().messages.get(m);
+  return msg ? msg->comm : MPI_COMM_WORLD;
+}
+
+namespace {
+
+// Starts r (filled) on message *m, or on MPI_MESSAGE_NO_PROC.
+void start_mrecv(State& s, Request* r, MPI_Message* message) {
+  r->active = true;
+  r->complete = false;
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    proc_null_status(r);
+    complete(s, r);
+  } else {
+    std::unique_ptr<Message> m = s.messages.remove(*message);
+    r->context = m->context;
+    r->comm = m->comm;
+    deliver_unexpected(s, r, std::move(m->msg));
+  }
+  *message = MPI_MESSAGE_NULL;
+}
+
+}  // namespace
+
+int mrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
+          MPI_Status* status) {
+  State& s = state();
+  Request r;
+  fill(&r, buf, count, datatype, type, false);
+  start_mrecv(s, &r, message);
+  if (!r.complete) wait_until([&r] { return r.complete; });
+  status_of(r, status);
+  if (r.st_error != MPI_SUCCESS) {
+    char why[512];
+    describe_error(r, why, sizeof why);
+    set_error_detail("%s", why);
+  }
+  return r.st_error;
+}
+
+int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
+           MPI_Request* request) {
+  State& s = state();
+  Request* r = s.requests.alloc();
+  if (!r) {
+    set_error_detail("2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
+    return MPI_ERR_INTERN;
+  }
+  fill(r, buf, count, datatype, type, true);
+  start_mrecv(s, r, message);
+  *request = s.requests.handle(r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::p2p

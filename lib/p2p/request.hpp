@@ -1,0 +1,113 @@
+// Requests: one per point-to-point operation that does not finish inside the
+// call that started it.
+//
+// Ownership. A Request lives in the RequestPool (stable addresses, so the
+// address can travel as a cookie in ring records) or, for operations that
+// block inside one call (MPI_Send, MPI_Recv, the internal transfers), on the
+// caller's stack; only pooled requests get MPI_Request handles. A pooled
+// request is released (slot reused, generation bumped so the old handle no
+// longer decodes) when both the user is done with it (MPI_Wait/Test returned
+// it, or MPI_Request_free) and the engine is (complete == true).
+//
+// Slot 1 of the pool is the shared "completed send": an MPI_Isend whose
+// data went into the ring at once is finished, carries no state and so
+// needs no request of its own (MPICH's lightweight requests do the same).
+#pragma once
+
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "dtype/datatype.hpp"
+#include "mpi.h"
+
+namespace ringmpi::p2p {
+
+enum class Kind : std::uint8_t { send, recv };
+enum class Mode : std::uint8_t { standard, sync, ready, buffered };
+
+struct Request {
+  Kind kind = Kind::send;
+  Mode mode = Mode::standard;
+  bool persistent = false;
+  bool active = false;    // started and not yet handed back by a completion call
+  bool complete = false;  // the engine is done; status fields are valid
+  bool user_freed = false;  // MPI_Request_free'd: release as soon as complete
+  bool pooled = false;
+  bool shared_done = false;  // the pool's shared completed send
+  bool cancelled = false;
+  bool posted = false;  // in a posted-receive queue
+  bool queued = false;  // in an outgoing queue, not yet (fully) in the ring
+  std::uint8_t waits = 0;  // events still needed before complete (acks, shares of a copy)
+
+  // Envelope: a send's destination or a receive's source filter (comm ranks).
+  std::uint32_t context = 0;
+  int peer = 0;
+  int tag = 0;
+  int world = -1;  // send: destination's world rank
+  int stamp = 0;   // send: our rank as the receiver sees it
+  MPI_Comm comm = MPI_COMM_NULL;
+
+  // The user's buffer (buf, count, type); `bytes` is its stream size.
+  void* buf = nullptr;
+  int count = 0;
+  const dtype::Datatype* type = nullptr;
+  dtype::TypePtr hold;  // keeps a derived type alive while the operation is pending
+  bool contig = true;
+  std::size_t bytes = 0;
+
+  // Status (receives; sends report only cancelled).
+  int st_source = MPI_ANY_SOURCE;
+  int st_tag = MPI_ANY_TAG;
+  int st_error = MPI_SUCCESS;
+  std::size_t st_count = 0;
+  std::size_t msg_bytes = 0;  // the incoming message's size (for truncation messages)
+
+  // Matching queues (posted receives) and outgoing queues.
+  Request* prev = nullptr;
+  Request* next = nullptr;
+  std::uint64_t seq = 0;
+
+  // Large messages.
+  std::uint64_t peer_cookie = 0;
+  int peer_world = -1;            // receive: the sender's world rank
+  std::size_t xfer_bytes = 0;     // bytes this transfer moves
+  std::size_t xfer_done = 0;      // pushed (sender) / arrived (receiver), push protocol
+  std::vector<iovec> iov;         // send: layout of a non-contiguous buffer, read by the receiver
+  bool push_only = false;         // send: too fragmented to be read remotely
+  // Receive: where the sender's data is (wire::Rts addr/niov) and the share
+  // the sender writes itself (cts_write).
+  std::uint64_t remote_addr = 0, remote_niov = 0;
+  std::size_t share_offset = 0, share_bytes = 0;
+
+  long bsend_offset = -1;  // buffered send: its block in the attached buffer
+
+  std::uint32_t index = 0;
+  std::uint32_t gen = 0;
+};
+
+class RequestPool {
+ public:
+  RequestPool();
+  // A fresh request without a handle yet; nullptr when 2^20 are live.
+  Request* alloc();
+  MPI_Request handle(const Request* r) const;
+  // The request behind h, or nullptr for null, freed, wrong-kind or garbage handles.
+  Request* get(MPI_Request h) const;
+  void release(Request* r);
+  Request* shared_done() const { return slot(1); }
+  std::size_t live() const { return live_; }
+
+ private:
+  static constexpr std::uint32_t kChunkBits = 12;
+  Request* slot(std::uint32_t i) const { return &chunks_[i >> kChunkBits][i & ((1u << kChunkBits) - 1)]; }
+  std::vector<std::unique_ptr<Request[]>> chunks_;
+  std::vector<std::uint32_t> free_;
+  std::uint32_t next_ = 2;
+  std::size_t live_ = 0;
+};
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,226 @@
+// Receiver side of large messages (see send.cpp for the protocol choice).
+//
+// Single copy: the receiver reads the sender's buffer with process_vm_readv,
+// local iovecs from dtype::to_iov on our buffer, remote iovecs either the one
+// contiguous range or the sender's iovec array (itself read from the sender),
+// at most IOV_MAX of each per call. From split_min bytes on, when both
+// buffers are contiguous, the receiver first asks the sender (cts_write) to
+// write the upper part with process_vm_writev while it reads the lower part:
+// two cores copy at once, each byte still copied once.
+//
+// Order of records for one message (ring S->R carries rts, data, done_write;
+// ring R->S carries cts, ack):
+//   read all:   rts; ack (after R's read)                  S done at ack
+//   split:      rts; cts_write; ack (after R's read); done_write (after S's write)
+//               S done at ack (its write preceded it); R done at done_write
+//   push:       rts; cts_push; data...                     S done after the last
+//               data record, R when all bytes arrived
+// A refusal of process_vm_readv on the first read of a message (EPERM, ENOSYS:
+// a peer we may not read) switches this rank to the push protocol for good.
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/ops.hpp"
+
+namespace ringmpi::p2p {
+namespace {
+
+constexpr std::size_t kMaxIov = IOV_MAX;
+constexpr std::size_t kMaxCall = std::size_t(1) << 30;  // bytes per syscall, below MAX_RW_COUNT
+
+// Walks the sender's data as remote iovecs from a stream offset on.
+class RemoteCursor {
+ public:
+  RemoteCursor(pid_t pid, std::uint64_t addr, std::uint64_t niov, std::size_t offset)
+      : pid_(pid), addr_(addr), niov_(niov), offset_(offset) {}
+
+  // Up to `want` bytes as at most `max` iovecs; returns the count, *got the bytes.
+  int take(std::size_t want, iovec* out, std::size_t max, std::size_t* got, int* err) {
+    *got = 0;
+    if (niov_ == 0) {
+      out[0] = iovec{reinterpret_cast<void*>(addr_ + offset_), want};
+      offset_ += want;
+      *got = want;
+      return 1;
+    }
+    int n = 0;
+    while (*got < want && static_cast<std::size_t>(n) < max) {
+      if (at_ == cached_end_ && !fetch(err)) return -1;
+      if (at_ == cached_end_) break;  // no more pieces
+      const iovec& piece = cache_[at_ - cached_begin_];
+      const std::size_t piece_start = pos_;
+      if (piece_start + piece.iov_len <= offset_) {
+        pos_ += piece.iov_len;
+        ++at_;
+        continue;
+      }
+      const std::size_t in = offset_ - piece_start;
+      const std::size_t len = std::min(piece.iov_len - in, want - *got);
+      out[n++] = iovec{static_cast<std::byte*>(piece.iov_base) + in, len};
+      *got += len;
+      offset_ += len;
+      if (in + len == piece.iov_len) {
+        pos_ += piece.iov_len;
+        ++at_;
+      }
+    }
+    return n;
+  }
+
+ private:
+  bool fetch(int* err) {
+    if (at_ >= niov_) return true;
+    const std::size_t n = std::min<std::size_t>(kBatch, niov_ - at_);
+    iovec local{cache_, n * sizeof(iovec)};
+    iovec far{reinterpret_cast<void*>(addr_ + at_ * sizeof(iovec)), n * sizeof(iovec)};
+    if (process_vm_readv(pid_, &local, 1, &far, 1, 0) != static_cast<ssize_t>(n * sizeof(iovec))) {
+      *err = errno ? errno : EFAULT;
+      return false;
+    }
+    cached_begin_ = at_;
+    cached_end_ = at_ + n;
+    return true;
+  }
+  static constexpr std::size_t kBatch = 256;
+  pid_t pid_;
+  std::uint64_t addr_, niov_;
+  std::size_t offset_;
+  std::size_t at_ = 0, pos_ = 0;  // next piece, its stream offset
+  std::size_t cached_begin_ = 0, cached_end_ = 0;
+  iovec cache_[kBatch];
+};
+
+// Copies stream bytes [from, from+len) of the sender's buffer into r's
+// buffer at the same stream offsets. Returns 0 or an errno value.
+int read_remote(State& s, Request* r, int from_world, std::size_t from, std::size_t len) {
+  if (len == 0) return 0;
+  const pid_t pid = s.slots[static_cast<std::size_t>(from_world)]->pid.load(std::memory_order_relaxed);
+  s.iov_local.resize(kMaxIov);
+  s.iov_remote.resize(kMaxIov);
+  RemoteCursor remote(pid, r->remote_addr, r->remote_niov, from);
+  std::size_t done = 0;
+  while (done < len) {
+    const std::size_t want = std::min(kMaxCall, len - done);
+    std::size_t lgot = 0;
+    std::size_t ln = 1;
+    if (r->contig) {
+      s.iov_local[0] = iovec{static_cast<std::byte*>(r->buf) + from + done, want};
+      lgot = want;
+    } else {
+      ln = dtype::to_iov(r->buf, r->count, *r->type, from + done, want, s.iov_local.data(), kMaxIov, &lgot);
+    }
+    if (lgot == 0) return EFAULT;
+    std::size_t rgot = 0;
+    int err = 0;
+    const int rn = remote.take(lgot, s.iov_remote.data(), kMaxIov, &rgot, &err);
+    if (rn < 0) return err;
+    if (rgot == 0) return EFAULT;
+    if (rgot < lgot) {  // fewer remote pieces fit: trim the local side to match
+      std::size_t keep = 0, k = 0;
+      while (keep + s.iov_local[k].iov_len < rgot) keep += s.iov_local[k++].iov_len;
+      s.iov_local[k].iov_len = rgot - keep;
+      ln = k + 1;
+    }
+    const ssize_t got = process_vm_readv(pid, s.iov_local.data(), ln, s.iov_remote.data(),
+                                         static_cast<unsigned long>(rn), 0);
+    if (got < 0) return errno;
+    if (static_cast<std::size_t>(got) != rgot) return EFAULT;
+    done += rgot;
+  }
+  return 0;
+}
+
+bool refused(int err) { return err == EPERM || err == ENOSYS || err == EACCES; }
+
+[[noreturn]] void read_failed(const Request& r, int from_world, int err) {
+  internal_error("reading a %zu-byte message from rank %d's memory failed: %s (its buffer must stay valid until the "
+                 "send completes)",
+                 r.msg_bytes, from_world, std::strerror(err));
+}
+
+void ask_push(State& s, Request* r, int from, std::uint64_t send_cookie) {
+  wire::Cts c{};
+  c.send_cookie = send_cookie;
+  c.recv_cookie = cookie_of(r);
+  c.bytes = r->xfer_bytes;
+  c.mode = wire::cts_push;
+  r->xfer_done = 0;
+  send_control(s, from, wire::cts, &c, sizeof c);
+  if (r->xfer_bytes == 0) complete(s, r);
+}
+
+}  // namespace
+
+void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
+  const std::size_t n = std::min<std::size_t>(rts.bytes, r->bytes);
+  r->peer_world = from;
+  r->peer_cookie = rts.cookie;
+  r->xfer_bytes = n;
+  r->xfer_done = 0;
+  r->remote_addr = rts.addr;
+  r->remote_niov = rts.niov;
+  if (!s.single_copy || (rts.flags & wire::rts_push_only)) {
+    ask_push(s, r, from, rts.cookie);
+    return;
+  }
+  const bool split = n >= s.tune.split_min && rts.niov == 0 && r->contig;
+  // Our share; the sender's starts on a page boundary.
+  const std::size_t own = split ? (n / 2 + 4095) / 4096 * 4096 : n;
+  // The first piece tells whether we may read this peer at all.
+  const std::size_t first = std::min<std::size_t>(own, 4096);
+  int err = read_remote(s, r, from, 0, first);
+  if (err) {
+    if (!refused(err)) read_failed(*r, from, err);
+    s.single_copy = false;
+    ask_push(s, r, from, rts.cookie);
+    return;
+  }
+  if (split && own < n) {
+    wire::Cts c{};
+    c.send_cookie = rts.cookie;
+    c.recv_cookie = cookie_of(r);
+    c.bytes = n;
+    c.mode = wire::cts_write;
+    c.recv_addr = reinterpret_cast<std::uint64_t>(r->buf);
+    c.write_offset = own;
+    c.write_bytes = n - own;
+    r->share_offset = own;
+    r->share_bytes = n - own;
+    r->waits = 1;
+    send_control(s, from, wire::cts, &c, sizeof c);
+  }
+  err = read_remote(s, r, from, first, own - first);
+  if (err) read_failed(*r, from, err);
+  const wire::Ack ack{rts.cookie};
+  send_control(s, from, wire::ack, &ack, sizeof ack);
+  if (r->waits == 0) complete(s, r);
+}
+
+void on_data(State& s, const wire::Data& d, const std::byte* bytes, std::size_t n) {
+  Request* r = from_cookie(d.recv_cookie);
+  if (r->contig)
+    std::memcpy(static_cast<std::byte*>(r->buf) + d.offset, bytes, n);
+  else
+    dtype::unpack(r->buf, r->count, *r->type, d.offset, bytes, n);
+  r->xfer_done += n;
+  if (r->xfer_done == r->xfer_bytes) complete(s, r);
+}
+
+void on_done_write(State& s, const wire::DoneWrite& d) {
+  Request* r = from_cookie(d.recv_cookie);
+  if (!d.ok) {
+    // The sender may not write into us; we can read it, so we copy its share.
+    const int err = read_remote(s, r, r->peer_world, r->share_offset, r->share_bytes);
+    if (err) read_failed(*r, r->peer_world, err);
+  }
+  r->waits = 0;
+  complete(s, r);
+}
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,187 @@
+// A single-producer single-consumer ring of variable-length records in shared
+// memory (one per ordered pair of ranks, see Arena::ring).
+//
+// Memory: [RingHeader: kRingHeaderBytes][data: capacity bytes, a power of two].
+// All bytes zero is the valid empty state, so a ring nobody writes costs no
+// resident memory.
+//
+// Records. A record is an 8-byte header word followed by its payload, padded
+// to whole cache lines and starting on one: a small message is one line, so
+// the consumer takes one cache miss for it, and the terminator (below) is the
+// first word of the line the next record goes to, which the consumer polls
+// anyway. A record never wraps around the end: when it does not fit before
+// the end, the producer writes a pad record (kind kPad) that fills the rest
+// and puts the record at position 0.
+// Header word: bits 0..7 kind (never 0), bits 8..39 payload length in bytes.
+//
+// Who writes what (producer P, consumer C), and in which order:
+// - Indices are byte counts that only grow (positions are index & (cap-1)).
+//   P owns `tail` and C owns `head` privately, in process-local memory.
+// - P writes a record: payload, then a zero word at the index right after the
+//   record (the terminator: the next header position now reads "empty", so C
+//   can never take stale bytes of an older lap for a header), then the
+//   header word with memory_order_release. At a wrap: the record at 0 (with
+//   its terminator and header) first, the pad header last (release).
+// - C reads the header word at head with memory_order_acquire: zero means
+//   empty; non-zero means the whole record (and its terminator) is visible.
+//   C reads the payload, then advances head privately, and publishes it in
+//   RingHeader::head with memory_order_release (release_space()).
+// - P may write bytes [tail, head_published + cap - 8) only: it keeps a
+//   private copy of head and reloads RingHeader::head (acquire) only when the
+//   ring looks full, so C's reads of a record happen before P overwrites it.
+//   8 bytes stay free for the terminator, which must never land on a record
+//   C has not consumed yet.
+// - RingHeader::polled is written only by C, P only reads it;
+//   producer_waiting is set by P and cleared by C (lib/p2p/progress.cpp has
+//   the protocols that use them).
+// Neither side ever writes the other's cache line on the fast path: P's only
+// shared writes are into the data area, C's only shared write is `head`.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "shm/arena.hpp"
+
+namespace ringmpi::shm {
+
+struct RingHeader {
+  alignas(kCacheLine) std::atomic<std::uint64_t> head;  // consumer: bytes consumed so far
+  alignas(kCacheLine) std::atomic<std::uint32_t> polled; // consumer: 1 while it polls this ring directly
+  // Producer sets it before sleeping on a full ring; the consumer clears it
+  // and wakes the producer after making room.
+  alignas(kCacheLine) std::atomic<std::uint32_t> producer_waiting;
+};
+static_assert(sizeof(RingHeader) <= kRingHeaderBytes);
+
+inline constexpr std::uint8_t kPad = 0xFF;  // record kind that means "continue at position 0"
+inline constexpr std::size_t kRecordHeaderBytes = 8;
+
+inline constexpr std::size_t record_bytes(std::size_t payload) {
+  return (kRecordHeaderBytes + payload + kCacheLine - 1) & ~(kCacheLine - 1);
+}
+
+namespace detail {
+inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
+  return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(p));
+}
+}  // namespace detail
+
+class RingProducer {
+ public:
+  RingProducer() = default;
+  RingProducer(std::byte* ring, std::uint64_t capacity)
+      : hdr_(reinterpret_cast<RingHeader*>(ring)), data_(ring + kRingHeaderBytes), mask_(capacity - 1) {}
+  bool attached() const { return hdr_ != nullptr; }
+  RingHeader& header() const { return *hdr_; }
+  std::uint64_t capacity() const { return mask_ + 1; }
+  // The largest payload one record can carry: half the ring, so that a record
+  // behind a pad record still fits.
+  std::size_t max_payload() const { return capacity() / 2 - kCacheLine - kRecordHeaderBytes; }
+
+  // Room for a record of `payload` bytes: returns where to write the payload
+  // (8-byte aligned), or nullptr when the ring is too full right now.
+  // Call commit() to publish it; nothing is visible before that.
+  std::byte* reserve(std::size_t payload) {
+    const std::uint64_t need = record_bytes(payload);
+    const std::uint64_t pos = tail_ & mask_;
+    const std::uint64_t to_end = capacity() - pos;
+    const std::uint64_t span = need <= to_end ? need : to_end + need;
+    if (tail_ + span + kRecordHeaderBytes > head_cache_ + capacity()) {
+      head_cache_ = hdr_->head.load(std::memory_order_acquire);
+      if (tail_ + span + kRecordHeaderBytes > head_cache_ + capacity()) return nullptr;
+    }
+    pad_ = need <= to_end ? 0 : to_end;
+    at_ = pad_ ? 0 : pos;
+    need_ = need;
+    return data_ + at_ + kRecordHeaderBytes;
+  }
+
+  void commit(std::uint8_t kind, std::size_t payload) {
+    const std::uint64_t end = (at_ + need_) & mask_;
+    detail::word(data_ + end).store(0, std::memory_order_relaxed);
+    const std::uint64_t h = std::uint64_t(kind) | (std::uint64_t(payload) << 8);
+    if (pad_) {
+      detail::word(data_ + at_).store(h, std::memory_order_relaxed);
+      const std::uint64_t pos = tail_ & mask_;
+      detail::word(data_ + pos).store(std::uint64_t(kPad) | (std::uint64_t(pad_ - kRecordHeaderBytes) << 8),
+                                      std::memory_order_release);
+    } else {
+      detail::word(data_ + at_).store(h, std::memory_order_release);
+    }
+    tail_ += pad_ + need_;
+  }
+
+  // Copies a whole record in one go; false when the ring is too full.
+  bool push(std::uint8_t kind, const void* payload, std::size_t bytes) {
+    std::byte* p = reserve(bytes);
+    if (!p) return false;
+    std::memcpy(p, payload, bytes);
+    commit(kind, bytes);
+    return true;
+  }
+
+ private:
+  RingHeader* hdr_ = nullptr;
+  std::byte* data_ = nullptr;
+  std::uint64_t mask_ = 0;
+  std::uint64_t tail_ = 0;
+  std::uint64_t head_cache_ = 0;
+  // The reservation in progress.
+  std::uint64_t at_ = 0, pad_ = 0, need_ = 0;
+};
+
+struct Record {
+  std::uint8_t kind = 0;
+  std::size_t bytes = 0;
+  const std::byte* payload = nullptr;
+};
+
+class RingConsumer {
+ public:
+  RingConsumer() = default;
+  RingConsumer(std::byte* ring, std::uint64_t capacity)
+      : hdr_(reinterpret_cast<RingHeader*>(ring)), data_(ring + kRingHeaderBytes), mask_(capacity - 1) {}
+  bool attached() const { return hdr_ != nullptr; }
+  RingHeader& header() const { return *hdr_; }
+
+  // True when a record may be waiting (one acquire load; no side effects).
+  bool ready() const { return detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire) != 0; }
+
+  // The oldest record, or false when the ring is empty. The payload stays
+  // valid until pop().
+  bool peek(Record* r) {
+    std::uint64_t h = detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire);
+    if (h == 0) return false;
+    if ((h & 0xFF) == kPad) {
+      head_ += kRecordHeaderBytes + (h >> 8);
+      h = detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire);
+      if (h == 0) return false;  // cannot happen: the record at 0 precedes its pad
+    }
+    r->kind = static_cast<std::uint8_t>(h & 0xFF);
+    r->bytes = static_cast<std::size_t>(h >> 8);
+    r->payload = data_ + (head_ & mask_) + kRecordHeaderBytes;
+    return true;
+  }
+  // Consumes the record last returned by peek().
+  void pop(const Record& r) { head_ += record_bytes(r.bytes); }
+  // Hands the consumed space back to the producer.
+  void release_space() {
+    if (head_ != published_) {
+      hdr_->head.store(head_, std::memory_order_release);
+      published_ = head_;
+    }
+  }
+  std::uint64_t consumed_unpublished() const { return head_ - published_; }
+
+ private:
+  RingHeader* hdr_ = nullptr;
+  std::byte* data_ = nullptr;
+  std::uint64_t mask_ = 0;
+  std::uint64_t head_ = 0;
+  std::uint64_t published_ = 0;
+};
+
+}  // namespace ringmpi::shm

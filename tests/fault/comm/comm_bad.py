@@ -1,0 +1,72 @@
+"""Bad input to the communicator calls: under MPI_ERRORS_ARE_FATAL the job
+ends (non-zero exit) with one line naming the rank, the call, the error class
+and the bad argument; under MPI_ERRORS_RETURN every case returns its class on
+every rank and nobody hangs (comm_bad.c)."""
+import argparse
+import subprocess
+import sys
+
+# case -> (np, call, class, words the message must contain)
+CASES = {
+    "free_world": (2, "MPI_Comm_free", "MPI_ERR_COMM", ["MPI_COMM_WORLD", "cannot be freed"]),
+    "free_self": (1, "MPI_Comm_free", "MPI_ERR_COMM", ["MPI_COMM_SELF", "cannot be freed"]),
+    "null_comm": (2, "MPI_Comm_size", "MPI_ERR_COMM", ["comm", "MPI_COMM_NULL"]),
+    "freed_comm": (2, "MPI_Comm_rank", "MPI_ERR_COMM", ["comm=0x", "not a valid communicator"]),
+    "garbage_comm": (1, "MPI_Comm_dup", "MPI_ERR_COMM", ["comm=0x3039", "not a valid communicator"]),
+    "remote_size_intra": (2, "MPI_Comm_remote_size", "MPI_ERR_COMM", ["MPI_COMM_WORLD", "intracommunicator"]),
+    "merge_intra": (2, "MPI_Intercomm_merge", "MPI_ERR_COMM", ["intercomm", "intracommunicator"]),
+    "bad_local_leader": (2, "MPI_Intercomm_create", "MPI_ERR_RANK", ["local_leader=5", "outside 0..0"]),
+    "bad_remote_leader": (2, "MPI_Intercomm_create", "MPI_ERR_RANK", ["remote_leader=99", "outside 0..1"]),
+    "remote_leader_is_local": (2, "MPI_Intercomm_create", "MPI_ERR_RANK", ["remote_leader=", "disjoint"]),
+    "bad_color": (3, "MPI_Comm_split", "MPI_ERR_ARG", ["color=-5"]),
+    "bad_split_type": (2, "MPI_Comm_split_type", "MPI_ERR_ARG", ["split_type=99"]),
+    "not_subset": (2, "MPI_Comm_create", "MPI_ERR_GROUP", ["not a subgroup", "MPI_COMM_WORLD rank"]),
+    "inconsistent_groups": (2, "MPI_Comm_create", "MPI_ERR_GROUP", ["group"]),
+    "null_group": (2, "MPI_Comm_create", "MPI_ERR_GROUP", ["MPI_GROUP_NULL"]),
+    "create_group_inter": (2, "MPI_Comm_create_group", "MPI_ERR_COMM", ["intercommunicator"]),
+    "bad_tag": (2, "MPI_Intercomm_create", "MPI_ERR_TAG", ["tag=-3"]),
+}
+
+
+def run(mpiexec, prog, np, case):
+    return subprocess.run([mpiexec, "-n", str(np), "--timeout", "60", prog, case], capture_output=True,
+                          text=True, timeout=120)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--prog", required=True)
+    args = ap.parse_args()
+    failures = []
+    for case, (np, call, cls, words) in CASES.items():
+        p = run(args.mpiexec, args.prog, np, case)
+        lines = [l for l in p.stderr.splitlines() if l.startswith("ringmpi: rank ") and call + ":" in l]
+        why = None
+        if p.returncode == 0:
+            why = "exited 0"
+        elif "was not reported as an error" in p.stderr:
+            why = "the call succeeded"
+        elif not lines:
+            why = "no 'ringmpi: rank N: %s:' line" % call
+        elif not any(cls in l and all(w in l for w in words) for l in lines):
+            why = "the message lacks %s or one of %s" % (cls, words)
+        if why:
+            failures.append("%s (np=%d): %s\n--- stderr:\n%s" % (case, np, why, p.stderr))
+        else:
+            print("ok   %-24s %s" % (case, lines[0]))
+    for np in (1, 2, 3, 4):
+        p = run(args.mpiexec, args.prog, np, "returns")
+        if p.returncode != 0 or "all error codes as expected" not in p.stdout:
+            failures.append("returns (np=%d): rc=%d\n--- stdout:\n%s--- stderr:\n%s" %
+                            (np, p.returncode, p.stdout, p.stderr))
+        else:
+            print("ok   returns np=%d" % np)
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

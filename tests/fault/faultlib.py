@@ -1,0 +1,299 @@
+"""Shared helpers for the fault tests (python3, stdlib only).
+
+A fault test is a script run by meson as
+
+    python3 test_x.py --mpiexec PATH --build BUILDROOT [--poll] [extra args]
+
+Typical use:
+
+    import faultlib as fl
+
+    def test_something(ctx):
+        r = ctx.mpiexec(["-n", "2", ctx.prog("fl_rank")], env={"FL_SPEC": "*:barrier,finalize"})
+        fl.check_eq(r.rc, 0, "exit status", r)
+
+    fl.main([test_something])
+
+Every run has a hard time limit (no test can hang the suite), every process a
+run starts carries a unique FL_TAG in its environment so that survivors can
+be found by tag (robust against other jobs running on the machine), and
+check_* failures print the command, status and output of the run involved.
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import uuid
+
+ARENA_NAME = "ringmpi-arena"
+
+
+class Failure(Exception):
+    pass
+
+
+class Result:
+    """What one run produced. out/err are str (undecodable bytes replaced)."""
+
+    def __init__(self, cmd, rc, out, err, elapsed, pid, tag):
+        self.cmd, self.rc, self.out, self.err = cmd, rc, out, err
+        self.elapsed, self.pid, self.tag = elapsed, pid, tag
+
+    def lines(self, stream="out"):
+        return (self.out if stream == "out" else self.err).splitlines()
+
+    def describe(self):
+        def clip(s):
+            return s if len(s) < 3000 else s[:1500] + "\n...[%d bytes]...\n" % len(s) + s[-1500:]
+        return "command: %s\nexit status: %s (%.2f s)\n--- stdout ---\n%s\n--- stderr ---\n%s" % (
+            " ".join(repr(c) for c in self.cmd), self.rc, self.elapsed, clip(self.out), clip(self.err))
+
+
+def check(cond, what, result=None):
+    if not cond:
+        raise Failure(what + ("\n" + result.describe() if result is not None else ""))
+
+
+def check_eq(got, want, what, result=None):
+    check(got == want, "%s: got %r, want %r" % (what, got, want), result)
+
+
+def check_in(needle, hay, what, result=None):
+    check(needle in hay, "%s: %r not found" % (what, needle), result)
+
+
+def check_status(result, want):
+    check_eq(result.rc, want, "exit status", result)
+
+
+def mpiexec_lines(result):
+    """Lines mpiexec itself printed on stderr."""
+    return [l for l in result.lines("err") if l.startswith("mpiexec:")]
+
+
+# --- processes -------------------------------------------------------------
+
+def is_alive(pid):
+    """True if pid exists and is not a zombie."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return stat[stat.rfind(")") + 2] not in "ZX"
+
+
+def tagged_pids(tag):
+    """Live processes whose environment holds FL_TAG=tag."""
+    want = ("FL_TAG=" + tag).encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % entry, "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        if want in env and is_alive(int(entry)):
+            found.append(int(entry))
+    return found
+
+
+def arena_holders(pids):
+    """Those of pids that map or hold an fd of a ringmpi arena memfd."""
+    holders = []
+    for pid in pids:
+        try:
+            with open("/proc/%d/maps" % pid) as f:
+                if ARENA_NAME in f.read():
+                    holders.append(pid)
+                    continue
+            for fd in os.listdir("/proc/%d/fd" % pid):
+                if ARENA_NAME in os.readlink("/proc/%d/fd/%s" % (pid, fd)):
+                    holders.append(pid)
+                    break
+        except OSError:
+            continue
+    return holders
+
+
+def wait_gone(pids, limit=10.0):
+    """Waits (up to limit seconds) for pids to disappear; returns survivors."""
+    deadline = time.monotonic() + limit
+    while True:
+        alive = [p for p in pids if is_alive(p)]
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.02)
+
+
+def read_records(path, kind):
+    """{rank: pid} from lines '<kind> <rank> <pid>' in path (fl_rank's pidfile/child)."""
+    out = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) == 3 and parts[0] == kind:
+                    out[int(parts[1])] = int(parts[2])
+    return out
+
+
+def wait_for_records(path, kind, count, limit=20.0):
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        recs = read_records(path, kind)
+        if len(recs) >= count:
+            return recs
+        time.sleep(0.01)
+    raise Failure("only %d of %d '%s' records appeared in %s" % (len(read_records(path, kind)), count, kind, path))
+
+
+def shm_names():
+    try:
+        return set(os.listdir("/dev/shm"))
+    except OSError:
+        return set()
+
+
+# --- the context a test gets -------------------------------------------------
+
+class Context:
+    def __init__(self, args):
+        self.mpiexec_path = os.path.abspath(args.mpiexec)
+        self.build = os.path.abspath(args.build)
+        self.poll = args.poll
+        self.extra = args.extra
+        self.tmp = tempfile.mkdtemp(prefix="ringmpi-fault-")
+
+    def prog(self, name):
+        """A program built in the build tree (tests/fault/*/name or examples/name)."""
+        candidates = [os.path.join(self.build, "examples", name)]
+        fault = os.path.join(self.build, "tests", "fault")
+        if os.path.isdir(fault):
+            candidates += [os.path.join(fault, d, name) for d in sorted(os.listdir(fault))]
+        for c in candidates:
+            if os.path.isfile(c) and os.access(c, os.X_OK):
+                return c
+        raise Failure("program %s not built (looked in %s)" % (name, ", ".join(candidates)))
+
+    def path(self, name):
+        return os.path.join(self.tmp, name)
+
+    def base_env(self):
+        env = dict(os.environ)
+        for k in ("MPIEXEC_TIMEOUT", "RINGMPI_LAUNCHER_POLL", "FL_SPEC"):
+            env.pop(k, None)
+        if self.poll:
+            env["RINGMPI_LAUNCHER_POLL"] = "1"
+        return env
+
+    def run(self, cmd, env=None, stdin=subprocess.DEVNULL, input=None, limit=30.0):
+        """Runs cmd to completion with a hard time limit (SIGKILL to its session)."""
+        full_env = self.base_env()
+        full_env.update(env or {})
+        tag = full_env.setdefault("FL_TAG", uuid.uuid4().hex)
+        if input is not None:
+            stdin = subprocess.PIPE
+        start = time.monotonic()
+        p = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env=full_env, start_new_session=True)
+        try:
+            out, err = p.communicate(input=input.encode() if isinstance(input, str) else input, timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            res = Result(cmd, None, out.decode(errors="replace"), err.decode(errors="replace"),
+                         time.monotonic() - start, p.pid, tag)
+            kill_tagged(tag)
+            raise Failure("run did not finish within %.0f s\n%s" % (limit, res.describe()))
+        return Result(cmd, p.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
+                      time.monotonic() - start, p.pid, tag)
+
+    def mpiexec(self, args, **kw):
+        return self.run([self.mpiexec_path] + list(args), **kw)
+
+    def start(self, args, env=None):
+        """Starts mpiexec without waiting (for signal tests). Returns (Popen, tag)."""
+        full_env = self.base_env()
+        full_env.update(env or {})
+        tag = full_env.setdefault("FL_TAG", uuid.uuid4().hex)
+        p = subprocess.Popen([self.mpiexec_path] + list(args), stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
+                             start_new_session=True)
+        return p, tag
+
+    def finish(self, p, limit=30.0):
+        """Waits for a process from start(); returns a Result."""
+        start = time.monotonic()
+        try:
+            out, err = p.communicate(timeout=limit)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            raise Failure("mpiexec did not finish within %.0f s\nstdout: %s\nstderr: %s" % (limit, out, err))
+        return Result(p.args, p.returncode, out.decode(errors="replace"), err.decode(errors="replace"),
+                      time.monotonic() - start, p.pid, "")
+
+
+def kill_tagged(tag):
+    for pid in tagged_pids(tag):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def check_no_survivors(result_or_tag, what="after the run"):
+    """No process of the run is left, and none holds an arena."""
+    tag = result_or_tag if isinstance(result_or_tag, str) else result_or_tag.tag
+    left = wait_gone(tagged_pids(tag))
+    if left:
+        holders = arena_holders(left)
+        kill_tagged(tag)
+        raise Failure("%s: processes survived: %s (holding an arena: %s)" % (what, left, holders))
+
+
+def parse_args(argv=None):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--poll", action="store_true", help="force the poll(2) event loop")
+    ap.add_argument("--only", help="run only tests whose name contains this")
+    ap.add_argument("extra", nargs="*")
+    return ap.parse_args(argv)
+
+
+def main(tests, argv=None):
+    """Runs each test(ctx); prints one line per test; exits 1 if any failed."""
+    args = parse_args(argv)
+    ctx = Context(args)
+    failed = 0
+    shm_before = shm_names()
+    suite_start = time.monotonic()
+    for t in tests:
+        if args.only and args.only not in t.__name__:
+            continue
+        start = time.monotonic()
+        try:
+            t(ctx)
+            print("ok   %-50s %.2f s" % (t.__name__, time.monotonic() - start), flush=True)
+        except Failure as e:
+            failed += 1
+            print("FAIL %s: %s" % (t.__name__, e), flush=True)
+        except Exception:
+            failed += 1
+            print("FAIL %s: exception\n%s" % (t.__name__, traceback.format_exc()), flush=True)
+    leaked = [n for n in shm_names() - shm_before if "ringmpi" in n]
+    if leaked:
+        failed += 1
+        print("FAIL shared-memory objects left in /dev/shm: %s" % leaked)
+    print("%d failed, %.1f s%s" % (failed, time.monotonic() - suite_start, " (poll)" if args.poll else ""))
+    subprocess.run(["rm", "-rf", ctx.tmp])
+    sys.exit(1 if failed else 0)

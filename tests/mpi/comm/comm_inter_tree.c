@@ -1,0 +1,9 @@
+/* comm_inter.c with every internal allgather on the binomial-tree path. */
+#include <stdlib.h>
+#define main comm_inter_main
+#include "comm_inter.c"
+#undef main
+int main(int argc, char **argv) {
+  setenv("RINGMPI_INTERNAL_EAGER_SAFE", "0", 1);
+  return comm_inter_main(argc, argv);
+}

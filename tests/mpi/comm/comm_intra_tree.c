@@ -1,0 +1,10 @@
+/* comm_intra.c with every internal allgather on the binomial-tree path
+ * (the one large communicators take), forced through the test knob. */
+#include <stdlib.h>
+#define main comm_intra_main
+#include "comm_intra.c"
+#undef main
+int main(int argc, char **argv) {
+  setenv("RINGMPI_INTERNAL_EAGER_SAFE", "0", 1);
+  return comm_intra_main(argc, argv);
+}

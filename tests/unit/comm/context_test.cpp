@@ -1,0 +1,68 @@
+#include <doctest/doctest.h>
+
+#include "comm/context.hpp"
+
+using ringmpi::comm::ContextPool;
+using ringmpi::comm::kFirstDynamic;
+
+TEST_CASE("context ids come in pairs above the predefined ones") {
+  CHECK(ContextPool::context_of(0) == kFirstDynamic);
+  CHECK(ContextPool::context_of(5) == kFirstDynamic + 10);
+  CHECK(ContextPool::slot_of(kFirstDynamic + 10) == 5);
+  CHECK(ContextPool::slot_of(kFirstDynamic + 11) == 5);  // the collective id of the same pair
+  CHECK(ContextPool::slot_of(0) == -1);                   // MPI_COMM_WORLD
+  CHECK(ContextPool::slot_of(3) == -1);                   // MPI_COMM_SELF's collective id
+  CHECK(ContextPool::slot_of(ContextPool::context_of(ContextPool::kSlots)) == -1);
+}
+
+TEST_CASE("the lowest slot free in every mask is chosen") {
+  ContextPool a, b;
+  a.claim(0);
+  a.claim(1);
+  b.claim(2);
+  ContextPool::Mask m = a.mask();
+  for (int i = 0; i < ContextPool::kWords; ++i) m[i] &= b.mask()[i];
+  CHECK(ContextPool::lowest(m) == 3);
+  ContextPool::Mask none{};
+  CHECK(ContextPool::lowest(none) == -1);
+  none[ContextPool::kWords - 1] = std::uint64_t{1} << 63;
+  CHECK(ContextPool::lowest(none) == ContextPool::kSlots - 1);
+}
+
+TEST_CASE("freed slots are reused, so dup/free cycles never run out") {
+  ContextPool p;
+  for (int i = 0; i < 100000; ++i) {
+    const int s = ContextPool::lowest(p.mask());
+    REQUIRE(s == 0);
+    p.claim(s);
+    CHECK(!p.is_free(s));
+    p.release(ContextPool::context_of(s));
+  }
+  CHECK(p.used() == 0);
+}
+
+TEST_CASE("a pending operation keeps its context from being reused after the free") {
+  ContextPool p;
+  p.claim(0);
+  const std::uint32_t ctx = ContextPool::context_of(0);
+  p.hold(ctx);      // e.g. an MPI_Irecv still pending
+  p.release(ctx);   // MPI_Comm_free
+  CHECK(!p.is_free(0));
+  CHECK(ContextPool::lowest(p.mask()) == 1);
+  p.release(ctx);   // the operation completes
+  CHECK(p.is_free(0));
+  p.release(ctx);   // an extra release of a free slot changes nothing
+  CHECK(p.is_free(0));
+  CHECK(p.used() == 0);
+  p.hold(0);        // predefined contexts are not pooled
+  p.release(0);
+}
+
+TEST_CASE("running out of slots is visible as an empty mask") {
+  ContextPool p;
+  for (int s = 0; s < ContextPool::kSlots; ++s) p.claim(s);
+  CHECK(ContextPool::lowest(p.mask()) == -1);
+  CHECK(p.used() == ContextPool::kSlots);
+  p.release(ContextPool::context_of(77));
+  CHECK(ContextPool::lowest(p.mask()) == 77);
+}
