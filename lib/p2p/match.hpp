@@ -94,23 +94,27 @@ class Context {
   std::size_t nunexp_ = 0;
 };
 
-// Context id -> queues, with a one-entry cache for the common case of one
-// communicator carrying all the traffic.
+// Context id -> queues. Ids come from a shared counter that starts small,
+// so the first kDirect ids are a plain array lookup; larger ones (a long
+// run that created very many communicators) go through a hash map.
 class Contexts {
  public:
   Context& get(std::uint32_t id) {
-    if (id == last_id_ && last_) return *last_;
+    if (id < kDirect) {
+      if (id >= direct_.size()) direct_.resize(id + 1);
+      auto& p = direct_[id];
+      if (!p) p = std::make_unique<Context>();
+      return *p;
+    }
     auto& p = map_[id];
     if (!p) p = std::make_unique<Context>();
-    last_id_ = id;
-    last_ = p.get();
     return *p;
   }
 
  private:
+  static constexpr std::uint32_t kDirect = 1u << 16;
+  std::vector<std::unique_ptr<Context>> direct_;
   std::unordered_map<std::uint32_t, std::unique_ptr<Context>> map_;
-  std::uint32_t last_id_ = 0;
-  Context* last_ = nullptr;
 };
 
 }  // namespace ringmpi::p2p
