@@ -1,6 +1,8 @@
 // Error handlers on communicators (MPI-3.1 §8.3) and the deprecated MPI-1
 // names. The handler of a communicator is inherited by MPI_Comm_dup/split
 // (lib/comm); errors that concern no communicator go to MPI_COMM_WORLD's.
+#include <cstdio>
+
 #include "api/call.hpp"
 #include "comm/errhandler.hpp"
 
@@ -26,8 +28,9 @@ int lookup(Call& call, MPI_Errhandler h, const char* arg, std::shared_ptr<const 
   if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_ARG, "argument %s is MPI_ERRHANDLER_NULL", arg);
   *out = comm::lookup_errhandler(h);
   if (!*out)
-    return call.fail(MPI_ERR_ARG, "argument %s=0x%x is not a valid error handler (freed, or not an error handler handle)",
-                     arg, static_cast<unsigned>(h));
+    return call.fail(MPI_ERR_ARG,
+                     "argument %s=0x%x is not a valid error handler (freed, or not an error handler handle)", arg,
+                     static_cast<unsigned>(h));
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 // Error classes, codes and strings (MPI-3.1 §8.4, §8.5). MPI_Error_string and
 // MPI_Error_class work before MPI_Init too: they only read the registry.
+#include <algorithm>
 #include <cstring>
 
 #include "api/call.hpp"

@@ -2,13 +2,19 @@
 // piece representation. Arguments are assumed valid (validate.hpp checks
 // them); results may be empty (size 0).
 //
-// Costs: range_incl is O(triples x pieces touched), independent of the group
-// size. excl, range_excl, intersection and difference work on positions:
-// they find which positions of the first group are affected (a progression
-// per pair of overlapping runs, by a congruence), turn those into an
-// increasing rank set (rankset.hpp) and map it back through the group, so a
-// regular answer costs O(runs) however many members it has. Irregular
-// groups (about as many runs as members) fall back to enumerating members.
+// Costs, for groups of n members in R pieces:
+//  - incl: O(k log R) for k ranks; range_incl: O(triples x pieces touched),
+//    whatever n is (through a periodic piece: one cycle, at most 4096).
+//  - excl, range_excl, intersection, difference, union: positions_in finds
+//    the affected positions of the first group (one congruence per pair of
+//    overlapping runs), rankset.hpp turns them into an increasing set of
+//    ranks, compose.hpp maps that back. A regular answer (runs, or periods
+//    whose pattern has at most 4096 runs) costs O(runs). Interleaved
+//    strides whose common period is longer cost O(n / 4096) pieces, and two
+//    long-period groups against each other O(n / period).
+//  - compare: O(R) for MPI_IDENT, else that of positions_in.
+//  - Irregular groups (about as many pieces as members) are enumerated:
+//    O(n log n).
 #pragma once
 
 #include <vector>
@@ -27,8 +33,5 @@ GroupPtr intersection(const GroupPtr& a, const GroupPtr& b);
 GroupPtr difference(const GroupPtr& a, const GroupPtr& b);
 // MPI_IDENT, MPI_SIMILAR or MPI_UNEQUAL.
 int compare(const Group& a, const Group& b);
-
-// The members of g at the ranks listed by `ranks` (increasing pieces), in that order.
-std::vector<Piece> compose(const Group& g, const std::vector<Piece>& ranks);
 
 }  // namespace ringmpi::group

@@ -90,6 +90,10 @@ i64 Group::find(i64 w) const {
     const int r = table_[static_cast<std::size_t>(i)];
     return r == MPI_UNDEFINED ? -1 : r;
   }
+  return find_pieces(w);
+}
+
+i64 Group::find_pieces(i64 w) const {
   if (pieces_.size() == 1) return pieces_[0].find(w);
   const i64 k = simple_index_.find(w);
   if (k >= 0 || periodic_.empty()) return k;

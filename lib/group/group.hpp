@@ -36,7 +36,7 @@ class Group {
     int stride;
     int count;
   };
-  static constexpr int kDenseMax = 1 << 16;
+  static constexpr int kDenseMax = 4096;
 
   static GroupPtr from_world_ranks(std::vector<int> world_ranks);
   // Runs must be pairwise disjoint, with world ranks in 0..INT_MAX-1.
@@ -48,7 +48,7 @@ class Group {
   // World rank of group rank r (0 <= r < size()).
   int world_rank(int r) const {
     if (!dense_.empty()) return dense_[static_cast<std::size_t>(r)];
-    return static_cast<int>(pieces_.size() == 1 ? pieces_[0].at(r) : at_slow(r));
+    return static_cast<int>(at_pieces(r));
   }
   // Group rank of world rank w, or MPI_UNDEFINED.
   int rank_of_world(int w) const {
@@ -57,7 +57,7 @@ class Group {
       return (i >= 0 && i < static_cast<i64>(table_.size())) ? table_[static_cast<std::size_t>(i)]
                                                               : MPI_UNDEFINED;
     }
-    const i64 k = find(w);
+    const i64 k = find_pieces(w);
     return k < 0 ? MPI_UNDEFINED : static_cast<int>(k);
   }
   std::vector<int> to_world_ranks() const;
@@ -69,6 +69,10 @@ class Group {
   std::size_t piece_of(i64 r) const;
   // Position of world rank w, or -1.
   i64 find(i64 w) const;
+  // The same two lookups on the pieces alone, bypassing the dense tables
+  // (which are a cache of these; the tests compare both).
+  i64 at_pieces(i64 r) const { return pieces_.size() == 1 ? pieces_[0].at(r) : at_slow(r); }
+  i64 find_pieces(i64 w) const;
   // Calls f(world_rank) for every member in order.
   template <class F>
   void for_each(F&& f) const {

@@ -28,10 +28,14 @@ void expect_same(const Group& g, const ref::V& v, int world) {
   std::vector<int> inverse(static_cast<std::size_t>(world), MPI_UNDEFINED);
   for (std::size_t i = 0; i < v.size(); ++i) inverse[static_cast<std::size_t>(v[i])] = static_cast<int>(i);
   int bad_at = 0, bad_find = 0;
-  for (int r = 0; r < g.size(); ++r) bad_at += g.world_rank(r) != v[static_cast<std::size_t>(r)];
+  for (int r = 0; r < g.size(); ++r) {
+    bad_at += g.world_rank(r) != v[static_cast<std::size_t>(r)];
+    bad_at += g.at_pieces(r) != v[static_cast<std::size_t>(r)];
+  }
   for (int w = -3; w < world + 3; ++w) {
     const int want = (w >= 0 && w < world) ? inverse[static_cast<std::size_t>(w)] : MPI_UNDEFINED;
     bad_find += g.rank_of_world(w) != want;
+    bad_find += g.find_pieces(w) != (want == MPI_UNDEFINED ? -1 : want);
   }
   CHECK(bad_at == 0);
   CHECK(bad_find == 0);
@@ -218,6 +222,56 @@ TEST_CASE("periodic results: range_excl and difference with strided groups stay 
         expect_same(*range_excl(g, half), ref::excl(g->to_world_ranks(), hr), n);
       }
     }
+  }
+}
+
+TEST_CASE("long patterns (more than 4096 members) against the model") {
+  // Periodic pieces this long are matched row by row, a cycle of rows at a
+  // time (positions.hpp), not column by column.
+  const int n = 30011;
+  ref::V all(static_cast<std::size_t>(n));
+  std::iota(all.begin(), all.end(), 0);
+  const GroupPtr world = Group::from_runs({{0, 1, n}});
+  auto excl_every = [&](int first, int s) {
+    ref::V r;
+    ref::expand({{first, n - 1, s}}, &r);
+    return Entry{range_excl(world, {make_prog(first, s, (n - 1 - first) / s + 1)}), ref::excl(all, r)};
+  };
+  auto incl_ranges = [&](const Triples& t) {
+    ref::V r;
+    ref::expand(t, &r);
+    return Entry{range_incl(*world, progs_of(t)), ref::incl(all, r)};
+  };
+  const std::vector<Entry> groups{
+      excl_every(0, 5003), excl_every(7, 4999), excl_every(3, 3),
+      incl_ranges({{1, n - 1, 3}}), incl_ranges({{n - 1, 0, -7}}),
+      incl_ranges({{n / 2, n - 1, 1}, {0, n / 2 - 1, 1}}), incl_ranges({{0, n - 1, 2}, {n - 2, 1, -2}}),
+      {world, all}};
+  for (const Entry& e : groups) {
+    expect_same(*e.g, e.v, n);
+    CHECK(e.g->pieces().size() <= 3);
+  }
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    for (std::size_t j = 0; j < groups.size(); ++j) {
+      CAPTURE(i);
+      CAPTURE(j);
+      const Entry& a = groups[i];
+      const Entry& b = groups[j];
+      expect_same(*intersection(a.g, b.g), ref::intersection(a.v, b.v), n);
+      expect_same(*difference(a.g, b.g), ref::difference(a.v, b.v), n);
+      expect_same(*set_union(a.g, b.g), ref::set_union(a.v, b.v), n);
+      CHECK(compare(*a.g, *b.g) == ref::compare(a.v, b.v));
+    }
+  // Ranges of a long-pattern group, forwards and backwards.
+  const Entry& l = groups[0];
+  const int m = l.g->size();
+  for (const Triples& t : {Triples{{0, m - 1, 2}}, Triples{{m - 1, 0, -3}}, Triples{{5, m - 1, 4999}, {6, m - 1, 5002}},
+                           Triples{{100, 20000, 1}}}) {
+    ref::V r;
+    ref::expand(t, &r);
+    REQUIRE(ref::valid_ranks(r, static_cast<std::size_t>(m)));
+    expect_same(*range_incl(*l.g, progs_of(t)), ref::incl(l.v, r), n);
+    expect_same(*range_excl(l.g, progs_of(t)), ref::excl(l.v, r), n);
   }
 }
 

@@ -54,9 +54,10 @@ inline bool valid_ranks(const V& ranks, std::size_t size) {
 }
 
 inline V set_union(const V& a, const V& b) {
+  std::set<int> in(a.begin(), a.end());
   V r = a;
   for (int w : b)
-    if (rank_of(a, w) == MPI_UNDEFINED) r.push_back(w);
+    if (!in.count(w)) r.push_back(w);
   return r;
 }
 
