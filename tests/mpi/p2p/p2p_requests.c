@@ -3,9 +3,6 @@
  * Request_free, Request_get_status, Cancel/Test_cancelled/Status_set_cancelled,
  * persistent requests (Send_init... Start/Startall), Probe/Iprobe and the
  * matched probes (Mprobe/Improbe/Mrecv/Imrecv, MPI_MESSAGE_NO_PROC). */
-/* mpi.h declares the storage behind MPI_STATUSES_IGNORE as an int, so GCC
- * warns that arrays of statuses would overflow it (reported to the lead). */
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
