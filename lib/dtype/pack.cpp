@@ -50,7 +50,11 @@ inline void small_copy(std::byte* d, const std::byte* s, std::size_t n) {
 // large blocks from about 0.6x to about 0.9x memcpy. Transports that pack a
 // ring slot at a time stay below it and keep the data cached for the reader.
 constexpr std::size_t kStreamBytes = 8u << 20;
-constexpr std::size_t kStreamBlock = 64;
+// Pieces streamed: any piece of a pack (its stores are consecutive, so
+// write-combining fills whole lines), only long ones of an unpack (short
+// scattered streamed stores leave partial lines, which cost more than they save).
+template <bool kToPacked>
+constexpr std::size_t kStreamBlock = kToPacked ? 64 : 1024;
 
 #if defined(__SSE2__)
 inline void stream_copy(std::byte* d, const std::byte* s, std::size_t n) {
@@ -85,7 +89,7 @@ inline void stream_fence() {}
 template <bool kToPacked>
 struct CopyOp {
   std::byte* cursor;
-  bool stream = false;  // large call: blocks of kStreamBlock bytes and more bypass the cache
+  bool stream = false;  // large call: pieces of kStreamBlock bytes and more bypass the cache
 
   static void copy(std::byte* typed, std::byte* packed, std::size_t n) {
     if constexpr (kToPacked)
@@ -95,7 +99,7 @@ struct CopyOp {
   }
 
   bool operator()(std::uintptr_t p, std::size_t n) {
-    if (stream && n >= kStreamBlock) {
+    if (stream && n >= kStreamBlock<kToPacked>) {
       if constexpr (kToPacked)
         stream_copy(cursor, at(p), n);
       else
@@ -128,7 +132,7 @@ struct CopyOp {
   }
 
   bool run(std::uintptr_t p, std::ptrdiff_t stride, std::size_t len, std::size_t n) {
-    if (stream && len >= kStreamBlock) return each(p, stride, len, n);
+    if (stream && len >= kStreamBlock<kToPacked>) return each(p, stride, len, n);
     switch (len) {
       case 1: fixed_run<1>(p, stride, n); return true;
       case 2: fixed_run<2>(p, stride, n); return true;

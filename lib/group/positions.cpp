@@ -113,13 +113,8 @@ void item_vs_family(const Item& x, const Piece& y, std::vector<Piece>& out) {
     std::vector<Piece> cycle;
     rows(rr.rf, rr.rf + c - 1, cycle);
     const i64 n = full / c;
-    const i64 shift = (c * y.period / x.val.stride) * x.pstep;
-    if (cycle.empty()) {
-      rows(rr.ra, rr.rf - 1, out);
-      rows(rr.rf + n * c, rr.rb, out);
-      return;
-    }
-    if (add_cycle(cycle, shift, n, out)) {
+    const i64 shift = (c * y.period / x.val.stride) * x.pstep;  // c*period is a multiple of the stride
+    if (cycle.empty() || add_cycle(cycle, shift, n, out)) {
       rows(rr.ra, rr.rf - 1, out);
       rows(rr.rf + n * c, rr.rb, out);
       return;

@@ -14,6 +14,9 @@
 #include "mpi.h"
 #include "p2p/request.hpp"
 
+// Library-internal: bound inside libringmpi without going through the PLT.
+#pragma GCC visibility push(hidden)
+
 namespace ringmpi::p2p {
 
 struct State;
@@ -103,3 +106,4 @@ int buffer_attach(void* buffer, int size);
 int buffer_detach(void* buffer_addr, int* size);
 
 }  // namespace ringmpi::p2p
+#pragma GCC visibility pop

@@ -7,6 +7,9 @@
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
 
+// Library-internal: bound inside libringmpi without going through the PLT.
+#pragma GCC visibility push(hidden)
+
 namespace ringmpi::p2p {
 
 // Tells world rank `dest` that a record was committed to the ring to it
@@ -51,3 +54,4 @@ inline std::uint64_t cookie_of(const Request* r) { return reinterpret_cast<std::
 inline Request* from_cookie(std::uint64_t c) { return reinterpret_cast<Request*>(c); }
 
 }  // namespace ringmpi::p2p
+#pragma GCC visibility pop

@@ -17,9 +17,13 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
   return syscall(SYS_futex, reinterpret_cast<std::uint32_t*>(addr), op, val, timeout, nullptr, 0);
 }
 
-// How long a waiter spins (its own core) and then yields before it sleeps.
-constexpr std::uint64_t kSpinNs = 50'000;
-constexpr std::uint64_t kYieldNs = 1'000'000;
+// How long a waiter spins and then yields before it sleeps. With a core of
+// its own a rank spins for a while: a sleep costs a futex wake and a trip
+// through the scheduler (tens of microseconds on a busy machine), and
+// sched_yield would hand the core to unrelated work. Oversubscribed, the
+// rank we wait for may need our core, so we yield at once and sleep soon.
+constexpr std::uint64_t kSpinNs = 2'000'000;
+constexpr std::uint64_t kYieldNs = 100'000;
 constexpr std::uint64_t kYieldNsOversubscribed = 200'000;
 
 int online_cores() {
@@ -68,7 +72,7 @@ void wait_until(const std::function<bool()>& done) {
       }
     }
   }
-  const std::uint64_t yield_until = start + (over ? kYieldNsOversubscribed : kYieldNs);
+  const std::uint64_t yield_until = now_ns() + (over ? kYieldNsOversubscribed : kYieldNs);
   do {
     sched_yield();
     progress();

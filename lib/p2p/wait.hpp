@@ -21,6 +21,9 @@
 
 #include <functional>
 
+// Library-internal: bound inside libringmpi without going through the PLT.
+#pragma GCC visibility push(hidden)
+
 namespace ringmpi::p2p {
 
 // Drains this rank's incoming traffic once (lib/p2p/progress.cpp).
@@ -46,3 +49,4 @@ bool prepare_to_sleep();
 bool oversubscribed();
 
 }  // namespace ringmpi::p2p
+#pragma GCC visibility pop

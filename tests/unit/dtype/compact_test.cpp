@@ -2,6 +2,8 @@
 // flattened block list.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <numeric>
 #include <vector>
 
@@ -70,4 +72,35 @@ TEST_CASE("tiling copies merge into one block and move without packing") {
   const int sizes[] = {64, 64, 64}, subs[] = {32, 32, 32}, starts[] = {8, 8, 8};
   TypePtr sa = make_subarray(3, sizes, subs, starts, MPI_ORDER_C, lookup_shared(MPI_DOUBLE), &why);
   CHECK(nodes(*sa->layout) <= 4);
+}
+
+TEST_CASE("large packs and unpacks (streamed stores) move the right bytes") {
+  // Block lengths around the streaming thresholds, buffers at odd addresses.
+  for (const std::size_t block : {std::size_t(64), std::size_t(100), std::size_t(1500)}) {
+    CAPTURE(block);
+    const std::size_t blocks = ((9u << 20) / block) + 3, gap = 37;
+    std::string why;
+    TypePtr v = make_hvector(int(blocks), int(block), MPI_Aint(block + gap), lookup_shared(MPI_BYTE), &why);
+    REQUIRE(v);
+    commit(*v);
+    const std::size_t bytes = blocks * block;
+    REQUIRE(bytes >= (8u << 20));
+    std::vector<unsigned char> typed(blocks * (block + gap) + 8), packed(bytes + 8), back(typed.size());
+    for (std::size_t i = 0; i < typed.size(); ++i) typed[i] = static_cast<unsigned char>(i * 131 + (i >> 10));
+    unsigned char* src = typed.data() + 3;
+    unsigned char* out = packed.data() + 5;
+    pack(src, 1, *v, 0, out, bytes);
+    bool same = true;
+    for (std::size_t b = 0; b < blocks && same; ++b)
+      same = std::memcmp(out + b * block, src + b * (block + gap), block) == 0;
+    CHECK(same);
+    std::fill(back.begin(), back.end(), 0xAB);
+    unsigned char* dst = back.data() + 1;
+    unpack(dst, 1, *v, 0, out, bytes);
+    same = true;
+    for (std::size_t b = 0; b < blocks && same; ++b)
+      same = std::memcmp(dst + b * (block + gap), src + b * (block + gap), block) == 0 &&
+             dst[b * (block + gap) + block] == 0xAB;
+    CHECK(same);
+  }
 }
