@@ -16,6 +16,12 @@
 extern "C" {
 #endif
 
+/* libringmpi is built with hidden symbols; what this header declares is its
+ * whole exported interface. */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define MPI_VERSION 3
 #define MPI_SUBVERSION 1
 #define RINGMPI 1
@@ -577,6 +583,10 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
 int MPI_Op_free(MPI_Op *op);
 int MPI_Op_commutative(MPI_Op op, int *commute);
 int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

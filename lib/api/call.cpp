@@ -80,7 +80,7 @@ int Call::fail(int error_code, const char* fmt, ...) {
   return dispatch_error(comm_, error_code, name_, msg);
 }
 
-int Call::initialized() {
+int Call::not_running() {
   switch (core::rt().phase) {
     case core::Phase::running:
       return MPI_SUCCESS;
@@ -92,16 +92,10 @@ int Call::initialized() {
   return MPI_ERR_INTERN;
 }
 
-int Call::comm(MPI_Comm h, const char* arg, comm::Comm** out) {
-  if (int e = initialized()) return e;
+int Call::bad_comm(MPI_Comm h, const char* arg) {
   if (h == MPI_COMM_NULL) return fail(MPI_ERR_COMM, "argument %s is MPI_COMM_NULL", arg);
-  comm::Comm* c = comm::lookup(h);
-  if (!c)
-    return fail(MPI_ERR_COMM, "argument %s=0x%x is not a valid communicator (freed, or not a communicator handle)",
-                arg, static_cast<unsigned>(h));
-  raise_on(h);
-  *out = c;
-  return MPI_SUCCESS;
+  return fail(MPI_ERR_COMM, "argument %s=0x%x is not a valid communicator (freed, or not a communicator handle)", arg,
+              static_cast<unsigned>(h));
 }
 
 int Call::intracomm(MPI_Comm h, const char* arg, comm::Comm** out) {
@@ -111,27 +105,16 @@ int Call::intracomm(MPI_Comm h, const char* arg, comm::Comm** out) {
   return MPI_SUCCESS;
 }
 
-int Call::datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {
+int Call::bad_datatype(MPI_Datatype h, const char* arg) {
   if (h == MPI_DATATYPE_NULL) return fail(MPI_ERR_TYPE, "argument %s is MPI_DATATYPE_NULL", arg);
-  const dtype::Datatype* t = dtype::lookup(h);
-  if (!t)
+  if (!dtype::lookup(h))
     return fail(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype (freed, or not a datatype handle)", arg,
                 static_cast<unsigned>(h));
-  if (!t->committed)
-    return fail(MPI_ERR_TYPE, "argument %s is not committed; call MPI_Type_commit before communicating with it",
-                arg);
-  *out = t;
-  return MPI_SUCCESS;
+  return fail(MPI_ERR_TYPE, "argument %s is not committed; call MPI_Type_commit before communicating with it", arg);
 }
 
-int Call::count(int n, const char* arg) {
-  if (n < 0) return fail(MPI_ERR_COUNT, "argument %s=%d is negative", arg, n);
-  return MPI_SUCCESS;
-}
+int Call::bad_count(int n, const char* arg) { return fail(MPI_ERR_COUNT, "argument %s=%d is negative", arg, n); }
 
-int Call::not_null(const void* p, const char* arg) {
-  if (!p) return fail(MPI_ERR_ARG, "argument %s is NULL", arg);
-  return MPI_SUCCESS;
-}
+int Call::null_arg(const char* arg) { return fail(MPI_ERR_ARG, "argument %s is NULL", arg); }
 
 }  // namespace ringmpi::api

@@ -33,14 +33,36 @@ class Call {
   int fail(int error_code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
   // Checks; each returns MPI_SUCCESS or the (already dispatched) error code.
-  int initialized();  // between MPI_Init and MPI_Finalize
-  int comm(MPI_Comm h, const char* arg, comm::Comm** out);  // also raise_on(h)
+  // The passing case is inline (every MPI call goes through them); the
+  // failing one formats the message out of line.
+  int initialized() {  // between MPI_Init and MPI_Finalize
+    return __builtin_expect(core::rt().phase == core::Phase::running, 1) ? MPI_SUCCESS : not_running();
+  }
+  int comm(MPI_Comm h, const char* arg, comm::Comm** out) {  // also raise_on(h)
+    *out = nullptr;
+    if (int e = initialized()) return e;
+    comm::Comm* c = comm::lookup(h);  // nullptr for MPI_COMM_NULL too
+    *out = c;
+    if (__builtin_expect(c == nullptr, 0)) return bad_comm(h, arg);
+    raise_on(h);
+    return MPI_SUCCESS;
+  }
   int intracomm(MPI_Comm h, const char* arg, comm::Comm** out);
-  int datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out);  // must be committed
-  int count(int n, const char* arg);
-  int not_null(const void* p, const char* arg);
+  int datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {  // must be committed
+    const dtype::Datatype* t = dtype::lookup(h);  // nullptr for MPI_DATATYPE_NULL too
+    *out = t;
+    if (__builtin_expect(t == nullptr || !t->committed, 0)) return bad_datatype(h, arg);
+    return MPI_SUCCESS;
+  }
+  int count(int n, const char* arg) { return __builtin_expect(n >= 0, 1) ? MPI_SUCCESS : bad_count(n, arg); }
+  int not_null(const void* p, const char* arg) { return __builtin_expect(p != nullptr, 1) ? MPI_SUCCESS : null_arg(arg); }
 
  private:
+  [[gnu::cold]] int not_running();
+  [[gnu::cold]] int bad_comm(MPI_Comm h, const char* arg);
+  [[gnu::cold]] int bad_datatype(MPI_Datatype h, const char* arg);
+  [[gnu::cold]] int bad_count(int n, const char* arg);
+  [[gnu::cold]] int null_arg(const char* arg);
   const char* name_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
 };

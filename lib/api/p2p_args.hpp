@@ -6,9 +6,6 @@
 #include "api/call.hpp"
 #include "p2p/engine.hpp"
 
-// Library-internal: bound inside libringmpi without going through the PLT.
-#pragma GCC visibility push(hidden)
-
 namespace ringmpi::api {
 
 // Largest valid tag (the MPI_TAG_UB attribute of MPI_COMM_WORLD).
@@ -36,4 +33,3 @@ int finish_request(MPI_Request* h, p2p::Request* r, MPI_Status* status, RequestE
 int report(Call& call, const RequestError& err, int code, const char* prefix = "");
 
 }  // namespace ringmpi::api
-#pragma GCC visibility pop

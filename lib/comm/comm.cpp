@@ -20,13 +20,11 @@ State::State() {
 
 State::~State() = default;
 
-State& state() {
+State& make_state() {
   auto& p = core::rt().comms;
   if (!p) p = std::make_unique<State>();
   return *p;
 }
-
-Comm* lookup(MPI_Comm h) { return state().comms.get(h); }
 
 MPI_Comm install(std::unique_ptr<Comm> c) {
   const std::uint32_t ctx = c->context;

@@ -23,6 +23,7 @@
 #include "comm/errhandler.hpp"
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
+#include "core/runtime.hpp"
 #include "group/group.hpp"
 #include "topo/topology.hpp"
 #include "mpi.h"
@@ -62,12 +63,16 @@ struct State {
   core::HandleTable<Comm> comms{core::Kind::comm};
   core::HandleTable<std::shared_ptr<const Errhandler>> errhandlers{core::Kind::errhandler};
 };
-State& state();
+State& make_state();
+inline State& state() {
+  auto& p = core::rt().comms;
+  return __builtin_expect(p != nullptr, 1) ? *p : make_state();
+}
 
 // Creates MPI_COMM_WORLD and MPI_COMM_SELF for this rank (MPI_Init).
 void init_world(int rank, int size);
 // The communicator behind h, or nullptr for an invalid/freed handle.
-Comm* lookup(MPI_Comm h);
+inline Comm* lookup(MPI_Comm h) { return state().comms.get(h); }
 // Puts a new communicator into the handle table (its context slot already
 // claimed); on a full table releases the slot and returns MPI_COMM_NULL.
 MPI_Comm install(std::unique_ptr<Comm> c);

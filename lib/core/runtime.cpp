@@ -7,11 +7,11 @@
 
 namespace ringmpi::core {
 
-Runtime& rt() {
-  // Constructed on first use and never destroyed: MPI calls may come from
-  // other static destructors, and mpiexec-side teardown does not depend on it.
-  static Runtime* r = new Runtime();
-  return *r;
+Runtime* g_runtime = nullptr;
+
+Runtime& make_runtime() {
+  if (!g_runtime) g_runtime = new Runtime();
+  return *g_runtime;
 }
 
 void abort_job(shm::ExitKind kind, int code, const char* text) {

@@ -36,7 +36,14 @@ struct Runtime {
   std::unique_ptr<p2p::State> p2p;
 };
 
-Runtime& rt();
+// The runtime: made on first use and never destroyed (MPI calls may come
+// from other static destructors). Inline, since every MPI call starts here.
+extern Runtime* g_runtime;
+Runtime& make_runtime();
+inline Runtime& rt() {
+  Runtime* r = g_runtime;
+  return __builtin_expect(r != nullptr, 1) ? *r : make_runtime();
+}
 
 // Ends this process as part of a job-wide abort: writes the exit note that
 // mpiexec reports, prints nothing itself, and exits with `code` (1 if code

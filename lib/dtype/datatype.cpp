@@ -102,13 +102,11 @@ State::State() {
 
 State::~State() = default;
 
-State& state() {
+State& make_state() {
   auto& p = core::rt().dtypes;
   if (!p) p = std::make_unique<State>();
   return *p;
 }
-
-const Datatype* lookup(MPI_Datatype h) { return state().table.get(h); }
 
 TypePtr lookup_shared(MPI_Datatype h) { return state().table.get_shared(h); }
 

@@ -23,6 +23,7 @@
 
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
+#include "core/runtime.hpp"
 #include "mpi.h"
 
 namespace ringmpi::dtype {
@@ -125,10 +126,14 @@ struct State {
   TypeTable table;
   core::HandleTable<Op> ops{core::Kind::op};
 };
-State& state();
+State& make_state();
+inline State& state() {
+  auto& p = core::rt().dtypes;
+  return __builtin_expect(p != nullptr, 1) ? *p : make_state();
+}
 
 // The datatype behind h, or nullptr for an invalid/freed handle.
-const Datatype* lookup(MPI_Datatype h);
+inline const Datatype* lookup(MPI_Datatype h) { return state().table.get(h); }
 // The shared object behind h (nullptr for invalid handles): hold it to keep
 // a type alive across MPI_Type_free (a pending request, a collective).
 TypePtr lookup_shared(MPI_Datatype h);

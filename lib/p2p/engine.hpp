@@ -14,13 +14,9 @@
 #include "mpi.h"
 #include "p2p/request.hpp"
 
-// Library-internal: bound inside libringmpi without going through the PLT.
-#pragma GCC visibility push(hidden)
-
 namespace ringmpi::p2p {
 
 struct State;
-State& state();
 // After the arena is mapped and MPI_COMM_WORLD exists.
 void init();
 // Before the world barrier of MPI_Finalize: completes this rank's outstanding
@@ -106,4 +102,3 @@ int buffer_attach(void* buffer, int size);
 int buffer_detach(void* buffer_addr, int* size);
 
 }  // namespace ringmpi::p2p
-#pragma GCC visibility pop

@@ -6,9 +6,6 @@
 #include <cstddef>
 #include <cstdint>
 
-// Library-internal: bound inside libringmpi without going through the PLT.
-#pragma GCC visibility push(hidden)
-
 namespace ringmpi::p2p {
 
 // Blocking transfers for library-internal protocols (communicator creation, collectives).
@@ -22,4 +19,3 @@ std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int ta
                           int* actual_src = nullptr);
 
 }  // namespace ringmpi::p2p
-#pragma GCC visibility pop

@@ -79,6 +79,14 @@ class Context {
   Unexpected* find_unexpected(int src, int tag);
   UnexpectedPtr take_unexpected(Unexpected* u);
   std::size_t unexpected_count() const { return nunexp_; }
+  // True when the next message from `src` (in ring order) that matches a
+  // receive posted now would be that receive's: nothing from `src` waits
+  // unexpected, and no receive for `src` or MPI_ANY_SOURCE is posted.
+  bool quiet_for(int src) const {
+    const auto i = static_cast<std::size_t>(src);
+    return posted_any_.empty() && (i >= posted_.size() || posted_[i].empty()) &&
+           (i >= unexp_.size() || unexp_[i].empty());
+  }
 
  private:
   template <class T>

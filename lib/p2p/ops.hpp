@@ -7,14 +7,14 @@
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
 
-// Library-internal: bound inside libringmpi without going through the PLT.
-#pragma GCC visibility push(hidden)
-
 namespace ringmpi::p2p {
 
 // Tells world rank `dest` that a record was committed to the ring to it
 // (pending bit unless it polls that ring; futex wake if it sleeps).
 void notify(State& s, int dest);
+// After record `rec` of ring `from` was handled outside drain(): pops it,
+// hands the space back to the producer and wakes it if it sleeps on a full ring.
+void consumed(State& s, int from, const shm::Record& rec);
 // Sends a small control record, queueing it when the ring is full.
 void send_control(State& s, int dest, wire::Kind kind, const void* body, std::size_t len);
 // Marks r complete and releases it if the user already let go of it.
@@ -54,4 +54,3 @@ inline std::uint64_t cookie_of(const Request* r) { return reinterpret_cast<std::
 inline Request* from_cookie(std::uint64_t c) { return reinterpret_cast<Request*>(c); }
 
 }  // namespace ringmpi::p2p
-#pragma GCC visibility pop

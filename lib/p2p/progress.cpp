@@ -90,6 +90,22 @@ bool single_copy_works() {
 
 void drain(State& s, int from);
 
+// After consuming from ring `from`: publishes the space and wakes a producer
+// asleep on the full ring. After a large drain (`big`) the fence makes the
+// check exact; after a small one the producer's short sleep timeout covers
+// the race (and a small drain rarely unblocks it).
+void room_made(State& s, int from, bool big) {
+  PeerIn& p = s.in[static_cast<std::size_t>(from)];
+  p.ring.release_space();
+  p.last_active = ++s.clock;
+  if (big) std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::atomic<std::uint32_t>& waiting = p.ring.header().producer_waiting;
+  if (waiting.load(std::memory_order_relaxed)) {
+    waiting.store(0, std::memory_order_relaxed);
+    wake(from);
+  }
+}
+
 // Polls ring `from` on every progress() from now on; makes room by demoting
 // the least recently active hot ring if it has been quiet for a while.
 void promote(State& s, int from) {
@@ -202,25 +218,19 @@ void drain(State& s, int from) {
     }
     budget -= used;
   }
-  const bool big = quarter * 4 - budget >= quarter;
-  p.ring.release_space();
-  p.last_active = ++s.clock;
-  // A producer asleep on a full ring waits for this room. After a large
-  // drain the fence makes the check exact; after a small one the producer's
-  // short sleep timeout covers the race (and a small drain rarely unblocks).
-  if (big) std::atomic_thread_fence(std::memory_order_seq_cst);
-  std::atomic<std::uint32_t>& waiting = p.ring.header().producer_waiting;
-  if (waiting.load(std::memory_order_relaxed)) {
-    waiting.store(0, std::memory_order_relaxed);
-    wake(from);
-  }
+  room_made(s, from, quarter * 4 - budget >= quarter);
 }
 
 }  // namespace
 
+void consumed(State& s, int from, const shm::Record& rec) {
+  s.in[static_cast<std::size_t>(from)].ring.pop(rec);
+  room_made(s, from, false);
+}
+
 State::State() = default;
 
-State& state() {
+State& make_state() {
   auto& p = core::rt().p2p;
   if (!p) p = std::make_unique<State>();
   return *p;
@@ -277,6 +287,7 @@ void init() {
   if (s.tune.chunk < 64) s.tune.chunk = 64;
   if (s.tune.split_min < 2) s.tune.split_min = 2;
   s.single_copy = single_copy_works();
+  oversubscribed_slow();  // the job's size is known now: settle the waiting policy
   s.attached = true;
 }
 
@@ -286,13 +297,13 @@ void finalize() {
   wait_until([&s] { return s.open_sends == 0 && s.busy.empty(); });
 }
 
-void progress() {
+void progress(int skip_hot) {
   State& s = state();
   if (!s.attached || s.in_progress) return;
   s.in_progress = true;
   for (int k = 0; k < s.nhot; ++k) {
     const int i = s.hot[k];
-    if (s.in[static_cast<std::size_t>(i)].ring.ready()) drain(s, i);
+    if (i != skip_hot && s.in[static_cast<std::size_t>(i)].ring.ready()) drain(s, i);
   }
   std::atomic<std::uint64_t>* words = s.my_pending;
   for (std::size_t w = 0; w < s.pending_words; ++w) {

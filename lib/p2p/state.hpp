@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/handle.hpp"
+#include "core/runtime.hpp"
 #include "p2p/match.hpp"
 #include "p2p/request.hpp"
 #include "shm/ring.hpp"
@@ -91,5 +92,11 @@ struct State {
   BsendBuffer bsend;
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
 };
+
+State& make_state();
+inline State& state() {
+  auto& p = core::rt().p2p;
+  return __builtin_expect(p != nullptr, 1) ? *p : make_state();
+}
 
 }  // namespace ringmpi::p2p

@@ -46,23 +46,21 @@ std::uint64_t now_ns() {
 
 }  // namespace
 
-bool oversubscribed() {
-  static const bool over = oversubscribed_now();
-  return over;
+bool g_oversubscribed_known = false, g_oversubscribed = false;
+
+bool oversubscribed_slow() {
+  g_oversubscribed = oversubscribed_now();
+  g_oversubscribed_known = true;
+  return g_oversubscribed;
 }
 
 // Spin while the awaited event is likely to be near (a peer on another core
 // answers within microseconds), yield while it may still come soon, then
 // sleep. Oversubscribed, every spin takes time from the rank we wait for, so
 // we yield almost at once.
-void wait_until(const std::function<bool()>& done) {
+void wait_slow(const std::function<bool()>& done) {
   core::Runtime& r = core::rt();
   const bool over = oversubscribed();
-  const int spins = over ? 8 : 256;
-  for (int i = 0; i < spins; ++i) {
-    progress();
-    if (done()) return;
-  }
   const std::uint64_t start = now_ns();
   if (!over) {
     while (now_ns() - start < kSpinNs) {

@@ -21,16 +21,36 @@
 
 #include <functional>
 
-// Library-internal: bound inside libringmpi without going through the PLT.
-#pragma GCC visibility push(hidden)
-
 namespace ringmpi::p2p {
 
-// Drains this rank's incoming traffic once (lib/p2p/progress.cpp).
-void progress();
+// Drains this rank's incoming traffic once (lib/p2p/progress.cpp); with
+// `skip_hot`, leaves that world rank's ring alone if it is a hot one (its
+// owner polls it itself, see direct_recv in lib/p2p/recv.cpp).
+void progress(int skip_hot = -1);
+
+// True when there are more ranks than cores: spin less, yield sooner.
+extern bool g_oversubscribed_known, g_oversubscribed;
+bool oversubscribed_slow();
+inline bool oversubscribed() { return g_oversubscribed_known ? g_oversubscribed : oversubscribed_slow(); }
+
+// The rest of wait_until(): spins on, then yields, then sleeps.
+void wait_slow(const std::function<bool()>& done);
+
+// Polls before wait_until() leaves its inline loop: a peer on another core
+// usually answers within them, and the loop costs no indirect calls.
+inline constexpr int kInlineSpins = 256;
+inline constexpr int kInlineSpinsOversubscribed = 8;
 
 // Returns when done() is true; progresses between checks.
-void wait_until(const std::function<bool()>& done);
+template <class Done>
+void wait_until(Done&& done) {
+  const int spins = oversubscribed() ? kInlineSpinsOversubscribed : kInlineSpins;
+  for (int i = 0; i < spins; ++i) {
+    progress();
+    if (done()) return;
+  }
+  wait_slow(std::function<bool()>(std::ref(done)));
+}
 
 // Wakes world rank r if it sleeps. Call after publishing what it waits for.
 void wake(int world_rank);
@@ -45,8 +65,4 @@ void ring_doorbell(int world_rank);
 // when they make room; true when there are such rings.
 bool prepare_to_sleep();
 
-// True when there are more ranks than cores: spin less, yield sooner.
-bool oversubscribed();
-
 }  // namespace ringmpi::p2p
-#pragma GCC visibility pop
