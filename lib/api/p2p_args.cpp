@@ -3,59 +3,21 @@
 #include <cstdio>
 
 namespace ringmpi::api {
-namespace {
-
-int check_buffer(Call& call, const void* buf, int count, const dtype::Datatype* t, const char* arg) {
-  // MPI_BOTTOM is NULL: a derived type may address absolute memory from it;
-  // a predefined one cannot.
-  if (!buf && count > 0 && t->predefined && t->size > 0)
-    return call.fail(MPI_ERR_BUFFER, "argument %s is NULL while count=%d elements of %s are to be transferred", arg,
-                     count, t->name.c_str());
-  return MPI_SUCCESS;
+int bad_buffer(Call& call, int count, const dtype::Datatype* t, const char* arg) {
+  return call.fail(MPI_ERR_BUFFER, "argument %s is NULL while count=%d elements of %s are to be transferred", arg,
+                   count, t->name.c_str());
 }
 
-int check_tag(Call& call, int tag, bool any_ok, const char* arg) {
-  if ((tag >= 0 && tag <= kTagUb) || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
+int bad_tag(Call& call, int tag, bool any_ok, const char* arg) {
   return call.fail(MPI_ERR_TAG, "argument %s=%d is not a valid tag: tags are 0..MPI_TAG_UB (%d)%s", arg, tag, kTagUb,
                    any_ok ? " or MPI_ANY_TAG" : "");
 }
 
-int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg) {
-  const int n = c->inter ? c->remote_size() : c->size();
-  if ((rank >= 0 && rank < n) || rank == MPI_PROC_NULL || (any_ok && rank == MPI_ANY_SOURCE)) return MPI_SUCCESS;
+int bad_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg) {
+  const int n = static_cast<int>(c->peer_world.size());
   return call.fail(MPI_ERR_RANK, "argument %s=%d is not a rank of %s: valid are 0..%d%s, MPI_PROC_NULL%s", arg, rank,
                    describe_comm(h).c_str(), n - 1, c->inter ? " (of the remote group)" : "",
                    any_ok ? " or MPI_ANY_SOURCE" : "");
-}
-
-}  // namespace
-
-int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               p2p::Mode mode, p2p::SendArgs* out) {
-  comm::Comm* c;
-  if (int e = call.comm(comm, "comm", &c)) return e;
-  if (int e = call.count(count, "count")) return e;
-  const dtype::Datatype* t;
-  if (int e = call.datatype(datatype, "datatype", &t)) return e;
-  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
-  if (int e = check_rank(call, dest, c, comm, false, "dest")) return e;
-  if (int e = check_tag(call, tag, false, "tag")) return e;
-  *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c, comm, mode};
-  return MPI_SUCCESS;
-}
-
-int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               p2p::RecvArgs* out) {
-  comm::Comm* c;
-  if (int e = call.comm(comm, "comm", &c)) return e;
-  if (int e = call.count(count, "count")) return e;
-  const dtype::Datatype* t;
-  if (int e = call.datatype(datatype, "datatype", &t)) return e;
-  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
-  if (int e = check_rank(call, source, c, comm, true, "source")) return e;
-  if (int e = check_tag(call, tag, true, "tag")) return e;
-  *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c, comm};
-  return MPI_SUCCESS;
 }
 
 int check_source_tag(Call& call, int source, int tag, MPI_Comm comm, comm::Comm** out) {

@@ -11,10 +11,60 @@ namespace ringmpi::api {
 // Largest valid tag (the MPI_TAG_UB attribute of MPI_COMM_WORLD).
 inline constexpr int kTagUb = 2147483647;
 
-int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               p2p::Mode mode, p2p::SendArgs* out);
-int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-               p2p::RecvArgs* out);
+// The failing cases of the checks below: format the message and dispatch.
+[[gnu::cold]] int bad_buffer(Call& call, int count, const dtype::Datatype* t, const char* arg);
+[[gnu::cold]] int bad_tag(Call& call, int tag, bool any_ok, const char* arg);
+[[gnu::cold]] int bad_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg);
+
+// Inline: every send and receive runs them, and a message's latency is a
+// few tens of nanoseconds.
+inline int check_buffer(Call& call, const void* buf, int count, const dtype::Datatype* t, const char* arg) {
+  // MPI_BOTTOM is NULL: a derived type may address absolute memory from it;
+  // a predefined one cannot.
+  if (__builtin_expect(!buf && count > 0 && t->predefined && t->size > 0, 0)) return bad_buffer(call, count, t, arg);
+  return MPI_SUCCESS;
+}
+
+inline int check_tag(Call& call, int tag, bool any_ok, const char* arg) {
+  if (__builtin_expect(tag >= 0, 1) || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;  // kTagUb is INT_MAX
+  return bad_tag(call, tag, any_ok, arg);
+}
+
+// `rank` addresses the destination group: the remote one of an intercommunicator.
+inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg) {
+  if (__builtin_expect(static_cast<unsigned>(rank) < c->peer_world.size(), 1) || rank == MPI_PROC_NULL ||
+      (any_ok && rank == MPI_ANY_SOURCE))
+    return MPI_SUCCESS;
+  return bad_rank(call, rank, c, h, any_ok, arg);
+}
+
+inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                      MPI_Comm comm, p2p::Mode mode, p2p::SendArgs* out) {
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.count(count, "count")) return e;
+  const dtype::Datatype* t;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
+  if (int e = check_rank(call, dest, c, comm, false, "dest")) return e;
+  if (int e = check_tag(call, tag, false, "tag")) return e;
+  *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c, comm, mode};
+  return MPI_SUCCESS;
+}
+
+inline int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                      p2p::RecvArgs* out) {
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.count(count, "count")) return e;
+  const dtype::Datatype* t;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
+  if (int e = check_rank(call, source, c, comm, true, "source")) return e;
+  if (int e = check_tag(call, tag, true, "tag")) return e;
+  *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c, comm};
+  return MPI_SUCCESS;
+}
 // Probe-style (source, tag) checks on comm.
 int check_source_tag(Call& call, int source, int tag, MPI_Comm comm, comm::Comm** out);
 // A request handle argument that must name a live request (not MPI_REQUEST_NULL).

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "comm/context.hpp"
+
 namespace ringmpi::p2p {
 
 void UnexpectedDeleter::operator()(Unexpected* u) const {
@@ -24,7 +26,11 @@ Context::~Context() {
     }
 }
 
+// A posted receive pins its context id (comm/context.hpp invariant 6): if
+// its communicator is freed first, no new communicator takes the id while
+// the receive can still match.
 void Context::post(Request* r) {
+  comm::hold_context(r->context);
   r->seq = seq_++;
   r->posted = true;
   (r->peer == MPI_ANY_SOURCE ? posted_any_ : bucket(posted_, r->peer)).push_back(r);
@@ -35,6 +41,7 @@ void Context::unpost(Request* r) {
   (r->peer == MPI_ANY_SOURCE ? posted_any_ : bucket(posted_, r->peer)).remove(r);
   r->posted = false;
   --nposted_;
+  comm::release_context(r->context);
 }
 
 Request* Context::take_posted(int src, int tag) {
@@ -83,6 +90,18 @@ UnexpectedPtr Context::take_unexpected(Unexpected* u) {
   unexp_[static_cast<std::size_t>(u->src)].remove(u);
   --nunexp_;
   return UnexpectedPtr(u);
+}
+
+Context& Contexts::make(std::uint32_t id) {
+  if (id < kDirect) {
+    if (id >= direct_.size()) direct_.resize(id + 1);
+    auto& p = direct_[id];
+    if (!p) p = std::make_unique<Context>();
+    return *p;
+  }
+  auto& p = map_[id];
+  if (!p) p = std::make_unique<Context>();
+  return *p;
 }
 
 }  // namespace ringmpi::p2p

@@ -108,18 +108,12 @@ class Context {
 class Contexts {
  public:
   Context& get(std::uint32_t id) {
-    if (id < kDirect) {
-      if (id >= direct_.size()) direct_.resize(id + 1);
-      auto& p = direct_[id];
-      if (!p) p = std::make_unique<Context>();
-      return *p;
-    }
-    auto& p = map_[id];
-    if (!p) p = std::make_unique<Context>();
-    return *p;
+    if (__builtin_expect(id < direct_.size() && direct_[id] != nullptr, 1)) return *direct_[id];
+    return make(id);
   }
 
  private:
+  Context& make(std::uint32_t id);
   static constexpr std::uint32_t kDirect = 1u << 16;
   std::vector<std::unique_ptr<Context>> direct_;
   std::unordered_map<std::uint32_t, std::unique_ptr<Context>> map_;

@@ -168,10 +168,13 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   std::byte* p = o.ring.reserve(sizeof env + bytes);
   if (!p) return false;
   std::memcpy(p, &env, sizeof env);
-  if (contig)
+  if (bytes == 0) {
+    // buf may be NULL (MPI_Send(NULL, 0, ...)): nothing to copy.
+  } else if (contig) {
     std::memcpy(p + sizeof env, buf, bytes);
-  else
+  } else {
     dtype::pack(buf, count, t, 0, p + sizeof env, bytes);
+  }
   o.ring.commit(wire::eager, sizeof env + bytes);
   notify(s, dest);
   return true;
