@@ -297,12 +297,17 @@ def targets(results, impls):
     out.append(("latency 0-64 B <= 0.70x best peer", w, None if w is None else w <= 0.7))
     w = worst("bw", [1 << 20, 2 << 20, 4 << 20], True) if "bw" in results else None
     out.append(("bandwidth 1-4 MiB >= 1.20x best peer", w, None if w is None else w >= 1.2))
-    w = None
-    if "pairs" in results and results["pairs"].get("ringmpi"):
-        peers = [results["pairs"][i]["job_s"] for i in impls if i != "ringmpi" and results["pairs"].get(i)]
-        if peers:
-            w = results["pairs"]["ringmpi"]["job_s"] / min(peers)
-    out.append(("pairs np=8 job time <= 0.30x best peer", w, None if w is None else w <= 0.3))
+    # The issue asks for "the whole job in at most 0.3x the wall time of the
+    # better peer": mpiexec's launch to its exit. The round trips alone (from
+    # the first barrier to the last) are reported beside it, not as the target.
+    for key, text in (("wall_s", "pairs np=8 whole job (launch to exit) <= 0.30x best peer"),
+                      ("job_s", "pairs np=8 round trips alone (for reference) <= 0.30x")):
+        w = None
+        if "pairs" in results and results["pairs"].get("ringmpi"):
+            peers = [results["pairs"][i][key] for i in impls if i != "ringmpi" and results["pairs"].get(i)]
+            if peers:
+                w = results["pairs"]["ringmpi"][key] / min(peers)
+        out.append((text, w, None if w is None else w <= 0.3))
     return out
 
 

@@ -7,30 +7,38 @@
 //
 // Records. A record is an 8-byte header word followed by its payload, padded
 // to whole cache lines and starting on one: a small message is one line, so
-// the consumer takes one cache miss for it, and the terminator (below) is the
-// first word of the line the next record goes to, which the consumer polls
-// anyway. A record never wraps around the end: when it does not fit before
-// the end, the producer writes a pad record (kind kPad) that fills the rest
-// and puts the record at position 0.
+// the consumer takes one cache miss for it. A record never wraps around the
+// end: when it does not fit before the end, the producer writes a pad record
+// (kind kPad) that fills the rest and puts the record at position 0.
 // Header word: bits 0..7 kind (never 0), bits 8..39 payload length in bytes.
 //
 // Who writes what (producer P, consumer C), and in which order:
 // - Indices are byte counts that only grow (positions are index & (cap-1)).
 //   P owns `tail` and C owns `head` privately, in process-local memory.
-// - P writes a record: payload, then a zero word at the index right after the
-//   record (the terminator: the next header position now reads "empty", so C
-//   can never take stale bytes of an older lap for a header), then the
-//   header word with memory_order_release. At a wrap: the record at 0 (with
-//   its terminator and header) first, the pad header last (release).
+// - Zeroed lines. Every header position is a line start, and before C can
+//   see a header, the line start right after its record must read zero
+//   ("empty"), so C never takes stale bytes of an older lap for a header.
+//   P keeps `zeroed_`: every line start in [tail, zeroed_) holds zero. It
+//   zeroes line starts ahead of tail (kZeroAhead bytes) right AFTER it
+//   publishes a header, off the next message's critical path: x86 commits
+//   stores in program order, so a zeroing store issued just before a header
+//   would hold the header back until that line's ownership arrives (a second
+//   cross-core round trip per message). Only a record that reaches past the
+//   zeroed window zeroes the line after its end before its header.
+// - P writes a record: payload, the zero after it if not zeroed yet, then
+//   the header word with memory_order_release, then zeroes ahead. At a
+//   wrap: the record at 0 (payload, zero, header) first, the pad header
+//   last (release).
 // - C reads the header word at head with memory_order_acquire: zero means
 //   empty; non-zero means the whole record (and its terminator) is visible.
 //   C reads the payload, then advances head privately, and publishes it in
 //   RingHeader::head with memory_order_release (release_space()).
-// - P may write bytes [tail, head_published + cap - 8) only: it keeps a
-//   private copy of head and reloads RingHeader::head (acquire) only when the
-//   ring looks full, so C's reads of a record happen before P overwrites it.
-//   8 bytes stay free for the terminator, which must never land on a record
-//   C has not consumed yet.
+// - P may write bytes [tail, head_published + cap) only: it keeps a private
+//   copy of head and reloads RingHeader::head (acquire) only when the ring
+//   looks full, so C's reads of a record happen before P overwrites it. A
+//   record needs the line after it writable too (the zero after its end
+//   must never land on a record C has not consumed yet); zeroing ahead stops
+//   at the limit P last knew.
 // - RingHeader::polled is written only by C, P only reads it;
 //   producer_waiting is set by P and cleared by C (lib/p2p/progress.cpp has
 //   the protocols that use them).
@@ -38,6 +46,7 @@
 // shared writes are into the data area, C's only shared write is `head`.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +67,7 @@ static_assert(sizeof(RingHeader) <= kRingHeaderBytes);
 
 inline constexpr std::uint8_t kPad = 0xFF;  // record kind that means "continue at position 0"
 inline constexpr std::size_t kRecordHeaderBytes = 8;
+inline constexpr std::uint64_t kZeroAhead = 8 * kCacheLine;  // line starts kept zero ahead of tail
 
 inline constexpr std::size_t record_bytes(std::size_t payload) {
   return (kRecordHeaderBytes + payload + kCacheLine - 1) & ~(kCacheLine - 1);
@@ -72,8 +82,10 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
 class RingProducer {
  public:
   RingProducer() = default;
+  // A fresh ring is all zero: its whole first lap counts as zeroed.
   RingProducer(std::byte* ring, std::uint64_t capacity)
-      : hdr_(reinterpret_cast<RingHeader*>(ring)), data_(ring + kRingHeaderBytes), mask_(capacity - 1) {}
+      : hdr_(reinterpret_cast<RingHeader*>(ring)), data_(ring + kRingHeaderBytes), mask_(capacity - 1),
+        zeroed_(capacity) {}
   bool attached() const { return hdr_ != nullptr; }
   RingHeader& header() const { return *hdr_; }
   std::uint64_t capacity() const { return mask_ + 1; }
@@ -100,8 +112,10 @@ class RingProducer {
   }
 
   void commit(std::uint8_t kind, std::size_t payload) {
-    const std::uint64_t end = (at_ + need_) & mask_;
-    detail::word(data_ + end).store(0, std::memory_order_relaxed);
+    const std::uint64_t end = tail_ + pad_ + need_;  // index of the next header
+    // Line starts inside the record (and its pad) are payload, not headers.
+    if (zeroed_ < end) zeroed_ = end;
+    if (zeroed_ == end) zero_until(end + kCacheLine);  // beyond the window: before the header
     const std::uint64_t h = std::uint64_t(kind) | (std::uint64_t(payload) << 8);
     if (pad_) {
       detail::word(data_ + at_).store(h, std::memory_order_relaxed);
@@ -111,7 +125,9 @@ class RingProducer {
     } else {
       detail::word(data_ + at_).store(h, std::memory_order_release);
     }
-    tail_ += pad_ + need_;
+    tail_ = end;
+    // Ahead, within what C is known to have consumed.
+    zero_until(std::min(end + kZeroAhead, head_cache_ + capacity()));
   }
 
   // Copies a whole record in one go; false when the ring is too full.
@@ -124,11 +140,16 @@ class RingProducer {
   }
 
  private:
+  void zero_until(std::uint64_t upto) {
+    for (; zeroed_ < upto; zeroed_ += kCacheLine) detail::word(data_ + (zeroed_ & mask_)).store(0, std::memory_order_relaxed);
+  }
+
   RingHeader* hdr_ = nullptr;
   std::byte* data_ = nullptr;
   std::uint64_t mask_ = 0;
   std::uint64_t tail_ = 0;
   std::uint64_t head_cache_ = 0;
+  std::uint64_t zeroed_ = 0;  // line starts in [tail_, zeroed_) read zero
   // The reservation in progress.
   std::uint64_t at_ = 0, pad_ = 0, need_ = 0;
 };
