@@ -141,13 +141,15 @@ TEST_CASE("ring: a full ring refuses records until the consumer publishes its pr
 
 TEST_CASE("ring: stale bytes of an older lap never read as a record") {
   // Payload words that look like record headers must not confuse the
-  // consumer once the ring wraps over them.
+  // consumer once the ring wraps over them: many laps of records of 1 to 7
+  // lines, so header positions land on old payload, pads and the lines the
+  // producer zeroes ahead of its tail.
   SharedRing m(4096);
   RingProducer p(m.mem, m.cap);
   RingConsumer c(m.mem, m.cap);
-  std::vector<std::uint64_t> fake(100, (std::uint64_t(16) << 8) | 3);
-  for (int lap = 0; lap < 50; ++lap) {
-    const std::size_t n = (lap % 7 + 1) * 40;
+  std::vector<std::uint64_t> fake(64, (std::uint64_t(16) << 8) | 3);
+  for (int lap = 0; lap < 2000; ++lap) {
+    const std::size_t n = (lap % 7 + 1) * 60;
     REQUIRE(p.push(2, fake.data(), n));
     Record r;
     REQUIRE(c.peek(&r));
