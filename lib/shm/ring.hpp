@@ -30,7 +30,7 @@
 //   wrap: the record at 0 (payload, zero, header) first, the pad header
 //   last (release).
 // - C reads the header word at head with memory_order_acquire: zero means
-//   empty; non-zero means the whole record (and its terminator) is visible.
+//   empty; non-zero means the whole record (and the zero after it) is visible.
 //   C reads the payload, then advances head privately, and publishes it in
 //   RingHeader::head with memory_order_release (release_space()).
 // - P may write bytes [tail, head_published + cap) only: it keeps a private

@@ -114,7 +114,7 @@ TEST_CASE("ring: a full ring refuses records until the consumer publishes its pr
   std::vector<std::byte> data(900, std::byte{0x5A});
   int pushed = 0;
   while (p.push(1, data.data(), data.size())) ++pushed;
-  CHECK(pushed == 4);  // 4 x 960 bytes (whole cache lines) + the 8-byte terminator fit in 4096, a fifth does not
+  CHECK(pushed == 4);  // 4 x 960 bytes (whole cache lines) + the zeroed line after them fit in 4096, a fifth does not
   CHECK(p.max_payload() == 4096 / 2 - 64 - 8);
   Record r;
   REQUIRE(c.peek(&r));
