@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <ctime>
 
 #include "core/runtime.hpp"
@@ -34,6 +35,16 @@ int online_cores() {
     return n > 0 ? static_cast<int>(n) : CPU_COUNT(&set);
   }
   return 1;
+}
+
+// RINGMPI_YIELD_US overrides how long a waiter yields before it sleeps.
+std::uint64_t yield_window_ns(bool over) {
+  if (const char* v = std::getenv("RINGMPI_YIELD_US"); v && *v) {
+    char* end = nullptr;
+    const unsigned long long us = std::strtoull(v, &end, 10);
+    if (*end == '\0') return us * 1000;
+  }
+  return over ? kYieldNsOversubscribed : kYieldNs;
 }
 
 bool oversubscribed_now() { return core::rt().size > online_cores(); }
@@ -70,7 +81,8 @@ void wait_slow(const std::function<bool()>& done) {
       }
     }
   }
-  const std::uint64_t yield_until = now_ns() + (over ? kYieldNsOversubscribed : kYieldNs);
+  static const std::uint64_t yield_ns = yield_window_ns(over);
+  const std::uint64_t yield_until = now_ns() + yield_ns;
   do {
     sched_yield();
     progress();
