@@ -73,9 +73,10 @@ int check_request(Call& call, MPI_Request h, const char* arg, p2p::Request** out
 int check_requests(Call& call, int count, const MPI_Request* array, p2p::Request** out);
 // A failed request's error, captured before the request is released.
 struct RequestError {
+  RequestError() { why[0] = '\0'; }  // not "= {}": Waitall makes one per request
   int code = MPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_WORLD;
-  char why[512] = "";
+  char why[512];
 };
 // p2p::finish, keeping the error (if any) for report().
 int finish_request(MPI_Request* h, p2p::Request* r, MPI_Status* status, RequestError* err);

@@ -21,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/handle.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"
 
@@ -93,15 +94,44 @@ class RequestPool {
  public:
   RequestPool();
   // A fresh request without a handle yet; nullptr when 2^20 are live.
-  Request* alloc();
-  MPI_Request handle(const Request* r) const;
+  Request* alloc() {
+    if (__builtin_expect(free_.empty(), 0)) return grow();
+    Request* r = slot(free_.back());
+    free_.pop_back();
+    const std::uint32_t i = r->index, gen = r->gen;  // release() moved gen on already
+    *r = Request{};
+    r->index = i;
+    r->gen = gen;
+    r->pooled = true;
+    ++live_;
+    return r;
+  }
+  MPI_Request handle(const Request* r) const { return core::make_handle(core::Kind::request, r->index, r->gen); }
   // The request behind h, or nullptr for null, freed, wrong-kind or garbage handles.
-  Request* get(MPI_Request h) const;
-  void release(Request* r);
+  Request* get(MPI_Request h) const {
+    if (!core::handle_is(h, core::Kind::request)) return nullptr;
+    const std::uint32_t i = core::handle_index(h);
+    if (i == 0 || i >= next_) return nullptr;
+    Request* r = slot(i);
+    if (r->gen != core::handle_gen(h)) return nullptr;
+    if (i != 1 && r->user_freed) return nullptr;
+    return r;
+  }
+  // Back to the pool: the handle stops decoding at once; what the request
+  // holds (a datatype, an iovec array) is let go now, the rest on reuse.
+  void release(Request* r) {
+    if (r->shared_done) return;
+    r->hold.reset();
+    if (r->iov.capacity()) std::vector<iovec>().swap(r->iov);
+    r->gen = r->gen % core::kGenMask + 1;  // 1..63: never a predefined handle's 0
+    free_.push_back(r->index);
+    --live_;
+  }
   Request* shared_done() const { return slot(1); }
   std::size_t live() const { return live_; }
 
  private:
+  Request* grow();  // a never-used slot (new chunk when needed)
   static constexpr std::uint32_t kChunkBits = 12;
   Request* slot(std::uint32_t i) const { return &chunks_[i >> kChunkBits][i & ((1u << kChunkBits) - 1)]; }
   std::vector<std::unique_ptr<Request[]>> chunks_;
