@@ -55,7 +55,11 @@ class Call {
     return MPI_SUCCESS;
   }
   int count(int n, const char* arg) { return __builtin_expect(n >= 0, 1) ? MPI_SUCCESS : bad_count(n, arg); }
-  int not_null(const void* p, const char* arg) { return __builtin_expect(p != nullptr, 1) ? MPI_SUCCESS : null_arg(arg); }
+  int not_null(const void* p, const char* arg) {
+    if (__builtin_expect(p != nullptr, 1)) return MPI_SUCCESS;
+    const int e = null_arg(arg);
+    return e != MPI_SUCCESS ? e : MPI_ERR_ARG;  // never MPI_SUCCESS with a null p (callers rely on it)
+  }
 
  private:
   [[gnu::cold]] int not_running();

@@ -75,9 +75,12 @@ void loc(const void* in, void* inout, std::size_t n) {
   Pair<V>* __restrict b = static_cast<Pair<V>*>(inout);
   for (std::size_t k = 0; k < n; ++k) {
     const bool better = kMax ? a[k].v > b[k].v : a[k].v < b[k].v;
-    if (better)
-      b[k] = a[k];
-    else if (a[k].v == b[k].v && a[k].i < b[k].i)
+    if (better) {
+      // Member by member: a whole-struct copy would also write the padding
+      // after the last pair, past a buffer sized by the true extent.
+      b[k].v = a[k].v;
+      b[k].i = a[k].i;
+    } else if (a[k].v == b[k].v && a[k].i < b[k].i)
       b[k].i = a[k].i;
   }
 }

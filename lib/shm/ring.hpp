@@ -134,7 +134,7 @@ class RingProducer {
   bool push(std::uint8_t kind, const void* payload, std::size_t bytes) {
     std::byte* p = reserve(bytes);
     if (!p) return false;
-    std::memcpy(p, payload, bytes);
+    if (bytes) std::memcpy(p, payload, bytes);  // payload may be null when empty
     commit(kind, bytes);
     return true;
   }

@@ -169,6 +169,8 @@ static void test_truncation(void) {
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+static unsigned char *freed_send_buf; /* freed after MPI_Finalize */
+
 static void test_freed_send(void) {
   /* The sender lets go of a large Isend and heads for MPI_Finalize; the
    * receiver only receives after a barrier. */
@@ -180,7 +182,8 @@ static void test_freed_send(void) {
     CHECK_MPI(MPI_Isend(buf, (int)n, MPI_BYTE, peer, 90, MPI_COMM_WORLD, &r));
     CHECK_MPI(MPI_Request_free(&r));
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
-    /* buf must stay valid until the send is done: it is never freed before MPI_Finalize */
+    /* buf must stay valid until the send is done: it is freed only after MPI_Finalize */
+    freed_send_buf = buf;
   } else {
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     memset(buf, 0, n);
@@ -210,5 +213,6 @@ int main(int argc, char **argv) {
   test_truncation();
   test_freed_send();
   MPI_Finalize();
+  free(freed_send_buf);
   return 0;
 }

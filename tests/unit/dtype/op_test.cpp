@@ -3,6 +3,9 @@
 // types, MINLOC/MAXLOC ties, REPLACE/NO_OP, and user ops.
 #include <doctest/doctest.h>
 
+#include <cstddef>
+#include <cstring>
+
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -185,6 +188,25 @@ TEST_CASE("every predefined op on every predefined type") {
   check_pair<int>(MPI_2INT);
   check_pair<short>(MPI_SHORT_INT);
   check_pair<long double>(MPI_LONG_DOUBLE_INT);
+}
+
+TEST_CASE("MINLOC/MAXLOC write the pair's members only, never the padding after the last pair") {
+  // Collectives size scratch buffers by the true extent (12 bytes for one
+  // MPI_DOUBLE_INT, 20 for MPI_LONG_DOUBLE_INT): bytes after it are not ours.
+  struct DI { double v; int i; };
+  for (const MPI_Op op : {MPI_MINLOC, MPI_MAXLOC}) {
+    alignas(16) unsigned char inout[sizeof(DI) * 2];
+    std::memset(inout, 0x5A, sizeof inout);
+    const DI a{op == MPI_MINLOC ? -1.0 : 1.0, 3};
+    const DI b{0.0, 7};
+    std::memcpy(inout, &b, offsetof(DI, i) + sizeof(int));
+    REQUIRE(reduce(op, &a, inout, 1, MPI_DOUBLE_INT) == MPI_SUCCESS);
+    DI got;
+    std::memcpy(&got, inout, sizeof got);
+    CHECK(got.v == a.v);
+    CHECK(got.i == 3);
+    for (std::size_t k = offsetof(DI, i) + sizeof(int); k < sizeof inout; ++k) CHECK(inout[k] == 0x5A);
+  }
 }
 
 TEST_CASE("MPI_REPLACE copies and MPI_NO_OP keeps, on any type") {
