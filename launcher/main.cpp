@@ -39,10 +39,11 @@ bool env_is(const char* name, const char* value) {
   return v && std::strcmp(v, value) == 0;
 }
 
-// Ring capacity from RINGMPI_RING_BYTES; 0 when invalid.
-std::uint64_t ring_capacity() {
+// Ring capacity from RINGMPI_RING_BYTES, else the default for the job's
+// size; 0 when invalid.
+std::uint64_t ring_capacity(int nranks) {
   const char* v = std::getenv("RINGMPI_RING_BYTES");
-  if (!v || !*v) return shm::kDefaultRingCapacity;
+  if (!v || !*v) return shm::default_ring_capacity(static_cast<std::uint64_t>(nranks));
   char* end = nullptr;
   errno = 0;
   const unsigned long long n = std::strtoull(v, &end, 10);
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
     say(program.error);
     return program.exit_status;
   }
-  const std::uint64_t capacity = ring_capacity();
+  const std::uint64_t capacity = ring_capacity(o.nranks);
   if (capacity == 0) {
     say(std::string("RINGMPI_RING_BYTES='") + std::getenv("RINGMPI_RING_BYTES") +
         "' is not a power of two between 4096 and 1073741824");

@@ -69,7 +69,7 @@ int do_init(Call& call, int required, int* provided) {
                    shm::kEnvSize + " says " + std::to_string(size));
   } else {
     // Singleton: started without mpiexec.
-    const int own = shm::Arena::create(1, shm::kDefaultRingCapacity, 0, &error);
+    const int own = shm::Arena::create(1, shm::default_ring_capacity(1), 0, &error);
     if (own < 0) init_failure(error);
     r.arena = shm::Arena::map(own, &error);
     close(own);

@@ -26,7 +26,20 @@ namespace ringmpi::shm {
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
 inline constexpr std::uint32_t kLayoutVersion = 1;
 inline constexpr std::size_t kCacheLine = 64;
-inline constexpr std::size_t kDefaultRingCapacity = 64 * 1024;
+inline constexpr std::size_t kMinRingCapacity = 64 * 1024;
+inline constexpr std::size_t kMaxRingCapacity = 1024 * 1024;
+// Default capacity of one ring for a job of `nranks`: the largest power of
+// two with all nranks^2 rings within 256 MiB of (sparse) arena, between 64
+// KiB and 1 MiB. A large ring holds a whole window of nonblocking sends (the
+// sender never stalls on a full ring) and lets 64 KiB messages go eagerly;
+// at np >= 64 rings stay at 64 KiB, so the arena stays small in address
+// space and resident memory.
+constexpr std::size_t default_ring_capacity(std::uint64_t nranks) {
+  const std::uint64_t budget = std::uint64_t(256) << 20;
+  std::size_t cap = kMaxRingCapacity;
+  while (cap > kMinRingCapacity && nranks * nranks * cap > budget) cap /= 2;
+  return cap;
+}
 inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
 
 enum class ExitKind : std::uint32_t { none = 0, abort = 1, fatal_error = 2 };

@@ -9,7 +9,7 @@ using namespace ringmpi::shm;
 
 TEST_CASE("arena layout: aligned regions, one ring per ordered pair, nothing overlaps") {
   for (std::uint32_t n : {1u, 2u, 3u, 8u, 64u, 256u}) {
-    const ArenaLayout l = ArenaLayout::compute(n, kDefaultRingCapacity);
+    const ArenaLayout l = ArenaLayout::compute(n, default_ring_capacity(n));
     CHECK(l.slots_offset % kCacheLine == 0);
     CHECK(l.pending_offset >= l.slots_offset + n * sizeof(RankSlot));
     CHECK(l.pending_stride * 8 >= n);
@@ -21,7 +21,7 @@ TEST_CASE("arena layout: aligned regions, one ring per ordered pair, nothing ove
 
 TEST_CASE("arena create/map round trip; a bad header is refused with a clear error") {
   std::string err;
-  const int fd = Arena::create(4, kDefaultRingCapacity, 0, &err);
+  const int fd = Arena::create(4, default_ring_capacity(4), 0, &err);
   REQUIRE(fd >= 0);
   Arena a = Arena::map(fd, &err);
   REQUIRE(a.mapped());
@@ -35,6 +35,20 @@ TEST_CASE("arena create/map round trip; a bad header is refused with a clear err
   CHECK(err.find("layout mismatch") != std::string::npos);
   close(fd);
 
-  CHECK(Arena::create(0, kDefaultRingCapacity, 0, &err) == -1);
+  CHECK(Arena::create(0, kMinRingCapacity, 0, &err) == -1);
   CHECK(Arena::create(2, 1000, 0, &err) == -1);
+}
+
+TEST_CASE("default ring capacity: 1 MiB for small jobs, down to 64 KiB, arena within 256 MiB") {
+  CHECK(default_ring_capacity(1) == kMaxRingCapacity);
+  CHECK(default_ring_capacity(8) == kMaxRingCapacity);
+  CHECK(default_ring_capacity(16) == kMaxRingCapacity);
+  CHECK(default_ring_capacity(32) == 256 * 1024);
+  CHECK(default_ring_capacity(64) == kMinRingCapacity);
+  CHECK(default_ring_capacity(1024) == kMinRingCapacity);
+  for (std::uint64_t n = 1; n <= 64; ++n) {
+    const std::uint64_t cap = default_ring_capacity(n);
+    CHECK((cap & (cap - 1)) == 0);
+    CHECK(n * n * cap <= (std::uint64_t(256) << 20));
+  }
 }
