@@ -38,7 +38,7 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   return bad_rank(call, rank, c, h, any_ok, arg);
 }
 
-inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+[[gnu::always_inline]] inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                       MPI_Comm comm, p2p::Mode mode, p2p::SendArgs* out) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
@@ -52,7 +52,7 @@ inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datat
   return MPI_SUCCESS;
 }
 
-inline int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+[[gnu::always_inline]] inline int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                       p2p::RecvArgs* out) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;

@@ -127,7 +127,7 @@ class RingProducer {
   // Room for a record of `payload` bytes: returns where to write the payload
   // (8-byte aligned), or nullptr when the ring is too full right now.
   // Call commit() to publish it; nothing is visible before that.
-  std::byte* reserve(std::size_t payload) {
+  [[gnu::always_inline]] std::byte* reserve(std::size_t payload) {
     if (__builtin_expect(!populated_, 0)) {
       detail::populate(data_, capacity(), true);
       populated_ = true;
@@ -152,7 +152,7 @@ class RingProducer {
     return data_ + at_ + kRecordHeaderBytes;
   }
 
-  void commit(std::uint8_t kind, std::size_t payload) {
+  [[gnu::always_inline]] void commit(std::uint8_t kind, std::size_t payload) {
     const std::uint64_t end = tail_ + pad_ + need_;  // index of the next header
     // Line starts inside the record (and its pad) are payload, not headers.
     if (zeroed_ < end) zeroed_ = end;
