@@ -38,33 +38,37 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   return bad_rank(call, rank, c, h, any_ok, arg);
 }
 
-[[gnu::always_inline]] inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                      MPI_Comm comm, p2p::Mode mode, p2p::SendArgs* out) {
-  comm::Comm* c;
-  if (int e = call.comm(comm, "comm", &c)) return e;
+// The message buffer of a send or receive: (buf, count, datatype) on comm.
+[[gnu::always_inline]] inline int check_message(Call& call, const void* buf, int count, MPI_Datatype datatype,
+                                                MPI_Comm comm, comm::Comm** c, const dtype::Datatype** t) {
+  if (int e = call.comm(comm, "comm", c)) return e;
   if (int e = call.count(count, "count")) return e;
+  if (int e = call.datatype(datatype, "datatype", t)) return e;
+  return check_buffer(call, buf, count, *t, "buf");
+}
+
+[[gnu::always_inline]] inline int check_send(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest,
+                                             int tag, MPI_Comm comm, p2p::Mode mode, p2p::SendArgs* out) {
+  comm::Comm* c;
   const dtype::Datatype* t;
-  if (int e = call.datatype(datatype, "datatype", &t)) return e;
-  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
+  if (int e = check_message(call, buf, count, datatype, comm, &c, &t)) return e;
   if (int e = check_rank(call, dest, c, comm, false, "dest")) return e;
   if (int e = check_tag(call, tag, false, "tag")) return e;
   *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c, comm, mode};
   return MPI_SUCCESS;
 }
 
-[[gnu::always_inline]] inline int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                      p2p::RecvArgs* out) {
+[[gnu::always_inline]] inline int check_recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source,
+                                             int tag, MPI_Comm comm, p2p::RecvArgs* out) {
   comm::Comm* c;
-  if (int e = call.comm(comm, "comm", &c)) return e;
-  if (int e = call.count(count, "count")) return e;
   const dtype::Datatype* t;
-  if (int e = call.datatype(datatype, "datatype", &t)) return e;
-  if (int e = check_buffer(call, buf, count, t, "buf")) return e;
+  if (int e = check_message(call, buf, count, datatype, comm, &c, &t)) return e;
   if (int e = check_rank(call, source, c, comm, true, "source")) return e;
   if (int e = check_tag(call, tag, true, "tag")) return e;
   *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c, comm};
   return MPI_SUCCESS;
 }
+
 // Probe-style (source, tag) checks on comm.
 int check_source_tag(Call& call, int source, int tag, MPI_Comm comm, comm::Comm** out);
 // A request handle argument that must name a live request (not MPI_REQUEST_NULL).

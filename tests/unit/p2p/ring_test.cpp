@@ -82,6 +82,23 @@ std::uint64_t consume(std::byte* ring, std::uint64_t cap, std::uint64_t count) {
   return good;
 }
 
+// `count` records from a forked producer to this process through a shared ring.
+void two_processes(std::uint64_t capacity, std::uint64_t count) {
+  SharedRing m(capacity);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    produce(m.mem, m.cap, count);
+    _exit(0);
+  }
+  const std::uint64_t good = consume(m.mem, m.cap, count);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(good == count);
+}
+
 }  // namespace
 
 TEST_CASE("ring: zero bytes are the empty state; records come out in order with their kind and size") {
@@ -177,19 +194,7 @@ TEST_CASE("ring: two processes, two million random-size records through shared m
 #else
   const std::uint64_t count = 2'000'000;
 #endif
-  SharedRing m(1 << 16);
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    produce(m.mem, m.cap, count);
-    _exit(0);
-  }
-  const std::uint64_t good = consume(m.mem, m.cap, count);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
-  CHECK(WEXITSTATUS(status) == 0);
-  CHECK(good == count);
+  two_processes(1 << 16, count);
 }
 
 TEST_CASE("ring: a large ring found empty past 64 KiB goes back to position 0 (recycling)") {
@@ -237,16 +242,5 @@ TEST_CASE("ring: two processes through a 1 MiB ring (recycling and wraps under l
 #else
   const std::uint64_t count = 1'000'000;
 #endif
-  SharedRing m(1 << 20);
-  const pid_t child = fork();
-  REQUIRE(child >= 0);
-  if (child == 0) {
-    produce(m.mem, m.cap, count);
-    _exit(0);
-  }
-  const std::uint64_t good = consume(m.mem, m.cap, count);
-  int status = 0;
-  REQUIRE(waitpid(child, &status, 0) == child);
-  CHECK(WIFEXITED(status));
-  CHECK(good == count);
+  two_processes(1 << 20, count);
 }
