@@ -6,6 +6,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "core/copy.hpp"
 #include "dtype/datatype.hpp"
 #include "dtype/walk.hpp"
 
@@ -14,35 +15,8 @@ namespace {
 
 inline std::byte* at(std::uintptr_t p) { return reinterpret_cast<std::byte*>(p); }
 
-// Copies of a few bytes (struct members) without a library call: two
-// overlapping fixed-size moves cover every length in [k, 2k].
-inline void small_copy(std::byte* d, const std::byte* s, std::size_t n) {
-  if (n >= 8) {
-    if (n > 16) {
-      std::memcpy(d, s, n);
-      return;
-    }
-    std::uint64_t a, b;
-    std::memcpy(&a, s, 8);
-    std::memcpy(&b, s + n - 8, 8);
-    std::memcpy(d, &a, 8);
-    std::memcpy(d + n - 8, &b, 8);
-  } else if (n >= 4) {
-    std::uint32_t a, b;
-    std::memcpy(&a, s, 4);
-    std::memcpy(&b, s + n - 4, 4);
-    std::memcpy(d, &a, 4);
-    std::memcpy(d + n - 4, &b, 4);
-  } else if (n >= 2) {
-    std::uint16_t a, b;
-    std::memcpy(&a, s, 2);
-    std::memcpy(&b, s + n - 2, 2);
-    std::memcpy(d, &a, 2);
-    std::memcpy(d + n - 2, &b, 2);
-  } else if (n == 1) {
-    *d = *s;
-  }
-}
+// Struct members and short blocks: see core/copy.hpp.
+inline void small_copy(std::byte* d, const std::byte* s, std::size_t n) { core::copy_bytes(d, s, n); }
 
 // One call moving at least this much streams its stores past the cache (as
 // memcpy does for huge copies): the data cannot stay cached anyway, and

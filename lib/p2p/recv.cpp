@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/ops.hpp"
@@ -100,7 +101,7 @@ bool direct_recv(State& s, const RecvArgs& a, MPI_Status* status) {
     return false;
   if (n != 0) {
     if (room == 0 || a.type->contiguous())
-      std::memcpy(a.buf, rec.payload + sizeof env, n);
+      core::copy_bytes(a.buf, rec.payload + sizeof env, n);
     else
       dtype::unpack(a.buf, a.count, *a.type, 0, rec.payload + sizeof env, n);
   }

@@ -16,6 +16,7 @@
 #include <climits>
 #include <cstring>
 
+#include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/ops.hpp"
@@ -171,7 +172,7 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   if (bytes == 0) {
     // buf may be NULL (MPI_Send(NULL, 0, ...)): nothing to copy.
   } else if (contig) {
-    std::memcpy(p + sizeof env, buf, bytes);
+    core::copy_bytes(p + sizeof env, buf, bytes);
   } else {
     dtype::pack(buf, count, t, 0, p + sizeof env, bytes);
   }
