@@ -4,9 +4,10 @@
 // local iovecs from dtype::to_iov on our buffer, remote iovecs either the one
 // contiguous range or the sender's iovec array (itself read from the sender),
 // at most IOV_MAX of each per call. From split_min bytes on, when both
-// buffers are contiguous, the receiver first asks the sender (cts_write) to
-// write the upper part with process_vm_writev while it reads the lower part:
-// two cores copy at once, each byte still copied once.
+// buffers are contiguous and the receiver has no sends of its own in flight,
+// the receiver first asks the sender (cts_write) to write the upper part
+// with process_vm_writev while it reads the lower part: two cores copy at
+// once, each byte still copied once.
 //
 // Order of records for one message (ring S->R carries rts, data, done_write;
 // ring R->S carries cts, ack):
@@ -169,11 +170,17 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
     ask_push(s, r, from, rts.cookie);
     return;
   }
-  const bool split = n >= s.tune.split_min && rts.niov == 0 && r->contig;
+  // No split while we have sends of our own in flight: the sender then most
+  // likely receives from us as well (an exchange, a bidirectional stream),
+  // its core is busy copying our data, and asking it for a share as well
+  // only adds records and syscalls to the same amount of copying.
+  const bool split = n >= s.tune.split_min && rts.niov == 0 && r->contig && s.open_sends == 0;
   // Our share; the sender's starts on a page boundary.
   const std::size_t own = split ? (n / 2 + 4095) / 4096 * 4096 : n;
-  // The first piece tells whether we may read this peer at all.
-  const std::size_t first = std::min<std::size_t>(own, 4096);
+  // From a peer not read yet, a first small piece tells whether we may read
+  // it at all (before anything else of this message happens).
+  PeerIn& peer = s.in[static_cast<std::size_t>(from)];
+  const std::size_t first = peer.readable ? 0 : std::min<std::size_t>(own, 4096);
   int err = read_remote(s, r, from, 0, first);
   if (err) {
     if (!refused(err)) read_failed(*r, from, err);
@@ -181,6 +188,7 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
     ask_push(s, r, from, rts.cookie);
     return;
   }
+  peer.readable = true;
   if (split && own < n) {
     wire::Cts c{};
     c.send_cookie = rts.cookie;

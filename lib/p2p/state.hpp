@@ -39,6 +39,7 @@ struct PeerIn {
   shm::RingConsumer ring;
   std::uint64_t last_active = 0;
   bool hot = false;
+  bool readable = false;  // process_vm_readv of this peer worked once (rndv.cpp)
 };
 
 // An MPI_Message: a matched message taken off the unexpected queue by MPI_Mprobe.
