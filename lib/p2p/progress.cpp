@@ -47,6 +47,7 @@
 #include <cstring>
 #include <memory>
 
+#include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/ops.hpp"
@@ -147,7 +148,7 @@ void handle_record(State& s, int from, const shm::Record& rec) {
       UnexpectedPtr u;
       if (rec.kind == wire::eager) {
         u = make_unexpected(n);
-        std::memcpy(u->data(), body, n);
+        core::copy_bytes(u->data(), body, n);
         u->bytes = n;
       } else if (rec.kind == wire::eager_sync) {
         u = make_unexpected(n - sizeof(wire::SyncCookie));

@@ -16,7 +16,7 @@ void copy_in(Request* r, const std::byte* data, std::size_t n) {
   const std::size_t m = std::min(n, r->bytes);
   if (m == 0) return;
   if (r->contig)
-    std::memcpy(r->buf, data, m);
+    core::copy_bytes(r->buf, data, m);
   else
     dtype::unpack(r->buf, r->count, *r->type, 0, data, m);
 }
