@@ -38,7 +38,7 @@ void send_to(const Peers& p, int to, const void* buf, std::size_t bytes, int tag
 }
 
 std::size_t recv_from(const Peers& p, int from, void* buf, std::size_t max, int tag) {
-  return p2p::recv_internal(buf, max, from, tag, p.context);
+  return p2p::recv_internal(buf, max, from, tag, p.context, nullptr, p.world[from]);
 }
 
 void and_into(std::uint64_t* acc, const std::byte* in, int words) {

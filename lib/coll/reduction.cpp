@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "coll/internal.hpp"
 #include "coll/movement.hpp"
 #include "dtype/op.hpp"
 
@@ -40,7 +41,42 @@ int reduce(const comm::Comm& c, const Reduction& r, const void* mine, void* resu
   return err;
 }
 
+namespace {
+
+// Recursive doubling: log2(n) exchanges for n a power of two. Before step k
+// each rank holds the reduction of its aligned block of 2^k ranks; partners
+// hold adjacent blocks and both compute (lower block) op (higher block). So
+// every rank folds in rank order (right for non-commutative ops too) and all
+// of them compute bitwise the same result. Both partners send first, so the
+// messages must be eager (coll/internal.hpp, kEagerSafeBytes).
+int allreduce_doubling(const comm::Comm& c, const Reduction& r, const void* mine, void* result) {
+  const Typed acc{result, r.count, r.type};
+  copy_typed(Typed{mine, r.count, r.type}, acc);
+  Scratch other(r.count, *r.type);
+  int err = MPI_SUCCESS;
+  for (int mask = 1; mask < c.size(); mask <<= 1) {
+    const int partner = c.rank ^ mask;
+    send_typed(c, partner, kTagUserAllreduce, acc);
+    recv_typed(c, partner, kTagUserAllreduce, other.typed());
+    int e;
+    if (partner < c.rank) {
+      e = apply(r, other.base(), result);  // result = theirs op ours
+    } else {
+      e = apply(r, result, other.base());  // other = ours op theirs
+      copy_typed(other.typed(), acc);
+    }
+    if (err == MPI_SUCCESS) err = e;
+  }
+  return err;
+}
+
+}  // namespace
+
 int allreduce(const comm::Comm& c, const Reduction& r, const void* mine, void* result) {
+  const int n = c.size();
+  if (n > 1 && (n & (n - 1)) == 0 && static_cast<std::size_t>(r.count) * r.type->size <= eager_safe_bytes())
+    return allreduce_doubling(c, r, mine, result);
+  // Otherwise: reduce to rank 0, then broadcast.
   int err = reduce(c, r, mine, result, 0);
   // Everybody learns whether the root's fold failed, then the result.
   int root_err = err;

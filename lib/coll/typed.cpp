@@ -22,7 +22,8 @@ void send_bytes(const comm::Comm& c, int dest, int tag, const void* data, std::s
 }
 
 std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::size_t max) {
-  return p2p::recv_internal(data, max, src, tag, c.coll_context());
+  return p2p::recv_internal(data, max, src, tag, c.coll_context(), nullptr,
+                            src >= 0 ? c.peer_world[static_cast<std::size_t>(src)] : -1);
 }
 
 void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t) {

@@ -19,6 +19,7 @@ inline constexpr int kTagUserScatter = -103;
 inline constexpr int kTagUserAlltoall = -104;
 inline constexpr int kTagUserReduce = -105;
 inline constexpr int kTagUserScan = -106;
+inline constexpr int kTagUserAllreduce = -107;
 
 struct Typed {
   const void* buf;

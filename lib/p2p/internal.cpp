@@ -22,6 +22,11 @@ void fill_bytes(Request* r, const void* buf, std::size_t bytes) {
 
 void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context, int src_rank) {
   State& s = state();
+  const dtype::Datatype& byte = *dtype::lookup(MPI_BYTE);
+  if (bytes <= s.tune.eager_limit &&
+      eager_now(s, dest_world, wire::Envelope{context, src_rank, tag, 0}, buf, static_cast<int>(bytes), byte, true,
+                bytes))
+    return;
   Request r;
   r.kind = Kind::send;
   r.mode = Mode::standard;
@@ -37,8 +42,18 @@ void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, 
 }
 
 std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
-                          int* actual_src) {
+                          int* actual_src, int src_world) {
   State& s = state();
+  if (src_world >= 0 && src_rank >= 0 && s.contexts.get(context).quiet_for(src_rank)) {
+    const int count = max_bytes > static_cast<std::size_t>(INT32_MAX) ? INT32_MAX : static_cast<int>(max_bytes);
+    const DirectRecv d{context, src_rank, src_world, tag, buf, count, dtype::lookup(MPI_BYTE)};
+    wire::Envelope env;
+    std::size_t n;
+    if (direct_recv(s, d, &env, &n)) {
+      if (actual_src) *actual_src = env.src;
+      return n;
+    }
+  }
   Request r;
   r.kind = Kind::recv;
   r.comm = MPI_COMM_WORLD;

@@ -15,7 +15,9 @@ void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, 
                    int src_rank);
 // Receives into buf (at most max_bytes; more is an internal error); returns the byte count;
 // src_rank may be MPI_ANY_SOURCE; *actual_src (if non-null) gets the source rank.
+// With the sender's world rank (src_world >= 0) a message that is already
+// there or arrives soon is taken straight from its ring (no request).
 std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
-                          int* actual_src = nullptr);
+                          int* actual_src = nullptr, int src_world = -1);
 
 }  // namespace ringmpi::p2p

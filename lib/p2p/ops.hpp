@@ -20,6 +20,12 @@ void send_control(State& s, int dest, wire::Kind kind, const void* body, std::si
 // Marks r complete and releases it if the user already let go of it.
 void complete(State& s, Request* r);
 
+// The fast path of every eager send: the whole message straight into the
+// ring to world rank `dest` when nothing waits ahead of it there; false (and
+// nothing sent) when the queue is not empty or the ring too full.
+bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
+               bool contig, std::size_t bytes);
+
 // Sends: r is filled in (envelope, buffer, mode) and not active yet.
 void start_send(State& s, Request* r);
 // Tries to put the next part of an outgoing item into its ring; true when
@@ -31,6 +37,20 @@ void flush_out(State& s);
 // Sender side of the rendezvous records.
 void on_cts(State& s, int from, const wire::Cts& c);
 void on_ack(State& s, const wire::Ack& a);
+
+// A blocking receive of one eager message from one source, taken straight
+// from its ring when nothing is queued ahead of it (recv.cpp explains when).
+struct DirectRecv {
+  std::uint32_t context;
+  int source;      // rank in the sender's group, as the envelope carries it
+  int from_world;  // the sender's world rank: whose ring to poll
+  int tag;         // or MPI_ANY_TAG
+  void* buf;
+  int count;
+  const dtype::Datatype* type;
+};
+// True when it received (envelope and size out); false when it took nothing.
+bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes);
 
 // Receives: r is filled in; matches an unexpected message or is posted.
 void start_recv(State& s, Request* r);

@@ -67,7 +67,10 @@ constexpr int kDirectPolls = 4096;
 // A direct receive lets the rest of the engine run every this many polls.
 constexpr int kDirectProgressEvery = 256;
 
-// The fast path of a blocking receive from one source when nothing is
+}  // namespace
+
+// The fast path of a blocking receive (MPI_Recv, the library's internal
+// receives) from one source when nothing is
 // queued ahead of it (Context::quiet_for): polls that source's ring itself
 // and copies a matching eager record straight into the buffer, with no
 // request posted. Ring order is send order, so the first matching record
@@ -76,46 +79,37 @@ constexpr int kDirectProgressEvery = 256;
 // head is anything else (another context or tag, a rendezvous, a message
 // that would truncate), when a progress() in between queued something, or
 // when the polls run out; the general path then takes over.
-bool direct_recv(State& s, const RecvArgs& a, MPI_Status* status) {
-  const int from = a.comm->peer_world[static_cast<std::size_t>(a.source)];
-  shm::RingConsumer& ring = s.in[static_cast<std::size_t>(from)].ring;
+bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes) {
+  shm::RingConsumer& ring = s.in[static_cast<std::size_t>(d.from_world)].ring;
   const int polls = oversubscribed() ? kInlineSpinsOversubscribed : kDirectPolls;
+  Context& queues = s.contexts.get(d.context);
   // The rest of the engine moves on first (a rendezvous waiting for our
   // answer, a full outgoing ring), as in every blocking call.
-  progress(from);
-  if (!s.contexts.get(a.comm->context).quiet_for(a.source)) return false;
+  progress(d.from_world);
+  if (!queues.quiet_for(d.source)) return false;
   shm::Record rec;
   for (int i = 1; !ring.peek(&rec); ++i) {
     if (i >= polls) return false;
     if (i % kDirectProgressEvery == 0) {
-      progress(from);
-      if (!s.contexts.get(a.comm->context).quiet_for(a.source)) return false;
+      progress(d.from_world);
+      if (!queues.quiet_for(d.source)) return false;
     }
   }
   if (rec.kind != wire::eager) return false;
-  wire::Envelope env;
-  std::memcpy(&env, rec.payload, sizeof env);
-  const std::size_t n = rec.bytes - sizeof env;
-  const std::size_t room = static_cast<std::size_t>(a.count) * a.type->size;
-  if (env.context != a.comm->context || env.src != a.source || !tag_matches(a.tag, env.tag) || n > room)
-    return false;
+  std::memcpy(env, rec.payload, sizeof *env);
+  const std::size_t n = rec.bytes - sizeof *env;
+  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
+  if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
   if (n != 0) {
-    if (room == 0 || a.type->contiguous())
-      core::copy_bytes(a.buf, rec.payload + sizeof env, n);
+    if (room == 0 || d.type->contiguous())
+      core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
     else
-      dtype::unpack(a.buf, a.count, *a.type, 0, rec.payload + sizeof env, n);
+      dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
   }
-  consumed(s, from, rec);
-  if (status != MPI_STATUS_IGNORE) {
-    status->MPI_SOURCE = env.src;
-    status->MPI_TAG = env.tag;
-    status->rmpi_count = static_cast<long long>(n);
-    status->rmpi_cancelled = 0;
-  }
+  consumed(s, d.from_world, rec);
+  *bytes = n;
   return true;
 }
-
-}  // namespace
 
 void set_match(Request* r, const wire::Envelope& env, std::size_t bytes) {
   r->st_source = env.src;
@@ -198,8 +192,21 @@ void start_recv(State& s, Request* r) {
 
 int recv(const RecvArgs& a, MPI_Status* status) {
   State& s = state();
-  if (a.source >= 0 && s.contexts.get(a.comm->context).quiet_for(a.source) && direct_recv(s, a, status))
-    return MPI_SUCCESS;
+  if (a.source >= 0 && s.contexts.get(a.comm->context).quiet_for(a.source)) {
+    const DirectRecv d{a.comm->context, a.source, a.comm->peer_world[static_cast<std::size_t>(a.source)], a.tag,
+                       a.buf, a.count, a.type};
+    wire::Envelope env;
+    std::size_t n;
+    if (direct_recv(s, d, &env, &n)) {
+      if (status != MPI_STATUS_IGNORE) {
+        status->MPI_SOURCE = env.src;
+        status->MPI_TAG = env.tag;
+        status->rmpi_count = static_cast<long long>(n);
+        status->rmpi_cancelled = 0;
+      }
+      return MPI_SUCCESS;
+    }
+  }
   Request r;
   fill(&r, a, false);
   r.peer = a.source;

@@ -161,6 +161,10 @@ void fill(Request* r, const SendArgs& a, bool hold) {
   }
 }
 
+int bsend_start(State& s, const SendArgs& a);
+
+}  // namespace
+
 // The fast path of every eager send: straight into an empty-queued ring.
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes) {
@@ -180,10 +184,6 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   notify(s, dest);
   return true;
 }
-
-int bsend_start(State& s, const SendArgs& a);
-
-}  // namespace
 
 void start_send(State& s, Request* r) {
   r->active = true;

@@ -181,6 +181,17 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Op_free(&mm));
   CHECK_MPI(MPI_Type_free(&m4));
 
+  /* Allreduce on both sides of the exchange-based algorithm's size limit
+   * (4096 bytes): 8 doubles and 2000 doubles, each rank's values distinct. */
+  for (int len = 8; len <= 2000; len += 1992) {
+    double *xs = malloc(sizeof(double) * (size_t)len), *sum = malloc(sizeof(double) * (size_t)len);
+    for (int k = 0; k < len; ++k) xs[k] = rank * 1000.0 + k;
+    CHECK_MPI(MPI_Allreduce(xs, sum, len, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    for (int k = 0; k < len; ++k) CHECK(sum[k] == 1000.0 * size * (size - 1) / 2 + (double)k * size);
+    free(xs);
+    free(sum);
+  }
+
   free(all); free(counts); free(displs); free(v); free(s); free(r); free(rsin); free(rsin2);
   CHECK_MPI(MPI_Finalize());
   return 0;
