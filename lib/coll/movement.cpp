@@ -3,10 +3,18 @@
 #include <cstring>
 #include <vector>
 
+#include "coll/internal.hpp"
+
 namespace ringmpi::coll {
 namespace {
 Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
   return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
+}
+
+// A block this small is sent without waiting for its receiver
+// (coll/internal.hpp), so a rank may send all of them before it receives.
+bool eager_block(int count, const dtype::Datatype& t) {
+  return static_cast<std::size_t>(count) * t.size <= eager_safe_bytes();
 }
 }  // namespace
 
@@ -60,6 +68,20 @@ void allgatherv(const comm::Comm& c, const Typed& send, bool in_place, void* rec
   // Own block into place first, then gather at 0 with everything in place.
   if (!in_place) copy_typed(send, block(recvbuf, rtype, displs[c.rank], counts[c.rank]));
   if (n == 1) return;
+  // Small blocks (every rank knows every count, so all choose alike): each
+  // rank sends its block to every other, then receives theirs; one step of
+  // latency instead of a gather and a broadcast.
+  bool small = true;
+  for (int i = 0; i < n && small; ++i) small = eager_block(counts[i], rtype);
+  if (small) {
+    const Typed own = block(recvbuf, rtype, displs[c.rank], counts[c.rank]);
+    for (int k = 1; k < n; ++k) send_typed(c, (c.rank + k) % n, kTagUserGather, own);
+    for (int k = 1; k < n; ++k) {
+      const int i = (c.rank - k + n) % n;
+      recv_typed(c, i, kTagUserGather, block(recvbuf, rtype, displs[i], counts[i]));
+    }
+    return;
+  }
   if (c.rank != 0) {
     send_typed(c, 0, kTagUserGather, block(recvbuf, rtype, displs[c.rank], counts[c.rank]));
   } else {
@@ -119,22 +141,41 @@ void alltoallv(const comm::Comm& c, const void* sendbuf, const int* scounts, con
   } else {
     copy_typed(block(sendbuf, stype, sdispls[me], scounts[me]), block(recvbuf, rtype, rdispls[me], rcounts[me]));
   }
+  auto do_send = [&](int p) {
+    if (in_place)
+      send_bytes(c, p, kTagUserAlltoall, saved[p].data(), saved[p].size());
+    else
+      send_typed(c, p, kTagUserAlltoall, block(sendbuf, stype, sdispls[p], scounts[p]));
+  };
+  auto do_recv = [&](int p) { recv_typed(c, p, kTagUserAlltoall, block(recvbuf, rtype, rdispls[p], rcounts[p])); };
+  // Small blocks go first, all sends then all receives: they need no
+  // receiver to complete. Sender and receiver of a block agree on "small"
+  // (matching signatures have the same byte count), so each direction of a
+  // pair is either here or in the pairwise rounds below, on both sides.
+  // (With MPI_IN_PLACE the send counts are the receive counts.)
+  const auto small_out = [&](int p) {
+    return in_place ? eager_block(rcounts[p], rtype) : eager_block(scounts[p], stype);
+  };
+  const auto small_in = [&](int p) { return eager_block(rcounts[p], rtype); };
+  for (int k = 1; k < n; ++k) {
+    const int p = (me + k) % n;
+    if (small_out(p)) do_send(p);
+  }
+  for (int k = 1; k < n; ++k) {
+    const int p = (me - k + n) % n;
+    if (small_in(p)) do_recv(p);
+  }
+  // Large blocks: pairwise rounds, the lower rank sending first, so a
+  // blocking rendezvous always meets its receive.
   for (int t = 0; t < round_robin_rounds(n); ++t) {
     const int p = round_robin_partner(n, me, t);
     if (p < 0 || p == me) continue;
-    auto do_send = [&] {
-      if (in_place)
-        send_bytes(c, p, kTagUserAlltoall, saved[p].data(), saved[p].size());
-      else
-        send_typed(c, p, kTagUserAlltoall, block(sendbuf, stype, sdispls[p], scounts[p]));
-    };
-    auto do_recv = [&] { recv_typed(c, p, kTagUserAlltoall, block(recvbuf, rtype, rdispls[p], rcounts[p])); };
     if (me < p) {
-      do_send();
-      do_recv();
+      if (!small_out(p)) do_send(p);
+      if (!small_in(p)) do_recv(p);
     } else {
-      do_recv();
-      do_send();
+      if (!small_in(p)) do_recv(p);
+      if (!small_out(p)) do_send(p);
     }
   }
 }

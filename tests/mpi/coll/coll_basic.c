@@ -181,6 +181,40 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Op_free(&mm));
   CHECK_MPI(MPI_Type_free(&m4));
 
+  /* Alltoallv mixing blocks below and above the 4096 bytes that go out
+   * before any receive (small) with ones that go pairwise (large): the block
+   * from i to j has 2000 ints when i + j is odd, 3 otherwise. */
+  {
+    int *sc2 = malloc(sizeof(int) * size), *sd2 = malloc(sizeof(int) * size);
+    int *rc2 = malloc(sizeof(int) * size), *rd2 = malloc(sizeof(int) * size);
+    int stot = 0, rtot = 0;
+    for (int j = 0; j < size; ++j) {
+      sc2[j] = (rank + j) % 2 ? 2000 : 3;
+      sd2[j] = stot;
+      stot += sc2[j];
+      rc2[j] = (j + rank) % 2 ? 2000 : 3;
+      rd2[j] = rtot;
+      rtot += rc2[j];
+    }
+    int *sb2 = malloc(sizeof(int) * (size_t)stot), *rb2 = malloc(sizeof(int) * (size_t)rtot);
+    for (int j = 0; j < size; ++j)
+      for (int k = 0; k < sc2[j]; ++k) sb2[sd2[j] + k] = rank * 100000 + j * 10000 + k;
+    CHECK_MPI(MPI_Alltoallv(sb2, sc2, sd2, MPI_INT, rb2, rc2, rd2, MPI_INT, MPI_COMM_WORLD));
+    int bad = 0;
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < rc2[i]; ++k) bad += rb2[rd2[i] + k] != i * 100000 + rank * 10000 + k;
+    CHECK(bad == 0);
+    /* Allgather of blocks above the limit (gather and broadcast path). */
+    int *big = malloc(sizeof(int) * 1500 * (size_t)size), part[1500];
+    for (int k = 0; k < 1500; ++k) part[k] = rank * 7 + k;
+    CHECK_MPI(MPI_Allgather(part, 1500, MPI_INT, big, 1500, MPI_INT, MPI_COMM_WORLD));
+    bad = 0;
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < 1500; ++k) bad += big[i * 1500 + k] != i * 7 + k;
+    CHECK(bad == 0);
+    free(big); free(sb2); free(rb2); free(sc2); free(sd2); free(rc2); free(rd2);
+  }
+
   /* Allreduce on both sides of the exchange-based algorithm's size limit
    * (4096 bytes): 8 doubles and 2000 doubles, each rank's values distinct. */
   for (int len = 8; len <= 2000; len += 1992) {
