@@ -47,7 +47,7 @@ std::uint64_t ring_capacity(int nranks) {
   char* end = nullptr;
   errno = 0;
   const unsigned long long n = std::strtoull(v, &end, 10);
-  if (errno != 0 || *end != '\0' || n < 4096 || n > (1ull << 30) || (n & (n - 1)) != 0) return 0;
+  if (errno != 0 || *end != '\0' || n < 16384 || n > (1ull << 30) || (n & (n - 1)) != 0) return 0;
   return n;
 }
 
@@ -98,7 +98,7 @@ int main(int argc, char** argv) {
   const std::uint64_t capacity = ring_capacity(o.nranks);
   if (capacity == 0) {
     say(std::string("RINGMPI_RING_BYTES='") + std::getenv("RINGMPI_RING_BYTES") +
-        "' is not a power of two between 4096 and 1073741824");
+        "' is not a power of two between 16384 and 1073741824");
     return kExitUsage;
   }
 

@@ -14,6 +14,7 @@
 
 #include "coll/tags.hpp"
 #include "comm/comm.hpp"
+#include "p2p/engine.hpp"
 
 namespace ringmpi::coll {
 
@@ -33,6 +34,7 @@ Peers peers_of(const comm::Comm& c);
 // overrides it, so tests can drive the tree fallback with few ranks; every
 // rank must see the same value.
 inline constexpr std::size_t kEagerSafeBytes = 4096;
+static_assert(kEagerSafeBytes <= p2p::kMinEagerLimit, "send-before-receive steps need eager messages");
 std::size_t eager_safe_bytes();
 
 // Every participant contributes `block` bytes and gets all blocks in

@@ -283,7 +283,7 @@ void init() {
   // Eager up to 64 KiB when a ring holds 16 such messages: two copies through
   // a cache-resident ring beat a single-copy syscall round there.
   s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 65536);
-  s.tune.eager_limit = env_size("RINGMPI_EAGER_LIMIT", s.tune.eager_limit);
+  s.tune.eager_limit = std::max(env_size("RINGMPI_EAGER_LIMIT", s.tune.eager_limit), kMinEagerLimit);
   s.tune.split_min = env_size("RINGMPI_SPLIT_MIN", s.tune.split_min);
   s.tune.chunk = env_size("RINGMPI_CHUNK", s.tune.chunk);
   const std::size_t eager_max = max_payload - sizeof(wire::Envelope) - sizeof(wire::SyncCookie);

@@ -70,10 +70,9 @@ constexpr int kDirectProgressEvery = 256;
 }  // namespace
 
 // The fast path of a blocking receive (MPI_Recv, the library's internal
-// receives) from one source when nothing is
-// queued ahead of it (Context::quiet_for): polls that source's ring itself
-// and copies a matching eager record straight into the buffer, with no
-// request posted. Ring order is send order, so the first matching record
+// receives) from one source when nothing is queued ahead of it
+// (Context::quiet_for): polls that source's ring itself and copies a
+// matching eager record straight into the buffer, with no request posted. Ring order is send order, so the first matching record
 // from the source is this receive's message (MPI-3.1 §3.5). Gives up,
 // having consumed nothing of the source's messages, when the record at the
 // head is anything else (another context or tag, a rendezvous, a message
