@@ -234,7 +234,12 @@ are still there); if mpiexec itself is killed, the ranks die with it.
 
 environment:
   MPIEXEC_TIMEOUT=S            as --timeout
-  RINGMPI_RING_BYTES=N         ring capacity per rank pair (power of two)
+  RINGMPI_RING_BYTES=N         ring capacity per rank pair: a power of two,
+                               16384..1073741824 (default: 1 MiB up to 16
+                               ranks, down to 64 KiB from 64 ranks)
+  RINGMPI_EAGER_LIMIT=N        largest message sent whole through a ring
+                               (default ring/16 within 16..64 KiB; >= 4096)
+  RINGMPI_YIELD_US=N           how long a waiting rank yields before it sleeps
   RINGMPI_FORCE_COPY_FALLBACK=1  large messages through the rings, not
                                process_vm_readv
   RINGMPI_LAUNCHER_POLL=1      use poll(2) instead of io_uring
