@@ -23,6 +23,36 @@ int blocklength(Call& call, int bl) {
   return MPI_SUCCESS;
 }
 
+// MPI_Type_indexed and MPI_Type_create_hindexed: the same checks, the
+// displacements in elements (int) or in bytes (MPI_Aint).
+template <class Disp, class Make>
+int indexed(const char* name, int count, const int* blocklengths, const Disp* displacements, MPI_Datatype oldtype,
+            MPI_Datatype* newtype, Make make) {
+  Call call(name);
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = api::array(call, blocklengths, count, "array_of_blocklengths")) return e;
+  if (int e = api::array(call, displacements, count, "array_of_displacements")) return e;
+  if (int e = api::nonnegative_entries(call, blocklengths, count, "array_of_blocklengths")) return e;
+  std::string why;
+  return api::publish(call, make(count, blocklengths, displacements, old, &why), why, newtype);
+}
+
+// Their one-blocklength variants (MPI_Type_create_(h)indexed_block).
+template <class Disp, class Make>
+int indexed_block(const char* name, int count, int bl, const Disp* displacements, MPI_Datatype oldtype,
+                  MPI_Datatype* newtype, Make make) {
+  Call call(name);
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = blocklength(call, bl)) return e;
+  if (int e = api::array(call, displacements, count, "array_of_displacements")) return e;
+  std::string why;
+  return api::publish(call, make(count, bl, displacements, old, &why), why, newtype);
+}
+
 }  // namespace
 
 extern "C" {
@@ -59,56 +89,26 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
 
 int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
                      MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  Call call("MPI_Type_indexed");
-  dtype::TypePtr old;
-  if (int e = common(call, oldtype, &old, newtype)) return e;
-  if (int e = call.count(count, "count")) return e;
-  if (int e = api::array(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
-  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
-  if (int e = api::nonnegative_entries(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
-  std::string why;
-  return api::publish(call, dtype::make_indexed(count, array_of_blocklengths, array_of_displacements, old, &why),
-                      why, newtype);
+  return indexed("MPI_Type_indexed", count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
+                 dtype::make_indexed);
 }
 
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
                              MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  Call call("MPI_Type_create_hindexed");
-  dtype::TypePtr old;
-  if (int e = common(call, oldtype, &old, newtype)) return e;
-  if (int e = call.count(count, "count")) return e;
-  if (int e = api::array(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
-  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
-  if (int e = api::nonnegative_entries(call, array_of_blocklengths, count, "array_of_blocklengths")) return e;
-  std::string why;
-  return api::publish(call, dtype::make_hindexed(count, array_of_blocklengths, array_of_displacements, old, &why),
-                      why, newtype);
+  return indexed("MPI_Type_create_hindexed", count, array_of_blocklengths, array_of_displacements, oldtype, newtype,
+                 dtype::make_hindexed);
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
                                   MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  Call call("MPI_Type_create_indexed_block");
-  dtype::TypePtr old;
-  if (int e = common(call, oldtype, &old, newtype)) return e;
-  if (int e = call.count(count, "count")) return e;
-  if (int e = ::blocklength(call, blocklength)) return e;
-  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
-  std::string why;
-  return api::publish(call, dtype::make_indexed_block(count, blocklength, array_of_displacements, old, &why), why,
-                      newtype);
+  return indexed_block("MPI_Type_create_indexed_block", count, blocklength, array_of_displacements, oldtype, newtype,
+                       dtype::make_indexed_block);
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
                                    MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  Call call("MPI_Type_create_hindexed_block");
-  dtype::TypePtr old;
-  if (int e = common(call, oldtype, &old, newtype)) return e;
-  if (int e = call.count(count, "count")) return e;
-  if (int e = ::blocklength(call, blocklength)) return e;
-  if (int e = api::array(call, array_of_displacements, count, "array_of_displacements")) return e;
-  std::string why;
-  return api::publish(call, dtype::make_hindexed_block(count, blocklength, array_of_displacements, old, &why), why,
-                      newtype);
+  return indexed_block("MPI_Type_create_hindexed_block", count, blocklength, array_of_displacements, oldtype,
+                       newtype, dtype::make_hindexed_block);
 }
 
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],

@@ -14,6 +14,19 @@ int failed(Call& call, MPI_Comm comm, int code) {
   return call.fail(code, "%s", p2p::error_detail());
 }
 
+// MPI_Sendrecv(_replace) once the arguments are checked: the send starts,
+// the receive completes, then the send does.
+int exchange(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, MPI_Status* status) {
+  MPI_Request sreq;
+  if (int e = p2p::isend(sa, &sreq)) return call.fail(e, "%s", p2p::error_detail());
+  const int e = p2p::recv(ra, status);
+  p2p::Request* r = p2p::lookup(sreq);
+  p2p::wait(r);
+  p2p::finish(&sreq, r, MPI_STATUS_IGNORE);
+  if (e != MPI_SUCCESS) return failed(call, comm, e);
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -45,14 +58,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return e;
   p2p::RecvArgs ra;
   if (int e = api::check_recv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, &ra)) return e;
-  MPI_Request sreq;
-  if (int e = p2p::isend(sa, &sreq)) return call.fail(e, "%s", p2p::error_detail());
-  const int e = p2p::recv(ra, status);
-  p2p::Request* r = p2p::lookup(sreq);
-  p2p::wait(r);
-  p2p::finish(&sreq, r, MPI_STATUS_IGNORE);
-  if (e != MPI_SUCCESS) return failed(call, comm, e);
-  return MPI_SUCCESS;
+  return exchange(call, comm, sa, ra, status);
 }
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
@@ -71,14 +77,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
   sa.type = dtype::lookup(MPI_BYTE);
   sa.datatype = MPI_BYTE;
   sa.count = static_cast<int>(bytes);
-  MPI_Request sreq;
-  if (int e = p2p::isend(sa, &sreq)) return call.fail(e, "%s", p2p::error_detail());
-  const int e = p2p::recv(ra, status);
-  p2p::Request* r = p2p::lookup(sreq);
-  p2p::wait(r);
-  p2p::finish(&sreq, r, MPI_STATUS_IGNORE);
-  if (e != MPI_SUCCESS) return failed(call, comm, e);
-  return MPI_SUCCESS;
+  return exchange(call, comm, sa, ra, status);
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {

@@ -39,25 +39,21 @@ int wait_any(Request* const* rs, int n) {
   return found;
 }
 
-void empty_status(MPI_Status* st) {
+void set_status(MPI_Status* st, int source, int tag, std::size_t bytes, bool cancelled) {
   if (st == MPI_STATUS_IGNORE) return;
-  st->MPI_SOURCE = MPI_ANY_SOURCE;
-  st->MPI_TAG = MPI_ANY_TAG;
-  st->rmpi_count = 0;
-  st->rmpi_cancelled = 0;
+  st->MPI_SOURCE = source;
+  st->MPI_TAG = tag;
+  st->rmpi_count = static_cast<long long>(bytes);
+  st->rmpi_cancelled = cancelled;
 }
 
+void empty_status(MPI_Status* st) { set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
+
 void status_of(const Request& r, MPI_Status* st) {
-  if (st == MPI_STATUS_IGNORE) return;
-  if (r.kind == Kind::send) {
-    empty_status(st);
-    st->rmpi_cancelled = r.cancelled;
-    return;
-  }
-  st->MPI_SOURCE = r.st_source;
-  st->MPI_TAG = r.st_tag;
-  st->rmpi_count = r.cancelled ? 0 : static_cast<long long>(r.st_count);
-  st->rmpi_cancelled = r.cancelled;
+  if (r.kind == Kind::send)
+    set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, r.cancelled);
+  else
+    set_status(st, r.st_source, r.st_tag, r.cancelled ? 0 : r.st_count, r.cancelled);
 }
 
 int finish(MPI_Request* h, Request* r, MPI_Status* st) {

@@ -87,6 +87,8 @@ void release(MPI_Request* h, Request* r);
 void cancel(Request* r);
 // Describes a failed request for an error message.
 void describe_error(const Request& r, char* out, std::size_t n);
+// Fills a status (nothing for MPI_STATUS_IGNORE): source, tag, byte count.
+void set_status(MPI_Status* status, int source, int tag, std::size_t bytes, bool cancelled = false);
 // Fills the status of an empty request (MPI-3.1 §3.7.3).
 void empty_status(MPI_Status* status);
 

@@ -10,10 +10,15 @@
 namespace ringmpi::p2p {
 namespace {
 
+// `bytes` as a count of MPI_BYTE (internal messages may exceed INT_MAX bytes).
+int byte_count(std::size_t bytes) {
+  return bytes > static_cast<std::size_t>(INT32_MAX) ? INT32_MAX : static_cast<int>(bytes);
+}
+
 void fill_bytes(Request* r, const void* buf, std::size_t bytes) {
   r->buf = const_cast<void*>(buf);
   r->type = dtype::lookup(MPI_BYTE);
-  r->count = bytes > static_cast<std::size_t>(INT32_MAX) ? INT32_MAX : static_cast<int>(bytes);
+  r->count = byte_count(bytes);
   r->bytes = bytes;
   r->contig = true;
 }
@@ -24,7 +29,7 @@ void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, 
   State& s = state();
   const dtype::Datatype& byte = *dtype::lookup(MPI_BYTE);
   if (bytes <= s.tune.eager_limit &&
-      eager_now(s, dest_world, wire::Envelope{context, src_rank, tag, 0}, buf, static_cast<int>(bytes), byte, true,
+      eager_now(s, dest_world, wire::Envelope{context, src_rank, tag, 0}, buf, byte_count(bytes), byte, true,
                 bytes))
     return;
   Request r;
@@ -45,8 +50,7 @@ std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int ta
                           int* actual_src, int src_world) {
   State& s = state();
   if (src_world >= 0 && src_rank >= 0 && s.contexts.get(context).quiet_for(src_rank)) {
-    const int count = max_bytes > static_cast<std::size_t>(INT32_MAX) ? INT32_MAX : static_cast<int>(max_bytes);
-    const DirectRecv d{context, src_rank, src_world, tag, buf, count, dtype::lookup(MPI_BYTE)};
+    const DirectRecv d{context, src_rank, src_world, tag, buf, byte_count(max_bytes), dtype::lookup(MPI_BYTE)};
     wire::Envelope env;
     std::size_t n;
     if (direct_recv(s, d, &env, &n)) {

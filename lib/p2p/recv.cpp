@@ -21,6 +21,19 @@ void copy_in(Request* r, const std::byte* data, std::size_t n) {
     dtype::unpack(r->buf, r->count, *r->type, 0, data, m);
 }
 
+// The end of a blocking receive on a request of its own (MPI_Recv's general
+// path, MPI_Mrecv): waits, fills the status, keeps the error's detail.
+int finish_blocking(Request& r, MPI_Status* status) {
+  if (!r.complete) wait_until([&r] { return r.complete; });
+  status_of(r, status);
+  if (r.st_error != MPI_SUCCESS) {
+    char why[512];
+    describe_error(r, why, sizeof why);
+    set_error_detail("%s", why);
+  }
+  return r.st_error;
+}
+
 void proc_null_status(Request* r) {
   r->st_source = MPI_PROC_NULL;
   r->st_tag = MPI_ANY_TAG;
@@ -46,21 +59,9 @@ void fill(Request* r, const RecvArgs& a, bool hold) {
   r->context = a.comm->context;
 }
 
-void set_probe_status(const Unexpected& u, MPI_Status* st) {
-  if (st == MPI_STATUS_IGNORE) return;
-  st->MPI_SOURCE = u.src;
-  st->MPI_TAG = u.tag;
-  st->rmpi_count = static_cast<long long>(u.bytes);
-  st->rmpi_cancelled = 0;
-}
+void set_probe_status(const Unexpected& u, MPI_Status* st) { set_status(st, u.src, u.tag, u.bytes); }
 
-void proc_null_probe_status(MPI_Status* st) {
-  if (st == MPI_STATUS_IGNORE) return;
-  st->MPI_SOURCE = MPI_PROC_NULL;
-  st->MPI_TAG = MPI_ANY_TAG;
-  st->rmpi_count = 0;
-  st->rmpi_cancelled = 0;
-}
+void proc_null_probe_status(MPI_Status* st) { set_status(st, MPI_PROC_NULL, MPI_ANY_TAG, 0); }
 
 // Polls before a direct receive gives up and posts its request.
 constexpr int kDirectPolls = 4096;
@@ -197,27 +198,14 @@ int recv(const RecvArgs& a, MPI_Status* status) {
     wire::Envelope env;
     std::size_t n;
     if (direct_recv(s, d, &env, &n)) {
-      if (status != MPI_STATUS_IGNORE) {
-        status->MPI_SOURCE = env.src;
-        status->MPI_TAG = env.tag;
-        status->rmpi_count = static_cast<long long>(n);
-        status->rmpi_cancelled = 0;
-      }
+      set_status(status, env.src, env.tag, n);
       return MPI_SUCCESS;
     }
   }
   Request r;
   fill(&r, a, false);
-  r.peer = a.source;
   start_recv(s, &r);
-  if (!r.complete) wait_until([&r] { return r.complete; });
-  status_of(r, status);
-  if (r.st_error != MPI_SUCCESS) {
-    char why[512];
-    describe_error(r, why, sizeof why);
-    set_error_detail("%s", why);
-  }
-  return r.st_error;
+  return finish_blocking(r, status);
 }
 
 int irecv(const RecvArgs& a, MPI_Request* request) {
@@ -345,14 +333,7 @@ int mrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* ty
   Request r;
   fill(&r, buf, count, datatype, type, false);
   start_mrecv(s, &r, message);
-  if (!r.complete) wait_until([&r] { return r.complete; });
-  status_of(r, status);
-  if (r.st_error != MPI_SUCCESS) {
-    char why[512];
-    describe_error(r, why, sizeof why);
-    set_error_detail("%s", why);
-  }
-  return r.st_error;
+  return finish_blocking(r, status);
 }
 
 int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
