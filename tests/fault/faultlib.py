@@ -22,6 +22,7 @@ check_* failures print the command, status and output of the run involved.
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -297,3 +298,65 @@ def main(tests, argv=None):
     print("%d failed, %.1f s%s" % (failed, time.monotonic() - suite_start, " (poll)" if args.poll else ""))
     subprocess.run(["rm", "-rf", ctx.tmp])
     sys.exit(1 if failed else 0)
+
+
+# ---- bad-input programs under MPI_ERRORS_ARE_FATAL ------------------------
+
+def fatal_args():
+    """--mpiexec, --build, --prog: the command line of a bad-input script."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--prog", required=True)
+    return ap.parse_args()
+
+
+def run_case(args, np, case):
+    """`mpiexec -n np prog case` with a time limit; the CompletedProcess."""
+    return subprocess.run([args.mpiexec, "-n", str(np), "--timeout", "60", args.prog, case], capture_output=True,
+                          text=True, timeout=120)
+
+
+def check_fatal_cases(args, cases):
+    """Runs each case of a bad-input program; returns the failures.
+
+    cases: name -> (np, rank that errs (None: any rank), call, error class,
+    words the message must contain). A case passes when the job ends non-zero
+    on its own (no timeout, no signal), the program did not report that the
+    call succeeded, and a line 'ringmpi: rank R: CALL: ... (CLASS)' names
+    the class (a user-defined class with its value: '(user-defined error
+    class 64)') and every word."""
+    failures = []
+    for case, (np, rank, call, cls, words) in cases.items():
+        p = run_case(args, np, case)
+        head = "ringmpi: rank %s: %s:" % ("N" if rank is None else rank, call)
+        ranks = range(np) if rank is None else [rank]
+        starts = tuple("ringmpi: rank %d: %s:" % (r, call) for r in ranks)
+        lines = [l for l in p.stderr.splitlines() if l.startswith(starts)]
+        why = None
+        if p.returncode == 0:
+            why = "exited 0"
+        elif "not reported as an error" in p.stdout + p.stderr:
+            why = "the call succeeded"
+        elif "timed out" in p.stderr or "timeout" in p.stderr:
+            why = "the job had to be killed by the timeout"
+        elif p.returncode < 0 or p.returncode > 128:
+            why = "killed by a signal (crash?)"
+        elif not lines:
+            why = "no '%s' line" % head
+        elif not any(re.search(r"\(%s( \d+)?\)" % re.escape(cls), l) and all(w in l for w in words)
+                     for l in lines):
+            why = "the message lacks (%s) or one of %s" % (cls, words)
+        if why:
+            failures.append("%s (np=%d): %s (exit %d)\n--- stdout:\n%s--- stderr:\n%s" %
+                            (case, np, why, p.returncode, p.stdout, p.stderr))
+        else:
+            print("ok   %-28s %s" % (case, lines[0]))
+    return failures
+
+
+def report(failures):
+    """Prints the failures; the exit status of a bad-input script."""
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0

@@ -3,9 +3,11 @@ the job ends (non-zero exit, within the timeout, the other ranks taken down)
 with one line 'ringmpi: rank R: CALL: ... (CLASS): ...' naming the argument
 and why (attr_fatal.c). A delete callback failing inside MPI_Finalize is
 reported and the job still ends normally."""
-import argparse
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
 
 # case -> (np, failing rank (None: every rank fails, the first one to get
 # there is reported), call, class, words the message must contain)
@@ -27,41 +29,11 @@ CASES = {
 }
 
 
-def run(mpiexec, prog, np, case):
-    return subprocess.run([mpiexec, "-n", str(np), "--timeout", "60", prog, case], capture_output=True,
-                          text=True, timeout=120)
-
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--prog", required=True)
-    args = ap.parse_args()
-    failures = []
-    for case, (np, rank, call, cls, words) in CASES.items():
-        p = run(args.mpiexec, args.prog, np, case)
-        head = "ringmpi: rank %s: %s:" % ("N" if rank is None else rank, call)
-        ranks = range(np) if rank is None else [rank]
-        starts = tuple("ringmpi: rank %d: %s:" % (r, call) for r in ranks)
-        lines = [l for l in p.stderr.splitlines() if l.startswith(starts)]
-        why = None
-        if p.returncode == 0:
-            why = "exited 0"
-        elif "was not reported as an error" in p.stdout:
-            why = "the call succeeded"
-        elif "timed out" in p.stderr or "timeout" in p.stderr:
-            why = "the job had to be killed by the timeout"
-        elif not lines:
-            why = "no '%s' line" % head
-        elif not any(cls in l and all(w in l for w in words) for l in lines):
-            why = "the message lacks %s or one of %s" % (cls, words)
-        if why:
-            failures.append("%s (np=%d): %s\n--- stdout:\n%s--- stderr:\n%s" % (case, np, why, p.stdout, p.stderr))
-        else:
-            print("ok   %-28s %s" % (case, lines[0]))
-
-    p = run(args.mpiexec, args.prog, 1, "finalize_callback_fails")
+    args = fl.fatal_args()
+    failures = fl.check_fatal_cases(args, CASES)
+    p = fl.run_case(args, 1, "finalize_callback_fails")
     want = "ringmpi: rank 0: MPI_Finalize: the delete callback of keyval 0x"
     reported = want in p.stderr and "returned error code 16" in p.stderr
     if p.returncode != 0 or "finalized" not in p.stdout or not reported:
@@ -69,9 +41,7 @@ def main():
                         (p.returncode, p.stdout, p.stderr))
     else:
         print("ok   finalize_callback_fails")
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
+    return fl.report(failures)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 ends (non-zero exit) with one line naming the rank, the call, the error class
 and the bad argument; under MPI_ERRORS_RETURN every case returns its class on
 every rank and nobody hangs (comm_bad.c)."""
-import argparse
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
 
 # case -> (np, call, class, words the message must contain)
 CASES = {
@@ -28,44 +30,20 @@ CASES = {
 }
 
 
-def run(mpiexec, prog, np, case):
-    return subprocess.run([mpiexec, "-n", str(np), "--timeout", "60", prog, case], capture_output=True,
-                          text=True, timeout=120)
-
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--prog", required=True)
-    args = ap.parse_args()
-    failures = []
-    for case, (np, call, cls, words) in CASES.items():
-        p = run(args.mpiexec, args.prog, np, case)
-        lines = [l for l in p.stderr.splitlines() if l.startswith("ringmpi: rank ") and call + ":" in l]
-        why = None
-        if p.returncode == 0:
-            why = "exited 0"
-        elif "was not reported as an error" in p.stderr:
-            why = "the call succeeded"
-        elif not lines:
-            why = "no 'ringmpi: rank N: %s:' line" % call
-        elif not any(cls in l and all(w in l for w in words) for l in lines):
-            why = "the message lacks %s or one of %s" % (cls, words)
-        if why:
-            failures.append("%s (np=%d): %s\n--- stderr:\n%s" % (case, np, why, p.stderr))
-        else:
-            print("ok   %-24s %s" % (case, lines[0]))
+    args = fl.fatal_args()
+    # Any rank may be the one that reports.
+    failures = fl.check_fatal_cases(args, {case: (np, None, call, cls, words)
+                                           for case, (np, call, cls, words) in CASES.items()})
     for np in (1, 2, 3, 4):
-        p = run(args.mpiexec, args.prog, np, "returns")
+        p = fl.run_case(args, np, "returns")
         if p.returncode != 0 or "all error codes as expected" not in p.stdout:
             failures.append("returns (np=%d): rc=%d\n--- stdout:\n%s--- stderr:\n%s" %
                             (np, p.returncode, p.stdout, p.stderr))
         else:
             print("ok   returns np=%d" % np)
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
+    return fl.report(failures)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 job ends with a non-zero exit status and one line
 'ringmpi: rank R: CALL: ... (CLASS): ...' naming the argument, its value and
 why; it is neither a crash nor a hang."""
-import argparse
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
 
 # case -> (np, failing rank, call, class, words the message must contain)
 CASES = {
@@ -26,44 +28,6 @@ CASES = {
 }
 
 
-def run(mpiexec, prog, np, case):
-    return subprocess.run([mpiexec, "-n", str(np), "--timeout", "60", prog, case], capture_output=True,
-                          text=True, timeout=120)
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--prog", required=True)
-    args = ap.parse_args()
-    failures = []
-    for case, (np, rank, call, cls, words) in CASES.items():
-        p = run(args.mpiexec, args.prog, np, case)
-        head = "ringmpi: rank %d: %s:" % (rank, call)
-        lines = [l for l in p.stderr.splitlines() if l.startswith(head)]
-        why = None
-        if p.returncode == 0:
-            why = "exited 0"
-        elif "was not reported as an error" in p.stdout:
-            why = "the call returned"
-        elif "timed out" in p.stderr or "timeout" in p.stderr:
-            why = "the job had to be killed by the timeout"
-        elif p.returncode < 0 or p.returncode > 128:
-            why = "killed by a signal (crash?)"
-        elif not lines:
-            why = "no '%s' line" % head
-        elif not any(cls in l and all(w in l for w in words) for l in lines):
-            why = "the message lacks %s or one of %s" % (cls, words)
-        if why:
-            failures.append("%s (np=%d): %s (exit %d)\n--- stdout:\n%s--- stderr:\n%s" %
-                            (case, np, why, p.returncode, p.stdout, p.stderr))
-        else:
-            print("ok   %-22s %s" % (case, lines[0]))
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fl.report(fl.check_fatal_cases(fl.fatal_args(), CASES)))

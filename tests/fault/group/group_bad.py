@@ -1,10 +1,11 @@
 """Bad input to the group calls under the default MPI_ERRORS_ARE_FATAL: the
 job ends with a non-zero status and a line 'ringmpi: rank R: MPI_Group_x:
 ... (MPI_ERR_CLASS): <argument, value, why>' (group_bad.c)."""
-import argparse
-import re
-import subprocess
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
 
 # case -> (np, rank that errs (None: every rank does), call, class, words the
 # message must contain)
@@ -28,35 +29,6 @@ CASES = {
 }
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--mpiexec", required=True)
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--prog", required=True)
-    args = ap.parse_args()
-    failures = []
-    for case, (np, who, call, cls, words) in CASES.items():
-        p = subprocess.run([args.mpiexec, "-n", str(np), "--timeout", "60", args.prog, case],
-                           capture_output=True, text=True, timeout=120)
-        prefix = re.compile(r"ringmpi: rank %s: %s:" % (r"\d+" if who is None else who, call))
-        lines = [l for l in p.stderr.splitlines() if prefix.match(l)]
-        why = None
-        if p.returncode == 0:
-            why = "exited 0"
-        elif "not reported as an error" in p.stdout:
-            why = "the call succeeded"
-        elif not lines:
-            why = "no line starting with %r" % prefix.pattern
-        elif not any(("(%s)" % cls) in l and all(w in l for w in words) for l in lines):
-            why = "the message lacks %s or one of %s" % (cls, words)
-        if why:
-            failures.append("%s (np=%d): %s\n--- stdout:\n%s--- stderr:\n%s" % (case, np, why, p.stdout, p.stderr))
-        else:
-            print("ok   %-20s %s" % (case, lines[0]))
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
-
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(fl.report(fl.check_fatal_cases(fl.fatal_args(), CASES)))
