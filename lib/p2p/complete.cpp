@@ -39,6 +39,14 @@ int wait_any(Request* const* rs, int n) {
   return found;
 }
 
+Request* new_request(State& s, bool persistent) {
+  Request* r = s.requests.alloc();
+  if (!r)
+    set_error_detail(persistent ? "2^20 requests are live at once; free some before creating more"
+                                : "2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
+  return r;
+}
+
 void set_status(MPI_Status* st, int source, int tag, std::size_t bytes, bool cancelled) {
   if (st == MPI_STATUS_IGNORE) return;
   st->MPI_SOURCE = source;

@@ -17,6 +17,9 @@ void notify(State& s, int dest);
 void consumed(State& s, int from, const shm::Record& rec);
 // Sends a small control record, queueing it when the ring is full.
 void send_control(State& s, int dest, wire::Kind kind, const void* body, std::size_t len);
+// A request from the pool, or nullptr (with the error detail set) when 2^20
+// are live; `persistent` picks the advice (free some / complete some).
+Request* new_request(State& s, bool persistent);
 // Marks r complete and releases it if the user already let go of it.
 void complete(State& s, Request* r);
 

@@ -210,11 +210,8 @@ int recv(const RecvArgs& a, MPI_Status* status) {
 
 int irecv(const RecvArgs& a, MPI_Request* request) {
   State& s = state();
-  Request* r = s.requests.alloc();
-  if (!r) {
-    set_error_detail("2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
-    return MPI_ERR_INTERN;
-  }
+  Request* r = new_request(s, false);
+  if (!r) return MPI_ERR_INTERN;
   fill(r, a, true);
   start_recv(s, r);
   *request = s.requests.handle(r);
@@ -223,11 +220,8 @@ int irecv(const RecvArgs& a, MPI_Request* request) {
 
 int recv_init(const RecvArgs& a, MPI_Request* request) {
   State& s = state();
-  Request* r = s.requests.alloc();
-  if (!r) {
-    set_error_detail("2^20 requests are live at once; free some before creating more");
-    return MPI_ERR_INTERN;
-  }
+  Request* r = new_request(s, true);
+  if (!r) return MPI_ERR_INTERN;
   fill(r, a, false);
   if (!r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   r->persistent = true;
@@ -339,11 +333,8 @@ int mrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* ty
 int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,
            MPI_Request* request) {
   State& s = state();
-  Request* r = s.requests.alloc();
-  if (!r) {
-    set_error_detail("2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
-    return MPI_ERR_INTERN;
-  }
+  Request* r = new_request(s, false);
+  if (!r) return MPI_ERR_INTERN;
   fill(r, buf, count, datatype, type, true);
   start_mrecv(s, r, message);
   *request = s.requests.handle(r);

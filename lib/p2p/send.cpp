@@ -290,11 +290,8 @@ int isend(const SendArgs& a, MPI_Request* request) {
       return MPI_SUCCESS;
     }
   }
-  Request* r = s.requests.alloc();
-  if (!r) {
-    set_error_detail("2^20 requests are live at once; complete some (MPI_Wait/MPI_Test) before starting more");
-    return MPI_ERR_INTERN;
-  }
+  Request* r = new_request(s, false);
+  if (!r) return MPI_ERR_INTERN;
   fill(r, a, true);
   start_send(s, r);
   *request = s.requests.handle(r);
@@ -303,11 +300,8 @@ int isend(const SendArgs& a, MPI_Request* request) {
 
 int send_init(const SendArgs& a, MPI_Request* request) {
   State& s = state();
-  Request* r = s.requests.alloc();
-  if (!r) {
-    set_error_detail("2^20 requests are live at once; free some before creating more");
-    return MPI_ERR_INTERN;
-  }
+  Request* r = new_request(s, true);
+  if (!r) return MPI_ERR_INTERN;
   fill(r, a, true);
   if (!r->hold && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   r->persistent = true;
@@ -389,10 +383,9 @@ int bsend_start(State& s, const SendArgs& a) {
       return MPI_SUCCESS;
     }
   }
-  Request* r = s.requests.alloc();
+  Request* r = new_request(s, false);
   if (!r) {
     s.bsend.used.erase(static_cast<std::size_t>(off));
-    set_error_detail("2^20 requests are live at once; complete some before starting more");
     return MPI_ERR_INTERN;
   }
   SendArgs b = a;
