@@ -6,11 +6,17 @@
 //                            peer_comm (the user's tag, unchanged);
 //   kTagFirst..kTagLast      the internal collectives below;
 //   -100..-127               the user-level collectives (coll/typed.hpp);
-//   <= kCreateGroupBase      MPI_Comm_create_group (kCreateGroupBase - tag).
+//   kCreateGroupBase..kCreateGroupBase-2^29+1
+//                            MPI_Comm_create_group (kCreateGroupBase - tag % 2^29);
+//   kScheduleTagBase..INT_MIN collectives run as schedules (coll/schedule.hpp):
+//                            kScheduleTagBase - (sequence number mod 2^30), so
+//                            outstanding nonblocking collectives never match
+//                            each other's messages.
 // MPI_ANY_TAG (-1) is never used here.
 #pragma once
 
 #include <climits>
+#include <cstdint>
 
 namespace ringmpi::coll {
 
@@ -20,14 +26,17 @@ inline constexpr int kTagBcast = -4;      // bcast (MPI_Intercomm_create's local
 inline constexpr int kTagFirst = -2;
 inline constexpr int kTagLast = -99;
 inline constexpr int kCreateGroupBase = -128;
+inline constexpr int kScheduleTagBase = -(1 << 30);
+static_assert(kCreateGroupBase - (1 << 29) > kScheduleTagBase);
 
-// MPI_Comm_create_group's tag for the user's `tag` (>= 0). Tags too large to
-// map stay negative and below kTagLast, folded; two concurrent calls on one
-// communicator whose tags fold together are the only ones that could mix.
+// MPI_Comm_create_group's tag for the user's `tag` (>= 0), folded into 2^29
+// values; two concurrent calls on one communicator whose tags fold together
+// are the only ones that could mix.
 inline int create_group_tag(int tag) {
-  const long long t = static_cast<long long>(kCreateGroupBase) - tag;
-  if (t >= INT_MIN) return static_cast<int>(t);
-  return kCreateGroupBase - static_cast<int>(static_cast<unsigned>(tag) % (1u << 30));
+  return kCreateGroupBase - static_cast<int>(static_cast<unsigned>(tag) % (1u << 29));
 }
+
+// The tag of the schedule with sequence number `seq` on a communicator.
+inline int schedule_tag(std::uint32_t seq) { return kScheduleTagBase - static_cast<int>(seq & ((1u << 30) - 1)); }
 
 }  // namespace ringmpi::coll
