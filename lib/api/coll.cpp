@@ -1,78 +1,343 @@
-// Collective entry points: argument checks, then lib/coll.
-// Intercommunicator collectives (other than MPI_Barrier) are not implemented
-// yet and say so with MPI_ERR_UNSUPPORTED_OPERATION.
+// Collective entry points (MPI-3.1 chapter 5), blocking and nonblocking, on
+// intra- and intercommunicators: argument checks, then lib/coll.
+//
+// Blocking collectives on intracommunicators run the tuned blocking code of
+// lib/coll (movement.cpp, reduction.cpp); everything else (the nonblocking
+// forms, all intercommunicator forms, Alltoallw) is built as a schedule
+// (lib/coll/scheduled.hpp) and run to its end or started.
+#include <string>
 #include <vector>
 
-#include "api/call.hpp"
+#include "api/coll_args.hpp"
 #include "coll/movement.hpp"
-#include "coll/reduction.hpp"
-#include "dtype/op.hpp"
 
 using namespace ringmpi;
-using ringmpi::api::Call;
+using namespace ringmpi::api;
 using ringmpi::coll::Typed;
 
 namespace {
 
-int intracomm_for_collective(Call& call, MPI_Comm h, comm::Comm** c) {
-  if (int e = call.comm(h, "comm", c)) return e;
-  if ((*c)->inter)
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "collectives on intercommunicators are not implemented yet (only MPI_Barrier is)");
+using coll::Block;
+
+std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
+  auto s = coll::make_schedule(c);
+  for (MPI_Datatype h : types) keep_type(*s, h);
+  return s;
+}
+
+// Equal counts and displacements i * count for n ranks (the non-v forms).
+struct Uniform {
+  std::vector<int> counts, displs;
+  Uniform(int n, int count) : counts(static_cast<std::size_t>(n), count), displs(static_cast<std::size_t>(n)) {
+    for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = i * count;
+  }
+};
+
+int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
+
+int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  auto s = coll::make_schedule(*c);
+  coll::sched_barrier(*s);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  const dtype::Datatype* t = nullptr;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  if (takes_part(*c, root))
+    if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
+  const Typed buf{buffer, count, t};
+  if (!c->inter && !req) {
+    coll::bcast(*c, buf, root);
+    return MPI_SUCCESS;
+  }
+  auto s = schedule_for(*c, {datatype});
+  if (c->inter)
+    coll::inter_bcast(*s, *c, buf, root);
+  else
+    coll::sched_bcast(*s, buf, root);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, comm::Comm* c,
+            MPI_Comm comm, MPI_Request* req) {
+  const bool root_here = is_root(*c, root);
+  const bool in_place = !c->inter && root_here && sendbuf == MPI_IN_PLACE;
+  const dtype::Datatype* st = nullptr;
+  const dtype::Datatype* rt = nullptr;
+  const bool sends = takes_part(*c, root) && !(c->inter && root_here) && !in_place;
+  if (sends) {
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+    if (int e = check_buffer(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", &st)) return e;
+  }
+  if (root_here) {
+    if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
+    if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+      return e;
+  }
+  const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
+  if (!c->inter && !req) {
+    coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
+    return MPI_SUCCESS;
+  }
+  auto s = schedule_for(*c, {sendtype, recvtype});
+  if (c->inter)
+    coll::inter_gatherv(*s, *c, send, recvbuf, recvcounts, displs, rt, root);
+  else
+    coll::sched_gatherv(*s, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+            MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, c, comm, req);
+}
+
+int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  if (is_root(*c, root))
+    if (int e = call.count(recvcount, "recvcount")) return e;
+  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, root, c,
+                 comm, req);
+}
+
+int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, comm::Comm* c, MPI_Comm comm,
+             MPI_Request* req) {
+  const bool root_here = is_root(*c, root);
+  const bool in_place = !c->inter && root_here && recvbuf == MPI_IN_PLACE;
+  const dtype::Datatype* st = nullptr;
+  const dtype::Datatype* rt = nullptr;
+  const bool receives = takes_part(*c, root) && !(c->inter && root_here) && !in_place;
+  if (receives) {
+    if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+    if (int e = check_buffer(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype", &rt)) return e;
+  }
+  if (root_here) {
+    if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
+    if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
+      return e;
+  }
+  const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
+  if (!c->inter && !req) {
+    coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
+    return MPI_SUCCESS;
+  }
+  auto s = schedule_for(*c, {sendtype, recvtype});
+  if (c->inter)
+    coll::inter_scatterv(*s, *c, sendbuf, sendcounts, displs, st, recv, root);
+  else
+    coll::sched_scatterv(*s, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req);
+}
+
+int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  if (is_root(*c, root))
+    if (int e = call.count(sendcount, "sendcount")) return e;
+  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
+  return scatterv(call, sendbuf, u.counts.data(), u.displs.data(), sendtype, recvbuf, recvcount, recvtype, root, c,
+                  comm, req);
+}
+
+int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, comm::Comm* c, MPI_Comm comm,
+               MPI_Request* req) {
+  const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
+  const dtype::Datatype* st = nullptr;
+  const dtype::Datatype* rt = nullptr;
+  if (!in_place) {
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+    if (int e = check_buffer(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", &st)) return e;
+  }
+  if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+    return e;
+  const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
+  if (!c->inter && !req) {
+    coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
+    return MPI_SUCCESS;
+  }
+  auto s = schedule_for(*c, {sendtype, recvtype});
+  if (c->inter)
+    coll::inter_allgatherv(*s, *c, send, recvbuf, recvcounts, displs, *rt);
+  else
+    coll::sched_allgatherv(*s, send, in_place, recvbuf, recvcounts, displs, *rt);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c, comm, req);
+}
+
+int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = call.count(recvcount, "recvcount")) return e;
+  const Uniform u(group_size(*c), recvcount);
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, c, comm,
+                    req);
+}
+
+// The blocks of an all-to-all from per-rank counts, displacements (in
+// elements of one type, or in bytes with per-rank types).
+std::vector<Block> blocks(int n, const int* counts, const int* displs, const dtype::Datatype* t,
+                          const std::vector<const dtype::Datatype*>* types = nullptr) {
+  std::vector<Block> b(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const dtype::Datatype* ti = types ? (*types)[static_cast<std::size_t>(i)] : t;
+    const std::ptrdiff_t d = types ? displs[i] : static_cast<std::ptrdiff_t>(displs[i]) * ti->extent;
+    b[static_cast<std::size_t>(i)] = Block{d, counts[i], ti};
+  }
+  return b;
+}
+
+int run_alltoall(Call& call, comm::Comm* c, MPI_Comm comm, const void* sendbuf, const std::vector<Block>& sends,
+                 void* recvbuf, const std::vector<Block>& recvs, bool in_place, std::unique_ptr<coll::Schedule> s,
+                 MPI_Request* req) {
+  if (c->inter)
+    coll::inter_alltoallw(*s, *c, sendbuf, sends, recvbuf, recvs);
+  else
+    coll::sched_alltoallw(*s, sendbuf, sends, recvbuf, recvs, in_place);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, comm::Comm* c,
+              MPI_Comm comm, MPI_Request* req) {
+  const int n = group_size(*c);
+  const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
+  const dtype::Datatype* st = nullptr;
+  const dtype::Datatype* rt = nullptr;
+  if (!in_place) {
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+    if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
+    if (int e = check_vector(call, n, sendbuf, sendcounts, sdispls, *st, "sendbuf", "sendcounts", "sdispls")) return e;
+  }
+  if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!c->inter && !req) {
+    coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
+    return MPI_SUCCESS;
+  }
+  const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, st);
+  return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, rt), in_place,
+                      schedule_for(*c, {sendtype, recvtype}), req);
+}
+
+int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+              MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c, comm, req);
+}
+
+int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = call.count(recvcount, "recvcount")) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = call.count(sendcount, "sendcount")) return e;
+  const int n = group_size(*c);
+  const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
+  return alltoallv(call, sendbuf, su.counts.data(), su.displs.data(), sendtype, recvbuf, ru.counts.data(),
+                   ru.displs.data(), recvtype, c, comm, req);
+}
+
+// Per-rank datatypes of Alltoallw, checked and looked up.
+int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
+                std::vector<const dtype::Datatype*>* out) {
+  if (n > 0 && hs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", name);
+  out->resize(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const std::string arg = std::string(name) + "[" + std::to_string(i) + "]";
+    if (int e = call.datatype(hs[i], arg.c_str(), &(*out)[static_cast<std::size_t>(i)])) return e;
+  }
   return MPI_SUCCESS;
 }
 
-int check_root(Call& call, const comm::Comm& c, int root) {
-  if (root < 0 || root >= c.size())
-    return call.fail(MPI_ERR_ROOT, "argument root=%d is outside 0..%d of %s", root, c.size() - 1,
-                     api::describe_comm(call.comm_handle()).c_str());
-  return MPI_SUCCESS;
-}
-
-// A (buf, count, type) argument triple that is significant on this rank.
-int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
-                 const char* countname, const char* typename_, const dtype::Datatype** t) {
-  if (int e = call.count(count, countname)) return e;
-  if (int e = call.datatype(th, typename_, t)) return e;
-  if (buf == nullptr && count > 0 && (*t)->size > 0)
-    return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", bufname, countname, count);
-  return MPI_SUCCESS;
-}
-
-int check_counts(Call& call, const comm::Comm& c, const int* counts, const int* displs, const char* cname,
-                 const char* dname) {
-  if (counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cname);
-  if (displs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dname);
-  for (int i = 0; i < c.size(); ++i)
+int check_wvector(Call& call, int n, const void* buf, const int* counts, const int* displs,
+                  const std::vector<const dtype::Datatype*>& types, const char* bufname, const char* cname,
+                  const char* dname) {
+  if (n > 0 && (counts == nullptr || displs == nullptr))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cname : dname);
+  for (int i = 0; i < n; ++i) {
     if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cname, i, counts[i]);
+    if (counts[i] > 0 && null_data(buf, *types[static_cast<std::size_t>(i)]))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", bufname, cname, i, counts[i]);
+  }
   return MPI_SUCCESS;
 }
 
-int check_op(Call& call, MPI_Op op, const dtype::Datatype& t) {
-  if (op == MPI_OP_NULL) return call.fail(MPI_ERR_OP, "argument op is MPI_OP_NULL");
-  if (!dtype::lookup_op(op))
-    return call.fail(MPI_ERR_OP, "argument op=0x%x is not a valid operation (freed, or not an op handle)",
-                     static_cast<unsigned>(op));
-  const std::string why = dtype::op_mismatch(op, t);
-  if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
-  return MPI_SUCCESS;
+int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  const int n = group_size(*c);
+  const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
+  std::vector<const dtype::Datatype*> st, rt;
+  if (!in_place) {
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+    if (int e = check_types(call, n, sendtypes, "sendtypes", &st)) return e;
+    if (int e = check_wvector(call, n, sendbuf, sendcounts, sdispls, st, "sendbuf", "sendcounts", "sdispls")) return e;
+  }
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
+  if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  auto s = coll::make_schedule(*c);
+  for (int i = 0; i < n; ++i) {
+    if (!in_place) keep_type(*s, sendtypes[i]);
+    keep_type(*s, recvtypes[i]);
+  }
+  const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, nullptr, &st);
+  return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, nullptr, &rt), in_place,
+                      std::move(s), req);
 }
 
-int not_in_place(Call& call, const void* buf, const char* name) {
-  if (buf == MPI_IN_PLACE) return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE here", name);
-  return MPI_SUCCESS;
-}
-
-int reduction_args(Call& call, MPI_Comm comm, const void* sendbuf, void* recvbuf, int count, MPI_Datatype th,
-                   MPI_Op op, comm::Comm** c, coll::Reduction* r, bool recv_significant = true) {
-  if (int e = intracomm_for_collective(call, comm, c)) return e;
+// count, datatype and op of a reduction, and the buffers that matter here.
+int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf, bool recv_significant,
+                   int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
   const dtype::Datatype* t;
   if (int e = call.count(count, "count")) return e;
   if (int e = call.datatype(th, "datatype", &t)) return e;
   if (int e = check_op(call, op, *t)) return e;
-  if (count > 0 && t->size > 0) {
-    if (sendbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL but count=%d", count);
-    if (recv_significant && recvbuf == nullptr)
+  if (count > 0) {
+    if (send_significant && null_data(sendbuf, *t))
+      return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL but count=%d", count);
+    if (recv_significant && null_data(recvbuf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but count=%d", count);
   }
   *r = coll::Reduction{op, th, t, count};
@@ -84,265 +349,290 @@ int op_result(Call& call, int err) {
   return call.fail(err, "applying the reduction operation failed");
 }
 
+int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  coll::Reduction r{};
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  const bool root_here = is_root(*c, root);
+  if (!root_here || c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (takes_part(*c, root))
+    if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
+      return e;
+  if (!c->inter && !req) return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
+  auto s = schedule_for(*c, {datatype});
+  if (c->inter)
+    coll::inter_reduce(*s, *c, r, mine, recvbuf, root);
+  else
+    coll::sched_reduce(*s, r, mine, recvbuf, root);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  coll::Reduction r;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (!c->inter && !req) return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
+  auto s = schedule_for(*c, {datatype});
+  if (c->inter)
+    coll::inter_allreduce(*s, *c, r, mine, recvbuf);
+  else
+    coll::sched_allreduce(*s, r, mine, recvbuf);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                   MPI_Op op, comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
+  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
+  long long total = 0;
+  for (int i = 0; i < c->size(); ++i) {
+    if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
+    total += recvcounts[i];
+  }
+  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
+  if (c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  coll::Reduction r;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
+  if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
+    return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
+  if (!c->inter && !req) return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
+  auto s = schedule_for(*c, {datatype});
+  if (c->inter)
+    coll::inter_reduce_scatter(*s, *c, r, mine, recvbuf, recvcounts);
+  else
+    coll::sched_reduce_scatter(*s, r, mine, recvbuf, recvcounts);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  return reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, c, comm, req);
+}
+
+int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = call.count(recvcount, "recvcount")) return e;
+  const std::vector<int> counts(static_cast<std::size_t>(c->size()), recvcount);
+  return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
+}
+
+int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+         bool exclusive, MPI_Request* req) {
+  comm::Comm* c;
+  coll::Reduction r;
+  if (int e = coll_comm(call, comm, req, &c, true)) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
+  auto s = schedule_for(*c, {datatype});
+  coll::sched_scan(*s, r, mine, recvbuf, exclusive);
+  return dispatch(call, std::move(s), comm, req);
+}
+
 }  // namespace
 
 extern "C" {
 
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ibarrier");
+  return barrier(call, comm, request);
+}
+
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   Call call("MPI_Bcast");
-  comm::Comm* c;
-  const dtype::Datatype* t;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
-  coll::bcast(*c, Typed{buffer, count, t}, root);
-  return MPI_SUCCESS;
+  return bcast(call, buffer, count, datatype, root, comm, nullptr);
 }
-
-static int gatherv_impl(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  const bool in_place = c->rank == root && sendbuf == MPI_IN_PLACE;
-  const dtype::Datatype* st = nullptr;
-  const dtype::Datatype* rt = nullptr;
-  if (!in_place) {
-    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
-    if (int e = check_buffer(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", &st)) return e;
-  }
-  if (c->rank == root) {
-    if (int e = check_counts(call, *c, recvcounts, displs, "recvcounts", "displs")) return e;
-    if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
-    if (recvbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL at the root");
-  }
-  coll::gatherv(*c, Typed{sendbuf, in_place ? 0 : sendcount, st ? st : rt}, in_place, recvbuf, recvcounts, displs,
-                rt ? *rt : *st, root);
-  return MPI_SUCCESS;
-}
-
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  Call call("MPI_Gatherv");
-  return gatherv_impl(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ibcast");
+  return bcast(call, buffer, count, datatype, root, comm, request);
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call("MPI_Gather");
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  std::vector<int> counts, displs;
-  if (c->rank == root) {
-    if (int e = call.count(recvcount, "recvcount")) return e;
-    counts.assign(c->size(), recvcount);
-    displs.resize(c->size());
-    for (int i = 0; i < c->size(); ++i) displs[i] = i * recvcount;
-  }
-  return gatherv_impl(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, root, comm);
+  return gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Igather");
+  return gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
-static int scatterv_impl(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  const bool in_place = c->rank == root && recvbuf == MPI_IN_PLACE;
-  const dtype::Datatype* st = nullptr;
-  const dtype::Datatype* rt = nullptr;
-  if (!in_place) {
-    if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-    if (int e = check_buffer(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype", &rt)) return e;
-  }
-  if (c->rank == root) {
-    if (int e = check_counts(call, *c, sendcounts, displs, "sendcounts", "displs")) return e;
-    if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (sendbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL at the root");
-  }
-  coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, Typed{recvbuf, in_place ? 0 : recvcount, rt ? rt : st},
-                 in_place, root);
-  return MPI_SUCCESS;
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Call call("MPI_Gatherv");
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr);
 }
-
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  Call call("MPI_Scatterv");
-  return scatterv_impl(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Igatherv");
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call("MPI_Scatter");
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  std::vector<int> counts, displs;
-  if (c->rank == root) {
-    if (int e = call.count(sendcount, "sendcount")) return e;
-    counts.assign(c->size(), sendcount);
-    displs.resize(c->size());
-    for (int i = 0; i < c->size(); ++i) displs[i] = i * sendcount;
-  }
-  return scatterv_impl(call, sendbuf, counts.data(), displs.data(), sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iscatter");
+  return scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
-static int allgatherv_impl(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  const dtype::Datatype* st = nullptr;
-  const dtype::Datatype* rt = nullptr;
-  if (!in_place)
-    if (int e = check_buffer(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype", &st)) return e;
-  if (int e = check_counts(call, *c, recvcounts, displs, "recvcounts", "displs")) return e;
-  if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (recvbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL");
-  coll::allgatherv(*c, Typed{sendbuf, in_place ? 0 : sendcount, st ? st : rt}, in_place, recvbuf, recvcounts,
-                   displs, *rt);
-  return MPI_SUCCESS;
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Call call("MPI_Scatterv");
+  return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
 }
-
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  Call call("MPI_Allgatherv");
-  return allgatherv_impl(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                  MPI_Request* request) {
+  Call call("MPI_Iscatterv");
+  return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Allgather");
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = call.count(recvcount, "recvcount")) return e;
-  std::vector<int> counts(c->size(), recvcount), displs(c->size());
-  for (int i = 0; i < c->size(); ++i) displs[i] = i * recvcount;
-  return allgatherv_impl(call, sendbuf, sendcount, sendtype, recvbuf, counts.data(), displs.data(), recvtype, comm);
+  return allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iallgather");
+  return allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
-static int alltoallv_impl(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                  MPI_Comm comm) {
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  const bool in_place = sendbuf == MPI_IN_PLACE;
-  const dtype::Datatype* st = nullptr;
-  const dtype::Datatype* rt = nullptr;
-  if (!in_place) {
-    if (int e = check_counts(call, *c, sendcounts, sdispls, "sendcounts", "sdispls")) return e;
-    if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (sendbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL");
-  }
-  if (int e = check_counts(call, *c, recvcounts, rdispls, "recvcounts", "rdispls")) return e;
-  if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (recvbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL");
-  coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
-  return MPI_SUCCESS;
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Allgatherv");
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr);
+}
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
+  Call call("MPI_Iallgatherv");
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Alltoall");
+  return alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoall");
+  return alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                   MPI_Comm comm) {
   Call call("MPI_Alltoallv");
-  return alltoallv_impl(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                   nullptr);
+}
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                   MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoallv");
+  return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                   request);
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, MPI_Comm comm) {
-  Call call("MPI_Alltoall");
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = call.count(recvcount, "recvcount")) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = call.count(sendcount, "sendcount")) return e;
-  const int n = c->size();
-  std::vector<int> sc(n, sendcount), sd(n), rc(n, recvcount), rd(n);
-  for (int i = 0; i < n; ++i) {
-    sd[i] = i * sendcount;
-    rd[i] = i * recvcount;
-  }
-  return alltoallv_impl(call, sendbuf, sc.data(), sd.data(), sendtype, recvbuf, rc.data(), rd.data(), recvtype, comm);
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  Call call("MPI_Alltoallw");
+  return alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                   nullptr);
+}
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoallw");
+  return alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                   request);
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
   Call call("MPI_Reduce");
-  comm::Comm* c;
-  coll::Reduction r;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  const bool is_root = c->rank == root;
-  if (!is_root)
-    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, comm, mine, recvbuf, count, datatype, op, &c, &r, is_root)) return e;
-  return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
+  return reduce(call, sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
+}
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce");
+  return reduce(call, sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   Call call("MPI_Allreduce");
-  comm::Comm* c;
-  coll::Reduction r;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, comm, mine, recvbuf, count, datatype, op, &c, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
+  return allreduce(call, sendbuf, recvbuf, count, datatype, op, comm, nullptr);
 }
-
-static int reduce_scatter_impl(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm) {
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
-  long long total = 0;
-  for (int i = 0; i < c->size(); ++i) {
-    if (recvcounts[i] < 0)
-      return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
-    total += recvcounts[i];
-  }
-  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
-  coll::Reduction r;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, comm, mine, recvbuf, static_cast<int>(total), datatype, op, &c, &r)) return e;
-  return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request) {
+  Call call("MPI_Iallreduce");
+  return allreduce(call, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
   Call call("MPI_Reduce_scatter");
-  return reduce_scatter_impl(call, sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  return reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
+}
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                        MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce_scatter");
+  return reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
   Call call("MPI_Reduce_scatter_block");
-  comm::Comm* c;
-  if (int e = intracomm_for_collective(call, comm, &c)) return e;
-  if (int e = call.count(recvcount, "recvcount")) return e;
-  std::vector<int> counts(c->size(), recvcount);
-  return reduce_scatter_impl(call, sendbuf, recvbuf, counts.data(), datatype, op, comm);
+  return reduce_scatter_block(call, sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr);
 }
-
-static int scan_common(const char* name, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
-                       MPI_Op op, MPI_Comm comm, bool exclusive) {
-  Call call(name);
-  comm::Comm* c;
-  coll::Reduction r;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, comm, mine, recvbuf, count, datatype, op, &c, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce_scatter_block");
+  return reduce_scatter_block(call, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return scan_common("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm, false);
+  Call call("MPI_Scan");
+  return scan(call, sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
+}
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+              MPI_Request* request) {
+  Call call("MPI_Iscan");
+  return scan(call, sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  return scan_common("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm, true);
+  Call call("MPI_Exscan");
+  return scan(call, sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request) {
+  Call call("MPI_Iexscan");
+  return scan(call, sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 
 }  // extern "C"

@@ -4,11 +4,13 @@
 #include <vector>
 
 #include "api/call.hpp"
+#include "coll/idup.hpp"
 #include "comm/create.hpp"
 #include "comm/numa.hpp"
 #include "core/attributes.hpp"
 #include "core/runtime.hpp"
 #include "group/group.hpp"
+#include "p2p/engine.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -55,6 +57,16 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
   return deliver(call, comm::dup(comm, *c), newcomm);
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  Call call("MPI_Comm_idup");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  if (int e = call.not_null(request, "request")) return e;
+  if (int e = coll::idup(comm, *c, newcomm, request)) return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {

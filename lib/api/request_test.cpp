@@ -118,6 +118,10 @@ int MPI_Request_free(MPI_Request* request) {
   if (int e = call.not_null(request, "request")) return e;
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  if (r->kind == p2p::Kind::ext && !r->complete)
+    return call.fail(MPI_ERR_REQUEST,
+                     "argument request is a nonblocking collective still in progress; freeing it is erroneous "
+                     "(MPI-3.1 §5.12): complete it with MPI_Wait or MPI_Test");
   p2p::release(request, r);
   return MPI_SUCCESS;
 }
@@ -154,6 +158,9 @@ int MPI_Cancel(MPI_Request* request) {
   if (int e = call.not_null(request, "request")) return e;
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  if (r->kind == p2p::Kind::ext)
+    return call.fail(MPI_ERR_REQUEST,
+                     "argument request is a nonblocking collective, which cannot be cancelled (MPI-3.1 §5.12)");
   p2p::cancel(r);
   return MPI_SUCCESS;
 }

@@ -47,6 +47,8 @@ struct Comm {
   // cached so a send does not go through the group representation.
   std::vector<int> peer_world;
   bool local_first = true;  // intercommunicators: the local group leads the union order
+  // Collectives run as schedules so far (lib/coll/schedule.hpp): their tag.
+  std::uint32_t schedule_seq = 0;
 
   int size() const { return local->size(); }
   int remote_size() const { return remote->size(); }

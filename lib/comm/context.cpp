@@ -26,6 +26,24 @@ void ContextPool::claim(int slot) {
   ++used_;
 }
 
+ContextPool::Mask ContextPool::reserve() {
+  Mask m = mask(), out{};
+  int n = 0;
+  for (int w = 0; w < kWords && n < kIdupSlots; ++w)
+    while (m[w] && n < kIdupSlots) {
+      const std::uint64_t bit = m[w] & -m[w];
+      m[w] &= ~bit;
+      out[w] |= bit;
+      ++n;
+    }
+  for (int w = 0; w < kWords; ++w) reserved_[w] |= out[w];
+  return out;
+}
+
+void ContextPool::unreserve(const Mask& m) {
+  for (int w = 0; w < kWords; ++w) reserved_[w] &= ~m[w];
+}
+
 void ContextPool::hold(std::uint32_t context) {
   const int s = slot_of(context);
   if (s >= 0 && pins_[s] > 0) ++pins_[s];

@@ -32,6 +32,12 @@
 //    cannot belong to an older communicator with that id: that id was free
 //    here, and a correct program frees a communicator only after all its
 //    messages are matched.
+// 8. A nonblocking creating call (MPI_Comm_idup) cannot keep invariant 5's
+//    promise (other creating calls run while it is pending), so it reserves
+//    the slots it offers (at most kIdupSlots, the lowest offered ones) from its
+//    start until it claims; every other creating call leaves reserved slots
+//    out of its mask (mask()). The slot it picks from the AND was reserved in
+//    every participant all along, so it is still free in each when they claim it.
 //
 // Why not the arena's shared counter (ArenaHeader::next_context_id): ids
 // taken from it are never reused without a job-wide agreement on which ids
@@ -54,8 +60,18 @@ class ContextPool {
 
   ContextPool();
 
-  // The free mask this process contributes to a creating round.
-  const Mask& mask() const { return free_; }
+  // The free mask this process contributes to a creating round (free and not
+  // reserved by a pending MPI_Comm_idup, invariant 8).
+  Mask mask() const {
+    Mask m;
+    for (int w = 0; w < kWords; ++w) m[w] = free_[w] & ~reserved_[w];
+    return m;
+  }
+  // Invariant 8: reserves up to kIdupSlots of the slots mask() offers, the
+  // lowest ones, and returns them; unreserve() hands them back.
+  static constexpr int kIdupSlots = 128;
+  Mask reserve();
+  void unreserve(const Mask& m);
   // Lowest slot set in `mask`, or -1 when none is.
   static int lowest(const Mask& mask);
   static std::uint32_t context_of(int slot) { return kFirstDynamic + 2u * std::uint32_t(slot); }
@@ -73,6 +89,7 @@ class ContextPool {
 
  private:
   Mask free_;
+  Mask reserved_{};
   std::vector<std::uint32_t> pins_;
   int used_ = 0;
 };

@@ -37,6 +37,9 @@ struct Made {
 };
 
 Made dup(MPI_Comm parent_handle, const Comm& parent);
+// The duplicate on the lowest slot of `agreed` (the AND of every
+// participant's offer); MPI_Comm_idup's last step.
+Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);
 // Intra- or intercommunicator (MPI-2.2 semantics for the latter). `kind`
 // (MPI_Comm_split_type's split_type, 0 for MPI_Comm_split) must agree among
 // the ranks that get a communicator.

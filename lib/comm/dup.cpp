@@ -7,15 +7,20 @@ namespace ringmpi::comm {
 
 Made dup(MPI_Comm parent_handle, const Comm& parent) {
   Round r = exchange(coll::peers_of(parent), Entry{});
+  return dup_on(parent_handle, parent, r.mask);
+}
+
+Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed) {
   Made out;
   int slot;
-  if (pick_slot(r.mask, &slot, &out)) return out;
+  if (pick_slot(agreed, &slot, &out)) return out;
   // Copying the whole object carries whatever later layers cache in it
   // (topology); the name is not inherited (MPI-3.1 §6.8) and attributes
   // follow their copy callbacks.
   auto c = std::make_unique<Comm>(parent);
   c->context = ContextPool::context_of(slot);
   c->name.clear();
+  c->schedule_seq = 0;  // the parent's count may differ between ranks by now (MPI_Comm_idup)
   c->attrs = core::AttributeSet{};
   if (int e = core::copy_attributes(core::AttrObject::comm, parent_handle, parent.attrs, c->attrs))
     return Made{e, "an attribute copy callback failed (returned " + std::to_string(e) + "), so no duplicate was made",

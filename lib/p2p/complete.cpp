@@ -58,7 +58,7 @@ void set_status(MPI_Status* st, int source, int tag, std::size_t bytes, bool can
 void empty_status(MPI_Status* st) { set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
 
 void status_of(const Request& r, MPI_Status* st) {
-  if (r.kind == Kind::send)
+  if (r.kind != Kind::recv)
     set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, r.cancelled);
   else
     set_status(st, r.st_source, r.st_tag, r.cancelled ? 0 : r.st_count, r.cancelled);
@@ -97,6 +97,7 @@ void release(MPI_Request* h, Request* r) {
 }
 
 void cancel(Request* r) {
+  if (r->kind == Kind::ext) return;  // lib/api refuses it (MPI-3.1 §5.12)
   if (r->shared_done || r->complete || !r->active) return;
   State& s = state();
   if (r->kind == Kind::recv) {
@@ -121,7 +122,9 @@ void cancel(Request* r) {
 }
 
 void describe_error(const Request& r, char* out, std::size_t n) {
-  if (r.st_error == MPI_ERR_TRUNCATE)
+  if (r.kind == Kind::ext && r.ext)
+    std::snprintf(out, n, "%s", r.ext->describe());
+  else if (r.st_error == MPI_ERR_TRUNCATE)
     std::snprintf(out, n,
                   "the message from rank %d (tag %d) has %zu bytes but the receive buffer holds only %zu "
                   "(count=%d of %zu-byte elements)",

@@ -25,26 +25,75 @@ void fill_bytes(Request* r, const void* buf, std::size_t bytes) {
 
 }  // namespace
 
+namespace {
+
+// The request of an internal send that did not fit the ring at once.
+void fill_send(Request* r, const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context,
+               int src_rank) {
+  r->kind = Kind::send;
+  r->mode = Mode::standard;
+  r->comm = MPI_COMM_WORLD;
+  r->context = context;
+  r->peer = dest_world;
+  r->world = dest_world;
+  r->tag = tag;
+  r->stamp = src_rank;
+  fill_bytes(r, buf, bytes);
+}
+
+bool eager_internal(State& s, const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context,
+                    int src_rank) {
+  return bytes <= s.tune.eager_limit && eager_now(s, dest_world, wire::Envelope{context, src_rank, tag, 0}, buf,
+                                                  byte_count(bytes), *dtype::lookup(MPI_BYTE), true, bytes);
+}
+
+void fill_recv(Request* r, void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context) {
+  r->kind = Kind::recv;
+  r->comm = MPI_COMM_WORLD;
+  r->context = context;
+  r->peer = src_rank;
+  r->tag = tag;
+  fill_bytes(r, buf, max_bytes);
+}
+
+Request* pooled(State& s) {
+  Request* r = new_request(s, false);
+  if (!r) internal_error("%s", error_detail());
+  return r;
+}
+
+}  // namespace
+
 void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context, int src_rank) {
   State& s = state();
-  const dtype::Datatype& byte = *dtype::lookup(MPI_BYTE);
-  if (bytes <= s.tune.eager_limit &&
-      eager_now(s, dest_world, wire::Envelope{context, src_rank, tag, 0}, buf, byte_count(bytes), byte, true,
-                bytes))
-    return;
+  if (eager_internal(s, buf, bytes, dest_world, tag, context, src_rank)) return;
   Request r;
-  r.kind = Kind::send;
-  r.mode = Mode::standard;
-  r.comm = MPI_COMM_WORLD;
-  r.context = context;
-  r.peer = dest_world;
-  r.world = dest_world;
-  r.tag = tag;
-  r.stamp = src_rank;
-  fill_bytes(&r, buf, bytes);
+  fill_send(&r, buf, bytes, dest_world, tag, context, src_rank);
   start_send(s, &r);
   if (!r.complete) wait_until([&r] { return r.complete; });
 }
+
+Request* isend_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context,
+                        int src_rank) {
+  State& s = state();
+  if (eager_internal(s, buf, bytes, dest_world, tag, context, src_rank)) return nullptr;
+  Request* r = pooled(s);
+  fill_send(r, buf, bytes, dest_world, tag, context, src_rank);
+  r->active = true;
+  start_send(s, r);
+  return r;
+}
+
+Request* irecv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context) {
+  State& s = state();
+  Request* r = pooled(s);
+  fill_recv(r, buf, max_bytes, src_rank, tag, context);
+  r->active = true;
+  start_recv(s, r);
+  return r;
+}
+
+void release_internal(Request* r) { state().requests.release(r); }
 
 std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
                           int* actual_src, int src_world) {
@@ -59,12 +108,7 @@ std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int ta
     }
   }
   Request r;
-  r.kind = Kind::recv;
-  r.comm = MPI_COMM_WORLD;
-  r.context = context;
-  r.peer = src_rank;
-  r.tag = tag;
-  fill_bytes(&r, buf, max_bytes);
+  fill_recv(&r, buf, max_bytes, src_rank, tag, context);
   start_recv(s, &r);
   if (!r.complete) wait_until([&r] { return r.complete; });
   if (r.st_error == MPI_ERR_TRUNCATE)

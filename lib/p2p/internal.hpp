@@ -8,6 +8,8 @@
 
 namespace ringmpi::p2p {
 
+struct Request;
+
 // Blocking transfers for library-internal protocols (communicator creation, collectives).
 // `context` selects the matching space (use Comm::coll_context() for internal traffic);
 // `src_rank` is the sender's rank as the receiver will see it (its rank in the comm's local group).
@@ -19,5 +21,15 @@ void send_internal(const void* buf, std::size_t bytes, int dest_world, int tag, 
 // there or arrives soon is taken straight from its ring (no request).
 std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
                           int* actual_src = nullptr, int src_world = -1);
+
+// Nonblocking forms, for the collective schedules (lib/coll/schedule.hpp):
+// a pooled request without a handle, which the caller checks (->complete)
+// and hands back with release_internal(); isend_internal returns nullptr
+// when the message went into the ring at once (nothing left to wait for).
+// A receive that got more than max_bytes completes with st_error MPI_ERR_TRUNCATE.
+Request* isend_internal(const void* buf, std::size_t bytes, int dest_world, int tag, std::uint32_t context,
+                        int src_rank);
+Request* irecv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context);
+void release_internal(Request* r);
 
 }  // namespace ringmpi::p2p

@@ -50,6 +50,7 @@
 #include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "p2p/extension.hpp"
 #include "p2p/ops.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
@@ -323,6 +324,7 @@ void progress(int skip_hot) {
     }
   }
   if (!s.busy.empty()) flush_out(s);
+  if (!s.extensions.empty()) poll_extensions(s);
   s.in_progress = false;
 }
 

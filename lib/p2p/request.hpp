@@ -9,6 +9,11 @@
 // longer decodes) when both the user is done with it (MPI_Wait/Test returned
 // it, or MPI_Request_free) and the engine is (complete == true).
 //
+// Extension requests (Kind::ext) stand for operations made of many
+// transfers, such as a nonblocking collective (lib/coll/schedule.hpp): the
+// engine polls their Extension at the end of every progress() and completes
+// the request when poll() says it is done (lib/p2p/extension.cpp).
+//
 // Slot 1 of the pool is the shared "completed send": an MPI_Isend whose
 // data went into the ring at once is finished, carries no state and so
 // needs no request of its own (MPICH's lightweight requests do the same).
@@ -27,7 +32,19 @@
 
 namespace ringmpi::p2p {
 
-enum class Kind : std::uint8_t { send, recv };
+enum class Kind : std::uint8_t { send, recv, ext };
+
+// The operation behind an extension request. poll() runs inside progress()
+// (never re-entered) and advances the operation as far as it can without
+// blocking; it returns true once the operation is finished, and is not
+// called again after that.
+class Extension {
+ public:
+  virtual ~Extension() = default;
+  virtual bool poll() = 0;
+  virtual int error() const = 0;           // MPI_SUCCESS or the error class, once finished
+  virtual const char* describe() const = 0;  // a sentence about the error, for its message
+};
 enum class Mode : std::uint8_t { standard, sync, ready, buffered };
 
 struct Request {
@@ -85,6 +102,7 @@ struct Request {
   std::size_t share_offset = 0, share_bytes = 0;
 
   long bsend_offset = -1;  // buffered send: its block in the attached buffer
+  std::unique_ptr<Extension> ext;  // Kind::ext: the operation
 
   std::uint32_t index = 0;
   std::uint32_t gen = 0;
@@ -122,6 +140,7 @@ class RequestPool {
   void release(Request* r) {
     if (r->shared_done) return;
     r->hold.reset();
+    r->ext.reset();
     if (r->iov.capacity()) std::vector<iovec>().swap(r->iov);
     r->gen = r->gen % core::kGenMask + 1;  // 1..63: never a predefined handle's 0
     free_.push_back(r->index);

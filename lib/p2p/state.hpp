@@ -92,6 +92,7 @@ struct State {
   core::HandleTable<Message> messages{core::Kind::message};
   BsendBuffer bsend;
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
+  std::vector<Request*> extensions;  // started extension requests (lib/p2p/extension.cpp)
 };
 
 State& make_state();

@@ -1,0 +1,88 @@
+#include "api/coll_args.hpp"
+
+#include "dtype/op.hpp"
+#include "p2p/engine.hpp"
+
+namespace ringmpi::api {
+
+int coll_comm(Call& call, MPI_Comm h, MPI_Request* req, comm::Comm** c, bool intra_only) {
+  if (int e = call.comm(h, "comm", c)) return e;
+  if (intra_only && (*c)->inter)
+    return call.fail(MPI_ERR_COMM, "%s is an intercommunicator; this operation is defined on intracommunicators only",
+                     describe_comm(h).c_str());
+  if (req)
+    if (int e = call.not_null(req, "request")) return e;
+  return MPI_SUCCESS;
+}
+
+int check_root(Call& call, const comm::Comm& c, int root) {
+  if (!c.inter) {
+    if (root < 0 || root >= c.size())
+      return call.fail(MPI_ERR_ROOT, "argument root=%d is outside 0..%d of %s", root, c.size() - 1,
+                       describe_comm(call.comm_handle()).c_str());
+    return MPI_SUCCESS;
+  }
+  if (root == MPI_ROOT || root == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (root < 0 || root >= c.remote_size())
+    return call.fail(MPI_ERR_ROOT,
+                     "argument root=%d is neither MPI_ROOT, MPI_PROC_NULL nor a rank 0..%d of the remote group of "
+                     "intercommunicator %s",
+                     root, c.remote_size() - 1, describe_comm(call.comm_handle()).c_str());
+  return MPI_SUCCESS;
+}
+
+bool null_data(const void* buf, const dtype::Datatype& t) {
+  return buf == nullptr && t.size > 0 && t.true_lb < 4096;
+}
+
+int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
+                 const char* countname, const char* typename_, const dtype::Datatype** t) {
+  if (int e = call.count(count, countname)) return e;
+  if (int e = call.datatype(th, typename_, t)) return e;
+  if (count > 0 && null_data(buf, **t))
+    return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", bufname, countname, count);
+  return MPI_SUCCESS;
+}
+
+int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
+                 const char* bufname, const char* cname, const char* dname) {
+  if (n > 0 && counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cname);
+  if (n > 0 && displs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dname);
+  bool any = false;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cname, i, counts[i]);
+    any |= counts[i] > 0;
+  }
+  if (any && null_data(buf, t)) return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s has non-zero entries", bufname, cname);
+  return MPI_SUCCESS;
+}
+
+int check_op(Call& call, MPI_Op op, const dtype::Datatype& t) {
+  if (op == MPI_OP_NULL) return call.fail(MPI_ERR_OP, "argument op is MPI_OP_NULL");
+  if (!dtype::lookup_op(op))
+    return call.fail(MPI_ERR_OP, "argument op=0x%x is not a valid operation (freed, or not an op handle)",
+                     static_cast<unsigned>(op));
+  const std::string why = dtype::op_mismatch(op, t);
+  if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
+  return MPI_SUCCESS;
+}
+
+int not_in_place(Call& call, const void* buf, const char* name) {
+  if (buf == MPI_IN_PLACE) return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE here", name);
+  return MPI_SUCCESS;
+}
+
+int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req) {
+  if (req) {
+    if (int e = coll::start(std::move(s), comm, req)) return call.fail(e, "%s", p2p::error_detail());
+    return MPI_SUCCESS;
+  }
+  if (int e = coll::run(*s)) return call.fail(e, "%s", s->describe());
+  return MPI_SUCCESS;
+}
+
+void keep_type(coll::Schedule& s, MPI_Datatype h) {
+  if (dtype::TypePtr t = dtype::lookup_shared(h); t && !t->predefined) s.keep(std::move(t));
+}
+
+}  // namespace ringmpi::api

@@ -1,0 +1,45 @@
+// Argument checks shared by the collective entry points (blocking and
+// nonblocking, intra- and intercommunicator), and the dispatch of a
+// scheduled collective.
+//
+// A buffer may be NULL (or MPI_BOTTOM) wherever the count involved is zero
+// or its datatype holds absolute addresses (MPI-3.1 §4.1.12): a NULL buffer is
+// refused only when the data would start in the never-mapped first page.
+#pragma once
+
+#include <memory>
+
+#include "api/call.hpp"
+#include "coll/reduction.hpp"
+#include "coll/schedule.hpp"
+#include "coll/scheduled.hpp"
+
+namespace ringmpi::api {
+
+// The communicator of a collective; `req` is the nonblocking form's request
+// argument (nullptr for the blocking form), checked for NULL.
+int coll_comm(Call& call, MPI_Comm h, MPI_Request* req, comm::Comm** c, bool intra_only = false);
+// Intracommunicator: 0..size-1. Intercommunicator: MPI_ROOT, MPI_PROC_NULL
+// or a rank of the remote group.
+int check_root(Call& call, const comm::Comm& c, int root);
+// True when this rank's data arguments of a rooted collective matter as a
+// sender/receiver (not an MPI_PROC_NULL rank of the root's group).
+inline bool takes_part(const comm::Comm& c, int root) { return !(c.inter && root == MPI_PROC_NULL); }
+inline bool is_root(const comm::Comm& c, int root) { return c.inter ? root == MPI_ROOT : c.rank == root; }
+
+bool null_data(const void* buf, const dtype::Datatype& t);
+// A (buf, count, type) triple significant on this rank.
+int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
+                 const char* countname, const char* typename_, const dtype::Datatype** t);
+// counts/displs arrays of n entries, counts non-negative; buf checked against them.
+int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
+                 const char* bufname, const char* cname, const char* dname);
+int check_op(Call& call, MPI_Op op, const dtype::Datatype& t);
+int not_in_place(Call& call, const void* buf, const char* name);
+
+// Blocking (req == nullptr): runs s to its end; else starts it and sets *req.
+// `types` are kept alive while a nonblocking one runs (MPI_Type_free may come first).
+int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req);
+void keep_type(coll::Schedule& s, MPI_Datatype h);
+
+}  // namespace ringmpi::api

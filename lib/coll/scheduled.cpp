@@ -1,0 +1,258 @@
+// Intracommunicator collectives as schedules (see scheduled.hpp).
+#include "coll/scheduled.hpp"
+
+#include <memory>
+#include <vector>
+
+#include "dtype/op.hpp"
+
+namespace ringmpi::coll {
+
+void sched_send(Schedule& s, int to, const Typed& t) {
+  const std::size_t n = t.bytes();
+  if (n == 0 || t.type->contiguous()) {
+    s.send(to, t.buf, n);
+    return;
+  }
+  std::byte* p = s.scratch(n);
+  s.local([t, p, n] {
+    dtype::pack(t.buf, t.count, *t.type, 0, p, n);
+    return MPI_SUCCESS;
+  });
+  s.send(to, p, n);
+}
+
+void sched_recv(Schedule& s, int from, const Typed& t) {
+  const std::size_t n = t.bytes();
+  if (n == 0 || t.type->contiguous()) {
+    s.recv(from, const_cast<void*>(t.buf), n);
+    return;
+  }
+  std::byte* p = s.scratch(n);
+  s.recv(from, p, n);
+  s.after_round([t, p, n] {
+    dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, p, n);
+    return MPI_SUCCESS;
+  });
+}
+
+void sched_copy(Schedule& s, const Typed& from, const Typed& to) {
+  s.local([from, to] {
+    copy_typed(from, to);
+    return MPI_SUCCESS;
+  });
+}
+
+namespace {
+
+Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
+  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
+}
+
+Typed at(const void* base, const Block& b) {
+  return {static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
+}
+
+// Storage for one reduction operand in user layout, owned by the schedule.
+void* operand(Schedule& s, const Reduction& r) {
+  auto sc = std::make_shared<Scratch>(r.count, *r.type);
+  void* base = sc->base();
+  s.keep(std::move(sc));
+  return base;
+}
+
+}  // namespace
+
+// result = x[0] op x[1] op ... op x[k-1], folded from the right (each
+// operand is the `in` of one op call, the accumulator its `inout`).
+void sched_fold(Schedule& s, const Reduction& r, std::vector<const void*> x, void* result) {
+  void* acc = operand(s, r);
+  s.local([r, x = std::move(x), acc, result] {
+    const Typed tacc{acc, r.count, r.type};
+    copy_typed(Typed{x.back(), r.count, r.type}, tacc);
+    int err = MPI_SUCCESS;
+    for (std::size_t i = x.size() - 1; i-- > 0;) {
+      const int e = dtype::reduce(r.op, x[i], acc, r.count, r.type_handle);
+      if (err == MPI_SUCCESS) err = e;
+    }
+    copy_typed(tacc, Typed{result, r.count, r.type});
+    return err;
+  });
+}
+
+void sched_barrier(Schedule& s) {
+  const int n = s.peers().size(), me = s.peers().me;
+  for (int d = 1; d < n; d *= 2) {
+    s.send((me + d) % n, nullptr, 0);
+    s.recv((me - d + n) % n, nullptr, 0);
+    s.round();
+  }
+}
+
+void sched_bcast(Schedule& s, const Typed& buf, int root) {
+  const int n = s.peers().size(), me = s.peers().me;
+  const std::size_t bytes = buf.bytes();
+  if (n == 1 || bytes == 0) return;
+  // Binomial tree over virtual ranks (root = 0), on the packed stream.
+  const bool contig = buf.type->contiguous();
+  void* data = contig ? const_cast<void*>(buf.buf) : s.scratch(bytes);
+  if (!contig && me == root)
+    s.local([buf, data, bytes] {
+      dtype::pack(buf.buf, buf.count, *buf.type, 0, data, bytes);
+      return MPI_SUCCESS;
+    });
+  const int vr = (me - root + n) % n;
+  int mask = 1;
+  while (mask < n && !(vr & mask)) mask <<= 1;
+  if (vr != 0) {
+    s.recv((vr - mask + root) % n, data, bytes);
+    s.round();
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < n) s.send((vr + mask + root) % n, data, bytes);
+  if (!contig && me != root)
+    s.local([buf, data, bytes] {
+      dtype::unpack(const_cast<void*>(buf.buf), buf.count, *buf.type, 0, data, bytes);
+      return MPI_SUCCESS;
+    });
+  s.round();
+}
+
+void sched_gatherv(Schedule& s, const Typed& send, bool in_place, const void* recvbuf, const int* counts,
+                   const int* displs, const dtype::Datatype& rtype, int root) {
+  const int n = s.peers().size(), me = s.peers().me;
+  if (me != root) {
+    sched_send(s, root, send);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Typed dst = block(recvbuf, rtype, displs[i], counts[i]);
+      if (i != root)
+        sched_recv(s, i, dst);
+      else if (!in_place)
+        sched_copy(s, send, dst);
+    }
+  }
+  s.round();
+}
+
+void sched_scatterv(Schedule& s, const void* sendbuf, const int* counts, const int* displs,
+                    const dtype::Datatype& stype, const Typed& recv, bool in_place, int root) {
+  const int n = s.peers().size(), me = s.peers().me;
+  if (me != root) {
+    sched_recv(s, root, recv);
+  } else {
+    for (int i = 0; i < n; ++i) {
+      const Typed src = block(sendbuf, stype, displs[i], counts[i]);
+      if (i != root)
+        sched_send(s, i, src);
+      else if (!in_place)
+        sched_copy(s, src, recv);
+    }
+  }
+  s.round();
+}
+
+void sched_allgatherv(Schedule& s, const Typed& send, bool in_place, void* recvbuf, const int* counts,
+                      const int* displs, const dtype::Datatype& rtype) {
+  const int n = s.peers().size(), me = s.peers().me;
+  const Typed own = block(recvbuf, rtype, displs[me], counts[me]);
+  if (!in_place) sched_copy(s, send, own);
+  for (int k = 1; k < n; ++k) sched_send(s, (me + k) % n, own);
+  for (int k = 1; k < n; ++k) {
+    const int i = (me - k + n) % n;
+    sched_recv(s, i, block(recvbuf, rtype, displs[i], counts[i]));
+  }
+  s.round();
+}
+
+void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends, void* recvbuf,
+                     const std::vector<Block>& recvs, bool in_place) {
+  const int n = s.peers().size(), me = s.peers().me;
+  if (in_place) {
+    // Save every outgoing block (as received, in recvbuf) before any
+    // receive can overwrite it: the packing steps run before the receives start.
+    for (int k = 1; k < n; ++k) {
+      const int p = (me + k) % n;
+      const Typed b = at(recvbuf, recvs[static_cast<std::size_t>(p)]);
+      std::byte* saved = s.scratch(b.bytes());
+      s.local([b, saved] {
+        if (b.bytes()) dtype::pack(b.buf, b.count, *b.type, 0, saved, b.bytes());
+        return MPI_SUCCESS;
+      });
+      s.send(p, saved, b.bytes());
+    }
+  } else {
+    sched_copy(s, at(sendbuf, sends[static_cast<std::size_t>(me)]), at(recvbuf, recvs[static_cast<std::size_t>(me)]));
+    for (int k = 1; k < n; ++k) {
+      const int p = (me + k) % n;
+      sched_send(s, p, at(sendbuf, sends[static_cast<std::size_t>(p)]));
+    }
+  }
+  for (int k = 1; k < n; ++k) {
+    const int p = (me - k + n) % n;
+    sched_recv(s, p, at(recvbuf, recvs[static_cast<std::size_t>(p)]));
+  }
+  s.round();
+}
+
+void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root) {
+  const int n = s.peers().size(), me = s.peers().me;
+  if (me != root) {
+    sched_send(s, root, Typed{mine, r.count, r.type});
+    s.round();
+    return;
+  }
+  std::vector<const void*> x(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    if (i == root) {
+      x[static_cast<std::size_t>(i)] = mine;
+      continue;
+    }
+    void* in = operand(s, r);
+    sched_recv(s, i, Typed{in, r.count, r.type});
+    x[static_cast<std::size_t>(i)] = in;
+  }
+  s.round();
+  sched_fold(s, r, std::move(x), result);
+  s.round();
+}
+
+void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* result) {
+  sched_reduce(s, r, mine, result, 0);
+  sched_bcast(s, Typed{result, r.count, r.type}, 0);
+}
+
+void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts) {
+  const int n = s.peers().size(), me = s.peers().me;
+  void* all = me == 0 ? operand(s, r) : nullptr;
+  sched_reduce(s, r, mine, all, 0);
+  std::vector<int> displs(static_cast<std::size_t>(n));
+  for (int i = 1; i < n; ++i) displs[static_cast<std::size_t>(i)] = displs[static_cast<std::size_t>(i - 1)] + counts[i - 1];
+  sched_scatterv(s, all, counts, displs.data(), *r.type, Typed{result, counts[me], r.type}, false, 0);
+}
+
+void sched_scan(Schedule& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  // partial(k) = x0 op ... op xk travels from rank k to rank k+1.
+  const int n = s.peers().size(), me = s.peers().me;
+  void* acc = operand(s, r);
+  const Typed tacc{acc, r.count, r.type}, tres{result, r.count, r.type}, own{mine, r.count, r.type};
+  if (me == 0) {
+    sched_copy(s, own, tacc);
+    if (!exclusive) sched_copy(s, own, tres);
+  } else {
+    void* prev = operand(s, r);
+    const Typed tprev{prev, r.count, r.type};
+    sched_recv(s, me - 1, tprev);
+    s.round();
+    s.local([r, tacc, tprev, tres, own, exclusive] {
+      copy_typed(own, tacc);
+      const int e = dtype::reduce(r.op, tprev.buf, const_cast<void*>(tacc.buf), r.count, r.type_handle);
+      copy_typed(exclusive ? tprev : tacc, tres);
+      return e;
+    });
+  }
+  if (me + 1 < n) sched_send(s, me + 1, tacc);
+  s.round();
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,74 @@
+// The collectives as schedules (lib/coll/schedule.hpp): what the
+// nonblocking collectives and all intercommunicator collectives run.
+//
+// Each builder appends its steps to `s`; arguments were checked by lib/api
+// and the count and displacement arrays are read only while building (the
+// schedule keeps addresses, not the arrays). Intracommunicator builders
+// address peers by comm rank; intercommunicator builders (inter_*) map a
+// remote rank j to its index in the union order (coll::peers_of).
+//
+// The algorithms favour few rounds over few bytes: every transfer of a
+// round is started at once, which a nonblocking engine can afford (no cycle
+// of blocked senders can form: nothing blocks). Reductions fold operands in
+// rank order, so non-commutative operations get the standard's result.
+#pragma once
+
+#include "coll/reduction.hpp"
+#include "coll/schedule.hpp"
+#include "coll/typed.hpp"
+
+namespace ringmpi::coll {
+
+// Typed transfers and copies inside a schedule: non-contiguous data is
+// packed by a local step right before the send, and unpacked by a local
+// step after the round in which it arrives.
+void sched_send(Schedule& s, int to, const Typed& t);
+void sched_recv(Schedule& s, int from, const Typed& t);
+void sched_copy(Schedule& s, const Typed& from, const Typed& to);
+// A local step: result = x[0] op x[1] op ... op x[k-1] (k >= 1), in that order.
+void sched_fold(Schedule& s, const Reduction& r, std::vector<const void*> x, void* result);
+
+// One block of an all-to-all: `count` elements of `type` at byte offset `displ`.
+struct Block {
+  std::ptrdiff_t displ;
+  int count;
+  const dtype::Datatype* type;
+};
+
+void sched_barrier(Schedule& s);
+void sched_bcast(Schedule& s, const Typed& buf, int root);
+void sched_gatherv(Schedule& s, const Typed& send, bool in_place, const void* recvbuf, const int* counts,
+                   const int* displs, const dtype::Datatype& rtype, int root);
+void sched_scatterv(Schedule& s, const void* sendbuf, const int* counts, const int* displs,
+                    const dtype::Datatype& stype, const Typed& recv, bool in_place, int root);
+void sched_allgatherv(Schedule& s, const Typed& send, bool in_place, void* recvbuf, const int* counts,
+                      const int* displs, const dtype::Datatype& rtype);
+// sends/recvs: one Block per rank; with in_place the data to send is in recvbuf as received.
+void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends, void* recvbuf,
+                     const std::vector<Block>& recvs, bool in_place);
+void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root);
+void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* result);
+void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts);
+void sched_scan(Schedule& s, const Reduction& r, const void* mine, void* result, bool exclusive);
+
+// Intercommunicator forms (MPI-3.1 §5.2.2): `root` is MPI_ROOT at the root,
+// MPI_PROC_NULL at the rest of its group, the root's rank in the remote group
+// on the other side. Counts and displacements index the remote group.
+void inter_bcast(Schedule& s, const comm::Comm& c, const Typed& buf, int root);
+void inter_gatherv(Schedule& s, const comm::Comm& c, const Typed& send, const void* recvbuf, const int* counts,
+                   const int* displs, const dtype::Datatype* rtype, int root);
+void inter_scatterv(Schedule& s, const comm::Comm& c, const void* sendbuf, const int* counts, const int* displs,
+                    const dtype::Datatype* stype, const Typed& recv, int root);
+void inter_allgatherv(Schedule& s, const comm::Comm& c, const Typed& send, void* recvbuf, const int* counts,
+                      const int* displs, const dtype::Datatype& rtype);
+void inter_alltoallw(Schedule& s, const comm::Comm& c, const void* sendbuf, const std::vector<Block>& sends,
+                     void* recvbuf, const std::vector<Block>& recvs);
+void inter_reduce(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine, void* result, int root);
+// Each group gets the reduction of the other group's contributions.
+void inter_allreduce(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine, void* result);
+// The reduction of the remote group's full vectors (r.count elements), the
+// local group's counts[i] elements to local rank i.
+void inter_reduce_scatter(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine, void* result,
+                          const int* counts);
+
+}  // namespace ringmpi::coll

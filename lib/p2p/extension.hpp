@@ -1,0 +1,20 @@
+// Extension requests (see lib/p2p/request.hpp and extension.cpp).
+#pragma once
+
+#include <memory>
+
+#include "mpi.h"
+#include "p2p/state.hpp"
+
+namespace ringmpi::p2p {
+
+// A pooled request for `ext`, whose handle goes to *request; polls it once at
+// once. Errors of the operation are reported at completion (MPI_Wait/Test)
+// on `comm`'s error handler. MPI_ERR_INTERN (detail set) when no request is free.
+int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request);
+// Polls every started extension once (end of progress()).
+void poll_extensions(State& s);
+// Marks r (finished) complete with its operation's error class.
+void finish_extension(State& s, Request* r);
+
+}  // namespace ringmpi::p2p
