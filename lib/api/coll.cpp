@@ -179,7 +179,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
     return e;
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
-  if (!c->inter && !req) {
+  if (!c->inter && !req && !coll::allgather_direct(c->size(), recvcounts, *rt)) {
     coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
     return MPI_SUCCESS;
   }
@@ -381,7 +381,8 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (!c->inter && !req) return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
+  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+    return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_allreduce(*s, *c, r, mine, recvbuf);
@@ -406,7 +407,8 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
   if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
-  if (!c->inter && !req) return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
+  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+    return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_reduce_scatter(*s, *c, r, mine, recvbuf, recvcounts);

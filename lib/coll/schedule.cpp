@@ -3,6 +3,7 @@
 #include "coll/tags.hpp"
 #include "p2p/extension.hpp"
 #include "p2p/internal.hpp"
+#include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::coll {
@@ -12,6 +13,7 @@ Schedule::~Schedule() {
   // but a transfer can still be pending after an internal error: let go of it.
   for (p2p::Request* r : pending_)
     if (r->complete) p2p::release_internal(r);
+  for (core::ScratchPool::Block& b : scratch_) p2p::state().scratch.give(b);
 }
 
 void Schedule::send(int to, const void* buf, std::size_t bytes) {
@@ -33,8 +35,8 @@ void Schedule::round() {
 }
 
 std::byte* Schedule::scratch(std::size_t bytes) {
-  scratch_.push_back(std::make_unique<std::byte[]>(bytes ? bytes : 1));
-  return scratch_.back().get();
+  scratch_.push_back(p2p::state().scratch.take(bytes));
+  return scratch_.back().p;
 }
 
 void Schedule::fail(int code, std::string why) {

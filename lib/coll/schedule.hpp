@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "coll/internal.hpp"
+#include "core/scratch_pool.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"
 #include "p2p/request.hpp"
@@ -55,7 +56,7 @@ class Schedule final : public p2p::Extension {
   // what the round received).
   void after_round(std::function<int()> fn);
   void round();
-  // Memory owned by the schedule (zeroed), alive until it is destroyed.
+  // Memory owned by the schedule (not zeroed; from the scratch pool), alive until it is destroyed.
   std::byte* scratch(std::size_t bytes);
   // Keeps a derived datatype (or anything else) alive while the schedule runs.
   void keep(std::shared_ptr<const void> any) { kept_.push_back(std::move(any)); }
@@ -86,7 +87,7 @@ class Schedule final : public p2p::Extension {
   std::vector<Step> deferred_;  // after_round() steps of the open round
   std::size_t next_ = 0;
   std::vector<p2p::Request*> pending_;
-  std::vector<std::unique_ptr<std::byte[]>> scratch_;
+  std::vector<core::ScratchPool::Block> scratch_;
   std::vector<std::shared_ptr<const void>> kept_;
   int error_ = MPI_SUCCESS;
   std::string why_;

@@ -217,17 +217,79 @@ void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* resul
   s.round();
 }
 
+namespace {
+
+// Element displacements of consecutive blocks of counts[i] elements.
+std::vector<int> prefix(int n, const int* counts) {
+  std::vector<int> displs(static_cast<std::size_t>(n));
+  for (int i = 1; i < n; ++i) displs[static_cast<std::size_t>(i)] = displs[static_cast<std::size_t>(i - 1)] + counts[i - 1];
+  return displs;
+}
+
+// Rank i owns block i of the vector (counts[i] elements at displs[i]):
+// every rank sends block i of its contribution to rank i and folds the n
+// blocks it receives for its own block in rank order into `out`. Each
+// element is folded by one rank only, in rank order, so the result is the
+// rank-order fold bit for bit; each rank moves (n-1)/n of the vector once.
+void reduce_blocks(Schedule& s, const Reduction& r, const void* mine, const int* counts, const std::vector<int>& displs,
+                   void* out) {
+  const int n = s.peers().size(), me = s.peers().me;
+  const Reduction mine_r{r.op, r.type_handle, r.type, counts[me]};
+  std::vector<const void*> x(static_cast<std::size_t>(n));
+  for (int k = 1; k < n; ++k) {
+    const int p = (me + k) % n;
+    sched_send(s, p, block(mine, *r.type, displs[static_cast<std::size_t>(p)], counts[p]));
+  }
+  for (int k = 1; k < n; ++k) {
+    const int p = (me - k + n) % n;
+    void* in = operand(s, mine_r);
+    sched_recv(s, p, Typed{in, counts[me], r.type});
+    x[static_cast<std::size_t>(p)] = in;
+  }
+  x[static_cast<std::size_t>(me)] = block(mine, *r.type, displs[static_cast<std::size_t>(me)], counts[me]).buf;
+  s.round();
+  if (counts[me] > 0) sched_fold(s, mine_r, std::move(x), out);
+  s.round();
+}
+
+}  // namespace
+
+bool reduce_by_blocks(const Reduction& r, int n) {
+  return n > 1 && r.count >= n && static_cast<std::size_t>(r.count) * r.type->size >= kBlockReductionBytes;
+}
+
+bool allgather_direct(int n, const int* counts, const dtype::Datatype& t) {
+  std::size_t total = 0;
+  for (int i = 0; i < n; ++i) total += static_cast<std::size_t>(counts[i]) * t.size;
+  return n > 1 && total >= kBlockReductionBytes;
+}
+
 void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* result) {
-  sched_reduce(s, r, mine, result, 0);
-  sched_bcast(s, Typed{result, r.count, r.type}, 0);
+  const int n = s.peers().size();
+  if (!reduce_by_blocks(r, n)) {
+    sched_reduce(s, r, mine, result, 0);
+    sched_bcast(s, Typed{result, r.count, r.type}, 0);
+    return;
+  }
+  // Reduce-scatter by blocks, then every rank sends its reduced block to all.
+  std::vector<int> counts(static_cast<std::size_t>(n), r.count / n);
+  for (int i = 0; i < r.count % n; ++i) ++counts[static_cast<std::size_t>(i)];
+  const std::vector<int> displs = prefix(n, counts.data());
+  const int me = s.peers().me;
+  reduce_blocks(s, r, mine, counts.data(), displs,
+                const_cast<void*>(block(result, *r.type, displs[static_cast<std::size_t>(me)], counts[me]).buf));
+  sched_allgatherv(s, Typed{nullptr, 0, r.type}, true, result, counts.data(), displs.data(), *r.type);
 }
 
 void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts) {
   const int n = s.peers().size(), me = s.peers().me;
+  const std::vector<int> displs = prefix(n, counts);
+  if (reduce_by_blocks(r, n)) {
+    reduce_blocks(s, r, mine, counts, displs, result);
+    return;
+  }
   void* all = me == 0 ? operand(s, r) : nullptr;
   sched_reduce(s, r, mine, all, 0);
-  std::vector<int> displs(static_cast<std::size_t>(n));
-  for (int i = 1; i < n; ++i) displs[static_cast<std::size_t>(i)] = displs[static_cast<std::size_t>(i - 1)] + counts[i - 1];
   sched_scatterv(s, all, counts, displs.data(), *r.type, Typed{result, counts[me], r.type}, false, 0);
 }
 

@@ -35,6 +35,20 @@ struct Block {
   const dtype::Datatype* type;
 };
 
+// Reductions of at least this many bytes (and at least one element per
+// rank) go by blocks: a reduce-scatter in which rank i folds block i, then
+// (allreduce) an allgather of the blocks; each rank moves about twice the
+// vector instead of the root receiving n of them. Below it, fewer and
+// smaller messages win. Measured with bench/coll at np 2 and 4 (see README).
+inline constexpr std::size_t kBlockReductionBytes = 32768;
+bool reduce_by_blocks(const Reduction& r, int n);
+
+// Allgathers of at least kBlockReductionBytes in all: every rank sends its
+// block straight to every other (large blocks go by single copy, each
+// receiver reading the sender's buffer) instead of a gather and a broadcast
+// of the whole through rank 0.
+bool allgather_direct(int n, const int* counts, const dtype::Datatype& t);
+
 void sched_barrier(Schedule& s);
 void sched_bcast(Schedule& s, const Typed& buf, int root);
 void sched_gatherv(Schedule& s, const Typed& send, bool in_place, const void* recvbuf, const int* counts,

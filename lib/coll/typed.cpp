@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "p2p/internal.hpp"
+#include "p2p/state.hpp"
 
 namespace ringmpi::coll {
 
@@ -72,7 +73,9 @@ Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t)
   const std::ptrdiff_t lo = std::min<std::ptrdiff_t>(t.true_lb, t.true_lb + (count > 0 ? (count - 1) * t.extent : 0));
   const std::ptrdiff_t hi = std::max<std::ptrdiff_t>(t.true_lb + span, t.true_lb + t.true_extent);
   offset_ = lo;
-  storage_.resize(static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1)));
+  block_ = p2p::state().scratch.take(static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1)));
 }
+
+Scratch::~Scratch() { p2p::state().scratch.give(block_); }
 
 }  // namespace ringmpi::coll

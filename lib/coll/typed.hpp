@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "comm/comm.hpp"
+#include "core/scratch_pool.hpp"
 #include "dtype/datatype.hpp"
 
 namespace ringmpi::coll {
@@ -56,15 +57,19 @@ std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::s
 void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n);
 
 // Storage for `count` elements of a type laid out as in user memory, for
-// reduction operands: base() is the address of element 0.
+// reduction operands: base() is the address of element 0. The memory comes
+// from the engine's scratch pool (core/scratch_pool.hpp) and is not zeroed.
 class Scratch {
  public:
   Scratch(int count, const dtype::Datatype& t);
-  void* base() { return storage_.data() - offset_; }
+  ~Scratch();
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  void* base() { return block_.p - offset_; }
   Typed typed() { return {base(), count_, type_}; }
 
  private:
-  std::vector<std::byte> storage_;
+  core::ScratchPool::Block block_;
   std::ptrdiff_t offset_;
   int count_;
   const dtype::Datatype* type_;

@@ -12,6 +12,7 @@
 
 #include "core/handle.hpp"
 #include "core/runtime.hpp"
+#include "core/scratch_pool.hpp"
 #include "p2p/match.hpp"
 #include "p2p/request.hpp"
 #include "shm/ring.hpp"
@@ -93,6 +94,7 @@ struct State {
   BsendBuffer bsend;
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
   std::vector<Request*> extensions;  // started extension requests (lib/p2p/extension.cpp)
+  core::ScratchPool scratch;  // temporaries of the collectives (lib/coll), reused across calls
 };
 
 State& make_state();

@@ -226,6 +226,51 @@ int main(int argc, char **argv) {
     free(sum);
   }
 
+  /* Reductions by blocks (32 KiB and more: rank i folds block i) with the
+   * non-commutative product of 4096 matrices, in place too, and an
+   * allgather of 36 KB blocks (each rank sends its block to all). */
+  {
+    const int nm = 4096;
+    MPI_Op mm2;
+    MPI_Datatype m42;
+    CHECK_MPI(MPI_Op_create(matmul, 0, &mm2));
+    CHECK_MPI(MPI_Type_contiguous(4, MPI_INT, &m42));
+    CHECK_MPI(MPI_Type_commit(&m42));
+    int *ms = malloc(sizeof(int) * 4 * (size_t)nm), *mr = malloc(sizeof(int) * 4 * (size_t)nm);
+    int *want = malloc(sizeof(int) * 4 * (size_t)nm);
+    for (int k = 0; k < nm; ++k) {
+      int e[4] = {1, 0, 0, 1}, one_len = 1;
+      for (int i = 0; i < size; ++i) {
+        int xi[4];
+        mine_matrix(i + k % 3, xi);
+        matmul(e, xi, &one_len, &m42);
+        memcpy(e, xi, sizeof e);
+      }
+      memcpy(want + 4 * k, e, sizeof e);
+      mine_matrix(rank + k % 3, ms + 4 * k);
+    }
+    CHECK_MPI(MPI_Allreduce(ms, mr, nm, m42, mm2, MPI_COMM_WORLD));
+    CHECK(memcmp(mr, want, sizeof(int) * 4 * (size_t)nm) == 0);
+    memcpy(mr, ms, sizeof(int) * 4 * (size_t)nm);
+    CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, mr, nm, m42, mm2, MPI_COMM_WORLD));
+    CHECK(memcmp(mr, want, sizeof(int) * 4 * (size_t)nm) == 0);
+    const int per = nm / size;
+    CHECK_MPI(MPI_Reduce_scatter_block(ms, mr, per, m42, mm2, MPI_COMM_WORLD));
+    CHECK(memcmp(mr, want + 4 * per * rank, sizeof(int) * 4 * (size_t)per) == 0);
+    free(ms); free(mr); free(want);
+    CHECK_MPI(MPI_Op_free(&mm2));
+    CHECK_MPI(MPI_Type_free(&m42));
+    const int blk = 9000;
+    int *mine9 = malloc(sizeof(int) * blk), *all9 = malloc(sizeof(int) * blk * (size_t)size);
+    for (int k = 0; k < blk; ++k) mine9[k] = rank * 100000 + k;
+    CHECK_MPI(MPI_Allgather(mine9, blk, MPI_INT, all9, blk, MPI_INT, MPI_COMM_WORLD));
+    int bad9 = 0;
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < blk; ++k) bad9 += all9[i * blk + k] != i * 100000 + k;
+    CHECK(bad9 == 0);
+    free(mine9); free(all9);
+  }
+
   free(all); free(counts); free(displs); free(v); free(s); free(r); free(rsin); free(rsin2);
   CHECK_MPI(MPI_Finalize());
   return 0;
