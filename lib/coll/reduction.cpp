@@ -96,7 +96,11 @@ int reduce_scatter(const comm::Comm& c, const Reduction& r, const void* mine, vo
 }
 
 int scan(const comm::Comm& c, const Reduction& r, const void* mine, void* result, bool exclusive) {
-  // partial(k) = x0 op ... op xk travels from rank k to rank k+1.
+  // partial(k) = x0 op ... op xk travels from rank k to rank k+1, one
+  // message per hop (a pipeline: in a loop of scans rank 0 runs ahead). Each
+  // rank folds with its own operation only, so an error stays local to its
+  // rank. (Sending every contribution to every higher rank instead costs
+  // n(n-1)/2 messages: twice as slow at np = 8 on 2 cores, measured.)
   const Typed own{mine, r.count, r.type};
   int err = MPI_SUCCESS;
   Scratch acc(r.count, *r.type);
@@ -106,16 +110,11 @@ int scan(const comm::Comm& c, const Reduction& r, const void* mine, void* result
   } else {
     Scratch prev(r.count, *r.type);
     recv_typed(c, c.rank - 1, kTagUserScan, prev.typed());
-    recv_bytes(c, c.rank - 1, kTagUserScan, &err, sizeof err);
     copy_typed(own, acc.typed());
-    const int e = apply(r, prev.base(), acc.base());  // prev op x(rank)
-    if (err == MPI_SUCCESS) err = e;
+    err = apply(r, prev.base(), acc.base());  // prev op x(rank)
     copy_typed(exclusive ? prev.typed() : acc.typed(), Typed{result, r.count, r.type});
   }
-  if (c.rank + 1 < c.size()) {
-    send_typed(c, c.rank + 1, kTagUserScan, acc.typed());
-    send_bytes(c, c.rank + 1, kTagUserScan, &err, sizeof err);
-  }
+  if (c.rank + 1 < c.size()) send_typed(c, c.rank + 1, kTagUserScan, acc.typed());
   return err;
 }
 
