@@ -37,7 +37,7 @@ int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(
 
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   auto s = coll::make_schedule(*c);
   coll::sched_barrier(*s);
   return dispatch(call, std::move(s), comm, req);
@@ -46,7 +46,7 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
 int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   const dtype::Datatype* t = nullptr;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
@@ -97,7 +97,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
             MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, c, comm, req);
 }
@@ -105,7 +105,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   if (is_root(*c, root))
     if (int e = call.count(recvcount, "recvcount")) return e;
@@ -147,7 +147,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req);
 }
@@ -155,7 +155,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
 int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
             MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   if (is_root(*c, root))
     if (int e = call.count(sendcount, "sendcount")) return e;
@@ -194,14 +194,14 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c, comm, req);
 }
 
 int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
               MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, c, comm,
@@ -259,14 +259,14 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
               MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c, comm, req);
 }
 
 int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = call.count(sendcount, "sendcount")) return e;
@@ -305,7 +305,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   std::vector<const dtype::Datatype*> st, rt;
@@ -353,7 +353,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
            MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   coll::Reduction r{};
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   const bool root_here = is_root(*c, root);
   if (!root_here || c->inter)
@@ -375,7 +375,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
               MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   coll::Reduction r;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
@@ -420,14 +420,14 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   return reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, c, comm, req);
 }
 
 int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                          MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  if (int e = coll_comm(call, comm, req, &c)) return e;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
   const std::vector<int> counts(static_cast<std::size_t>(c->size()), recvcount);
   return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
@@ -437,7 +437,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
          bool exclusive, MPI_Request* req) {
   comm::Comm* c;
   coll::Reduction r;
-  if (int e = coll_comm(call, comm, req, &c, true)) return e;
+  if (int e = coll_comm(call, comm, &c, true)) return e;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
@@ -453,6 +453,7 @@ extern "C" {
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ibarrier");
+  if (int e = call.not_null(request, "request")) return e;
   return barrier(call, comm, request);
 }
 
@@ -462,6 +463,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 }
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ibcast");
+  if (int e = call.not_null(request, "request")) return e;
   return bcast(call, buffer, count, datatype, root, comm, request);
 }
 
@@ -473,6 +475,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Igather");
+  if (int e = call.not_null(request, "request")) return e;
   return gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
@@ -484,6 +487,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Igatherv");
+  if (int e = call.not_null(request, "request")) return e;
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
 }
 
@@ -495,6 +499,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Iscatter");
+  if (int e = call.not_null(request, "request")) return e;
   return scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
@@ -507,6 +512,7 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                   MPI_Request* request) {
   Call call("MPI_Iscatterv");
+  if (int e = call.not_null(request, "request")) return e;
   return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
 }
 
@@ -518,6 +524,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Iallgather");
+  if (int e = call.not_null(request, "request")) return e;
   return allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
@@ -530,6 +537,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
   Call call("MPI_Iallgatherv");
+  if (int e = call.not_null(request, "request")) return e;
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
 }
 
@@ -541,6 +549,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoall");
+  if (int e = call.not_null(request, "request")) return e;
   return alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
@@ -555,6 +564,7 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                    MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallv");
+  if (int e = call.not_null(request, "request")) return e;
   return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
                    request);
 }
@@ -570,6 +580,7 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                    MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallw");
+  if (int e = call.not_null(request, "request")) return e;
   return alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
                    request);
 }
@@ -582,6 +593,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ireduce");
+  if (int e = call.not_null(request, "request")) return e;
   return reduce(call, sendbuf, recvbuf, count, datatype, op, root, comm, request);
 }
 
@@ -592,6 +604,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                    MPI_Request* request) {
   Call call("MPI_Iallreduce");
+  if (int e = call.not_null(request, "request")) return e;
   return allreduce(call, sendbuf, recvbuf, count, datatype, op, comm, request);
 }
 
@@ -603,6 +616,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                         MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ireduce_scatter");
+  if (int e = call.not_null(request, "request")) return e;
   return reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
 }
 
@@ -614,6 +628,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                               MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ireduce_scatter_block");
+  if (int e = call.not_null(request, "request")) return e;
   return reduce_scatter_block(call, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
 }
 
@@ -624,6 +639,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatyp
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
               MPI_Request* request) {
   Call call("MPI_Iscan");
+  if (int e = call.not_null(request, "request")) return e;
   return scan(call, sendbuf, recvbuf, count, datatype, op, comm, false, request);
 }
 
@@ -634,6 +650,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                 MPI_Request* request) {
   Call call("MPI_Iexscan");
+  if (int e = call.not_null(request, "request")) return e;
   return scan(call, sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 

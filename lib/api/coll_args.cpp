@@ -5,13 +5,11 @@
 
 namespace ringmpi::api {
 
-int coll_comm(Call& call, MPI_Comm h, MPI_Request* req, comm::Comm** c, bool intra_only) {
+int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only) {
   if (int e = call.comm(h, "comm", c)) return e;
   if (intra_only && (*c)->inter)
     return call.fail(MPI_ERR_COMM, "%s is an intercommunicator; this operation is defined on intracommunicators only",
                      describe_comm(h).c_str());
-  if (req)
-    if (int e = call.not_null(req, "request")) return e;
   return MPI_SUCCESS;
 }
 

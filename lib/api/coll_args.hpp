@@ -16,9 +16,10 @@
 
 namespace ringmpi::api {
 
-// The communicator of a collective; `req` is the nonblocking form's request
-// argument (nullptr for the blocking form), checked for NULL.
-int coll_comm(Call& call, MPI_Comm h, MPI_Request* req, comm::Comm** c, bool intra_only = false);
+// The communicator of a collective (scan and exscan: intra_only). Inside,
+// a nullptr request stands for the blocking form; the MPI_I* entry points
+// refuse a NULL request argument before anything else.
+int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only = false);
 // Intracommunicator: 0..size-1. Intercommunicator: MPI_ROOT, MPI_PROC_NULL
 // or a rank of the remote group.
 int check_root(Call& call, const comm::Comm& c, int root);
