@@ -68,6 +68,17 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return MPI_SUCCESS;
 }
 
+// Processes are never spawned (MPI_Comm_spawn is not implemented), so no
+// process has a parent: MPI_COMM_NULL, as the standard says for a process
+// started otherwise (MPI-3.1 §10.3.2).
+int MPI_Comm_get_parent(MPI_Comm* parent) {
+  Call call("MPI_Comm_get_parent");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(parent, "parent")) return e;
+  *parent = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
 int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
   Call call("MPI_Comm_remote_size");
   comm::Comm* c;

@@ -67,6 +67,10 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&ic);
     MPI_Comm_free(&local);
   }
+  /* Not spawned: no parent. */
+  MPI_Comm parent = MPI_COMM_WORLD;
+  CHECK_MPI(MPI_Comm_get_parent(&parent));
+  CHECK(parent == MPI_COMM_NULL);
   MPI_Finalize();
   return 0;
 }
