@@ -63,9 +63,11 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   return dispatch(call, std::move(s), comm, req);
 }
 
+// `uniform`: MPI_Gather, where every block has the same size on every rank,
+// so all ranks can agree on running large ones as a schedule.
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, comm::Comm* c,
-            MPI_Comm comm, MPI_Request* req) {
+            MPI_Comm comm, MPI_Request* req, bool uniform = false) {
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -81,7 +83,8 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
       return e;
   }
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
-  if (!c->inter && !req) {
+  const std::size_t block = root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes();
+  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block))) {
     coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
     return MPI_SUCCESS;
   }
@@ -111,12 +114,13 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
     if (int e = call.count(recvcount, "recvcount")) return e;
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, root, c,
-                 comm, req);
+                 comm, req, true);
 }
 
+// `uniform`: MPI_Scatter (see gatherv).
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, comm::Comm* c, MPI_Comm comm,
-             MPI_Request* req) {
+             MPI_Request* req, bool uniform = false) {
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && recvbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -132,7 +136,8 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
       return e;
   }
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
-  if (!c->inter && !req) {
+  const std::size_t block = root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes();
+  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block))) {
     coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
     return MPI_SUCCESS;
   }
@@ -161,7 +166,7 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = call.count(sendcount, "sendcount")) return e;
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
   return scatterv(call, sendbuf, u.counts.data(), u.displs.data(), sendtype, recvbuf, recvcount, recvtype, root, c,
-                  comm, req);
+                  comm, req, true);
 }
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -231,9 +236,10 @@ int run_alltoall(Call& call, comm::Comm* c, MPI_Comm comm, const void* sendbuf, 
   return dispatch(call, std::move(s), comm, req);
 }
 
+// `uniform`: MPI_Alltoall (see gatherv).
 int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, comm::Comm* c,
-              MPI_Comm comm, MPI_Request* req) {
+              MPI_Comm comm, MPI_Request* req, bool uniform = false) {
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -246,7 +252,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!c->inter && !req) {
+  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(std::size_t(recvcounts[0]) * rt->size))) {
     coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
     return MPI_SUCCESS;
   }
@@ -273,7 +279,7 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
   const int n = group_size(*c);
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
   return alltoallv(call, sendbuf, su.counts.data(), su.displs.data(), sendtype, recvbuf, ru.counts.data(),
-                   ru.displs.data(), recvtype, c, comm, req);
+                   ru.displs.data(), recvtype, c, comm, req, true);
 }
 
 // Per-rank datatypes of Alltoallw, checked and looked up.
@@ -362,7 +368,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
-  if (!c->inter && !req) return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
+  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+    return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_reduce(*s, *c, r, mine, recvbuf, root);

@@ -195,28 +195,6 @@ void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>&
   s.round();
 }
 
-void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root) {
-  const int n = s.peers().size(), me = s.peers().me;
-  if (me != root) {
-    sched_send(s, root, Typed{mine, r.count, r.type});
-    s.round();
-    return;
-  }
-  std::vector<const void*> x(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) {
-    if (i == root) {
-      x[static_cast<std::size_t>(i)] = mine;
-      continue;
-    }
-    void* in = operand(s, r);
-    sched_recv(s, i, Typed{in, r.count, r.type});
-    x[static_cast<std::size_t>(i)] = in;
-  }
-  s.round();
-  sched_fold(s, r, std::move(x), result);
-  s.round();
-}
-
 namespace {
 
 // Element displacements of consecutive blocks of counts[i] elements.
@@ -254,9 +232,44 @@ void reduce_blocks(Schedule& s, const Reduction& r, const void* mine, const int*
 
 }  // namespace
 
+void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root) {
+  const int n = s.peers().size(), me = s.peers().me;
+  if (reduce_by_blocks(r, n)) {
+    // Rank i folds block i, then the root gathers the blocks.
+    std::vector<int> counts(static_cast<std::size_t>(n), r.count / n);
+    for (int i = 0; i < r.count % n; ++i) ++counts[static_cast<std::size_t>(i)];
+    const std::vector<int> displs = prefix(n, counts.data());
+    const Reduction mine_r{r.op, r.type_handle, r.type, counts[me]};
+    void* own = operand(s, mine_r);
+    reduce_blocks(s, r, mine, counts.data(), displs, own);
+    sched_gatherv(s, Typed{own, counts[me], r.type}, false, result, counts.data(), displs.data(), *r.type, root);
+    return;
+  }
+  if (me != root) {
+    sched_send(s, root, Typed{mine, r.count, r.type});
+    s.round();
+    return;
+  }
+  std::vector<const void*> x(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    if (i == root) {
+      x[static_cast<std::size_t>(i)] = mine;
+      continue;
+    }
+    void* in = operand(s, r);
+    sched_recv(s, i, Typed{in, r.count, r.type});
+    x[static_cast<std::size_t>(i)] = in;
+  }
+  s.round();
+  sched_fold(s, r, std::move(x), result);
+  s.round();
+}
+
 bool reduce_by_blocks(const Reduction& r, int n) {
   return n > 1 && r.count >= n && static_cast<std::size_t>(r.count) * r.type->size >= kBlockReductionBytes;
 }
+
+bool fan_out_scheduled(std::size_t block_bytes) { return block_bytes > eager_safe_bytes(); }
 
 bool allgather_direct(int n, const int* counts, const dtype::Datatype& t) {
   std::size_t total = 0;

@@ -49,6 +49,12 @@ bool reduce_by_blocks(const Reduction& r, int n);
 // of the whole through rank 0.
 bool allgather_direct(int n, const int* counts, const dtype::Datatype& t);
 
+// Gathers, scatters and all-to-alls with blocks of the same size everywhere
+// (the non-v forms) run as schedules above the eager-safe size: every
+// transfer is posted at once, so the receivers read their blocks in parallel
+// (single copy) instead of one rendezvous after the other.
+bool fan_out_scheduled(std::size_t block_bytes);
+
 void sched_barrier(Schedule& s);
 void sched_bcast(Schedule& s, const Typed& buf, int root);
 void sched_gatherv(Schedule& s, const Typed& send, bool in_place, const void* recvbuf, const int* counts,

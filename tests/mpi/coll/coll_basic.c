@@ -254,6 +254,13 @@ int main(int argc, char **argv) {
     memcpy(mr, ms, sizeof(int) * 4 * (size_t)nm);
     CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, mr, nm, m42, mm2, MPI_COMM_WORLD));
     CHECK(memcmp(mr, want, sizeof(int) * 4 * (size_t)nm) == 0);
+    /* Reduce by blocks to the last rank, in place at the root too. */
+    for (int i = 0; i < 4 * nm; ++i) mr[i] = -1;
+    CHECK_MPI(MPI_Reduce(ms, mr, nm, m42, mm2, size - 1, MPI_COMM_WORLD));
+    if (rank == size - 1) CHECK(memcmp(mr, want, sizeof(int) * 4 * (size_t)nm) == 0);
+    memcpy(mr, ms, sizeof(int) * 4 * (size_t)nm);
+    CHECK_MPI(MPI_Reduce(rank == 0 ? MPI_IN_PLACE : mr, rank == 0 ? mr : NULL, nm, m42, mm2, 0, MPI_COMM_WORLD));
+    if (rank == 0) CHECK(memcmp(mr, want, sizeof(int) * 4 * (size_t)nm) == 0);
     const int per = nm / size;
     CHECK_MPI(MPI_Reduce_scatter_block(ms, mr, per, m42, mm2, MPI_COMM_WORLD));
     CHECK(memcmp(mr, want + 4 * per * rank, sizeof(int) * 4 * (size_t)per) == 0);
@@ -268,6 +275,31 @@ int main(int argc, char **argv) {
     for (int i = 0; i < size; ++i)
       for (int k = 0; k < blk; ++k) bad9 += all9[i * blk + k] != i * 100000 + k;
     CHECK(bad9 == 0);
+    /* Gather, scatter and all-to-all of 8000-byte blocks (posted at once). */
+    const int b2 = 2000;
+    int *gs = malloc(sizeof(int) * b2 * (size_t)size), *gr = malloc(sizeof(int) * b2 * (size_t)size);
+    for (int k = 0; k < b2; ++k) gs[k] = rank * 100000 + k;
+    CHECK_MPI(MPI_Gather(gs, b2, MPI_INT, gr, b2, MPI_INT, size / 2, MPI_COMM_WORLD));
+    bad9 = 0;
+    if (rank == size / 2)
+      for (int i = 0; i < size; ++i)
+        for (int k = 0; k < b2; ++k) bad9 += gr[i * b2 + k] != i * 100000 + k;
+    CHECK(bad9 == 0);
+    for (int i = 0; i < size * b2; ++i) gs[i] = i * 3 + 1;
+    CHECK_MPI(MPI_Scatter(gs, b2, MPI_INT, gr, b2, MPI_INT, size - 1, MPI_COMM_WORLD));
+    for (int k = 0; k < b2; ++k) bad9 += gr[k] != (rank * b2 + k) * 3 + 1;
+    CHECK(bad9 == 0);
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < b2; ++k) gs[i * b2 + k] = rank * 1000000 + i * 10000 + k % 10000;
+    CHECK_MPI(MPI_Alltoall(gs, b2, MPI_INT, gr, b2, MPI_INT, MPI_COMM_WORLD));
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < b2; ++k) bad9 += gr[i * b2 + k] != i * 1000000 + rank * 10000 + k % 10000;
+    CHECK(bad9 == 0);
+    CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gs, b2, MPI_INT, MPI_COMM_WORLD));
+    for (int i = 0; i < size; ++i)
+      for (int k = 0; k < b2; ++k) bad9 += gs[i * b2 + k] != i * 1000000 + rank * 10000 + k % 10000;
+    CHECK(bad9 == 0);
+    free(gs); free(gr);
     free(mine9); free(all9);
   }
 
