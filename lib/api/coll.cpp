@@ -83,8 +83,9 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
       return e;
   }
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
-  const std::size_t block = root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes();
-  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block))) {
+  // (Intracommunicators only: there every rank's send or receive matters.)
+  const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
+  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
     return MPI_SUCCESS;
   }
@@ -136,8 +137,8 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
       return e;
   }
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
-  const std::size_t block = root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes();
-  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block))) {
+  const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
+  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
     return MPI_SUCCESS;
   }
