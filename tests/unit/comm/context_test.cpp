@@ -66,3 +66,24 @@ TEST_CASE("running out of slots is visible as an empty mask") {
   p.release(ContextPool::context_of(77));
   CHECK(ContextPool::lowest(p.mask()) == 77);
 }
+
+TEST_CASE("slots reserved by a pending MPI_Comm_idup stay out of other creations' masks") {
+  ContextPool p;
+  p.claim(0);
+  const ContextPool::Mask r = p.reserve();
+  int reserved = 0;
+  for (int w = 0; w < ContextPool::kWords; ++w) reserved += __builtin_popcountll(r[w]);
+  CHECK(reserved == ContextPool::kIdupSlots);
+  CHECK(ContextPool::lowest(r) == 1);  // the lowest free slots, 0 being taken
+  // A blocking creation meanwhile offers neither the claimed nor the reserved slots.
+  CHECK(ContextPool::lowest(p.mask()) == 1 + ContextPool::kIdupSlots);
+  // A second idup reserves the next ones.
+  const ContextPool::Mask r2 = p.reserve();
+  CHECK(ContextPool::lowest(r2) == 1 + ContextPool::kIdupSlots);
+  // The first completes: hands its reservation back, claims its pick.
+  p.unreserve(r);
+  p.claim(1);
+  CHECK(ContextPool::lowest(p.mask()) == 2);
+  p.unreserve(r2);
+  CHECK(ContextPool::lowest(p.mask()) == 2);
+}
