@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "api/attr_check.hpp"
 #include "api/rma_check.hpp"
 #include "comm/errhandler.hpp"
 #include "group/group.hpp"
@@ -184,6 +185,9 @@ int MPI_Win_free(MPI_Win* win) {
   if (w->epoch_open())
     return call.fail(MPI_ERR_RMA_SYNC,
                      "an epoch is still open on the window (a lock, lock_all, start or post not yet closed)");
+  // Delete callbacks run first, while the window is still valid (MPI-3.1 §6.7.3).
+  if (int e = core::delete_attributes(core::AttrObject::win, *win, w->attrs))
+    return call.fail(e, "a delete callback returned error code %d; the window is not freed", e);
   rma::free_window(*win);
   *win = MPI_WIN_NULL;
   return MPI_SUCCESS;
@@ -216,37 +220,53 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag
     case MPI_WIN_CREATE_FLAVOR: v = &w->attr_flavor; break;
     case MPI_WIN_MODEL: v = &w->attr_model; break;
     default:
-      return unsupported(call, "attribute caching on windows with user keyvals");
+      if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::read))
+        return e;
+      *flag = core::get_attribute(core::AttrObject::win, win, w->attrs, win_keyval,
+                                  static_cast<void**>(attribute_val))
+                  ? 1
+                  : 0;
+      return MPI_SUCCESS;
   }
   std::memcpy(attribute_val, &v, sizeof v);
   *flag = 1;
   return MPI_SUCCESS;
 }
 
-int MPI_Win_set_attr(MPI_Win win, int, void*) {
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val) {
   Call call("MPI_Win_set_attr");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  return unsupported(call, "attribute caching on windows (MPI_Win_set_attr)");
+  if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::set)) return e;
+  if (int e = core::set_attribute(core::AttrObject::win, win, w->attrs, win_keyval, attribute_val))
+    return call.fail(e, "the delete callback of keyval 0x%x returned error code %d while replacing the value",
+                     static_cast<unsigned>(win_keyval), e);
+  return MPI_SUCCESS;
 }
 
-int MPI_Win_delete_attr(MPI_Win win, int) {
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   Call call("MPI_Win_delete_attr");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  return unsupported(call, "attribute caching on windows (MPI_Win_delete_attr)");
+  if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::remove))
+    return e;
+  if (int e = core::delete_attribute(core::AttrObject::win, win, w->attrs, win_keyval))
+    return call.fail(e, "the delete callback of keyval 0x%x returned error code %d; the attribute stays",
+                     static_cast<unsigned>(win_keyval), e);
+  return MPI_SUCCESS;
 }
 
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function*, MPI_Win_delete_attr_function*, int*, void*) {
+// Windows are never duplicated, so the copy callback is kept but never run.
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state) {
   Call call("MPI_Win_create_keyval");
-  if (int e = call.initialized()) return e;
-  return unsupported(call, "MPI_Win_create_keyval (attribute caching on windows)");
+  return api::create_keyval(call, core::AttrObject::win, win_copy_attr_fn, win_delete_attr_fn, win_keyval,
+                            extra_state, "win_keyval");
 }
 
-int MPI_Win_free_keyval(int*) {
+int MPI_Win_free_keyval(int* win_keyval) {
   Call call("MPI_Win_free_keyval");
-  if (int e = call.initialized()) return e;
-  return unsupported(call, "MPI_Win_free_keyval (attribute caching on windows)");
+  return api::free_keyval(call, core::AttrObject::win, win_keyval, "win_keyval");
 }
 
 int MPI_Win_set_name(MPI_Win win, const char* win_name) {

@@ -68,9 +68,14 @@ int main(int argc, char** argv) {
       void* p;
       rc = MPI_Win_shared_query(win, 0, &sz, &du, &p);
     }
-    if (!strcmp(c, "keyval_unsupported")) {
+    if (!strcmp(c, "errhandler_unsupported")) {
+      MPI_Errhandler eh;
+      rc = MPI_Win_create_errhandler(NULL, &eh);
+    }
+    if (!strcmp(c, "comm_keyval")) {
       int kv;
-      rc = MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &kv, NULL);
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
+      rc = MPI_Win_set_attr(win, kv, NULL);
     }
     printf("case %s: the call was not reported as an error (rc %d)\n", c, rc);
     fflush(stdout);
