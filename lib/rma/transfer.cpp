@@ -131,6 +131,21 @@ int same_bytes(const Side& a, const char* a_name, const Side& b, const char* b_n
   return MPI_ERR_TYPE;
 }
 
+// Scratch bytes for one operation: on the stack when small (an atomic
+// counter's Fetch_and_op must not pay for malloc), else on the heap. 16-byte
+// aligned, as the reduction kernels' widest basic type needs.
+class Scratch {
+ public:
+  explicit Scratch(std::size_t n) {
+    if (n > sizeof inline_) heap_.resize(n);
+  }
+  std::byte* data() { return heap_.empty() ? inline_ : heap_.data(); }
+
+ private:
+  alignas(16) std::byte inline_[256];
+  std::vector<std::byte> heap_;
+};
+
 // The target's accumulate mutex; held for one whole operation.
 class AccGuard {
  public:
@@ -176,7 +191,7 @@ int put(Window& w, const Side& origin, int target, MPI_Aint disp, const Side& tg
     dtype::pack(origin.buf, origin.count, *origin.type, 0, at.local, bytes);
     return MPI_SUCCESS;
   }
-  std::vector<std::byte> tmp(bytes);
+  Scratch tmp(bytes);
   dtype::pack(origin.buf, origin.count, *origin.type, 0, tmp.data(), bytes);
   return write_target(at, tgt, tmp.data(), bytes, target, why);
 }
@@ -200,7 +215,7 @@ int get(Window& w, void* origin_buf, const Side& origin, int target, MPI_Aint di
     dtype::unpack(origin_buf, origin.count, *origin.type, 0, at.local, bytes);
     return MPI_SUCCESS;
   }
-  std::vector<std::byte> tmp(bytes);
+  Scratch tmp(bytes);
   if (int e = read_target(at, tgt, tmp.data(), bytes, target, why)) return e;
   dtype::unpack(origin_buf, origin.count, *origin.type, 0, tmp.data(), bytes);
   return MPI_SUCCESS;
@@ -225,9 +240,8 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   const std::size_t bytes = bytes_of(tgt);
   if (bytes == 0) return MPI_SUCCESS;
 
-  std::vector<std::byte> cur(bytes), in;
+  Scratch cur(bytes), in(no_op ? 0 : bytes);
   if (!no_op) {
-    in.resize(bytes);
     dtype::pack(origin.buf, origin.count, *origin.type, 0, in.data(), bytes);
   }
   AccGuard guard(w.ctl[target]);
@@ -252,7 +266,7 @@ int compare_and_swap(Window& w, const void* origin, const void* compare, void* r
   if (int e = locate(w, target, disp, 1, t, &at, why)) return e;
   const Side one{nullptr, 1, &t};
   const std::size_t bytes = t.size;
-  std::vector<std::byte> cur(bytes);
+  Scratch cur(bytes);
   AccGuard guard(w.ctl[target]);
   if (int e = read_target(at, one, cur.data(), bytes, target, why)) return e;
   std::memcpy(result, cur.data(), bytes);

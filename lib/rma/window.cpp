@@ -75,8 +75,11 @@ std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to *
 
 Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig) {
   Made made;
-  const comm::Comm* parent = comm::lookup(comm_h);
-  comm::Made dup = comm::dup(comm_h, *parent);
+  // The private duplicate carries none of the user's attributes: making a
+  // window must not run the user's copy callbacks.
+  comm::Comm bare = *comm::lookup(comm_h);
+  bare.attrs = core::AttributeSet{};
+  comm::Made dup = comm::dup(comm_h, bare);
   if (dup.code != MPI_SUCCESS) {
     made.code = dup.code;
     made.why = dup.why;

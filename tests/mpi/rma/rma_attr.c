@@ -14,6 +14,15 @@ static int on_delete(MPI_Win win, int keyval, void* value, void* extra) {
   return MPI_SUCCESS;
 }
 
+static int copies = 0;
+static int count_copy(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag) {
+  (void)c, (void)k, (void)extra;
+  ++copies;
+  *(void**)out = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -22,8 +31,15 @@ int main(int argc, char** argv) {
   char* mem;
   CHECK_MPI(MPI_Alloc_mem(1000, MPI_INFO_NULL, &mem));
   memset(mem, 1, 1000);
+  /* Making a window must not run the communicator's attribute copy callbacks. */
+  int ckv;
+  CHECK_MPI(MPI_Comm_create_keyval(count_copy, MPI_COMM_NULL_DELETE_FN, &ckv, NULL));
+  CHECK_MPI(MPI_Comm_set_attr(MPI_COMM_WORLD, ckv, &copies));
   MPI_Win win;
   CHECK_MPI(MPI_Win_create(mem, 1000, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  CHECK(copies == 0);
+  CHECK_MPI(MPI_Comm_delete_attr(MPI_COMM_WORLD, ckv));
+  CHECK_MPI(MPI_Comm_free_keyval(&ckv));
 
   int kv, value = 5, value2 = 7, flag = -1;
   void* got;
