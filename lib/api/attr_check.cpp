@@ -14,10 +14,11 @@ int check_keyval(Call& call, int k, const char* arg, core::AttrObject object, Ke
                      "attribute)",
                      arg, u);
   if (kv->object != object) {
-    const bool want_comm = object == core::AttrObject::comm;
+    const char* maker = object == core::AttrObject::comm       ? "MPI_Comm_create_keyval or MPI_Keyval_create"
+                        : object == core::AttrObject::datatype ? "MPI_Type_create_keyval"
+                                                               : "MPI_Win_create_keyval";
     return call.fail(MPI_ERR_KEYVAL, "argument %s=0x%x is a %s keyval; this call needs a %s keyval (from %s)", arg, u,
-                     core::object_name(kv->object), core::object_name(object),
-                     want_comm ? "MPI_Comm_create_keyval or MPI_Keyval_create" : "MPI_Type_create_keyval");
+                     core::object_name(kv->object), core::object_name(object), maker);
   }
   if (const char* name = core::predefined_keyval_name(k)) {
     static const char* const kVerb[] = {"read", "set", "deleted", "freed"};

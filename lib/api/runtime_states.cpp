@@ -8,6 +8,7 @@
 #include "dtype/datatype.hpp"
 #include "group/group.hpp"
 #include "p2p/state.hpp"
+#include "rma/window.hpp"
 
 namespace ringmpi::core {
 Runtime::Runtime() = default;

@@ -47,7 +47,7 @@ constexpr int kEnvKeyvals[env_count] = {MPI_TAG_UB,        MPI_HOST,         MPI
 // The predefined keyvals sit at odd indices 1..13; run-time ones start here.
 constexpr std::uint32_t kFirstDynamic = 16;
 
-std::uint32_t object_bits(AttrObject o) { return o == AttrObject::comm ? 1u : 2u; }
+std::uint32_t object_bits(AttrObject o) { return o == AttrObject::comm ? 1u : o == AttrObject::datatype ? 2u : 3u; }
 
 int make_keyval(AttrObject o, std::uint32_t index, std::uint32_t gen) {
   return static_cast<int>(kKeyvalTag | (object_bits(o) << 22) | (gen << 16) | index);
@@ -210,7 +210,9 @@ void free_keyval(int k) {
   if (kv->uses == 0) release(k);
 }
 
-const char* object_name(AttrObject object) { return object == AttrObject::comm ? "communicator" : "datatype"; }
+const char* object_name(AttrObject object) {
+  return object == AttrObject::comm ? "communicator" : object == AttrObject::datatype ? "datatype" : "window";
+}
 
 int live_keyvals() {
   int n = 0;

@@ -20,7 +20,7 @@
 
 namespace ringmpi::core {
 
-enum class AttrObject { comm, datatype };
+enum class AttrObject { comm, datatype, win };  // win: lib/rma windows
 
 struct AttributeSet {
   std::vector<std::pair<int, void*>> entries;  // (keyval, value) in the order they were set

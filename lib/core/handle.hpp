@@ -24,6 +24,7 @@ enum class Kind : int {
   errhandler = RMPI_KIND_ERRHANDLER,
   info = RMPI_KIND_INFO,
   message = RMPI_KIND_MESSAGE,
+  win = RMPI_KIND_WIN,  // lib/rma
 };
 
 inline constexpr std::uint32_t kIndexBits = 20;

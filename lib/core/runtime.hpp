@@ -13,6 +13,7 @@ namespace ringmpi::group { struct State; }
 namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
 namespace ringmpi::p2p { struct State; }
+namespace ringmpi::rma { struct State; }
 namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; }
 
 namespace ringmpi::core {
@@ -35,6 +36,7 @@ struct Runtime {
   std::unique_ptr<comm::State> comms;
   std::unique_ptr<dtype::State> dtypes;
   std::unique_ptr<p2p::State> p2p;
+  std::unique_ptr<rma::State> rma;  // windows (lib/rma)
 };
 
 // The runtime: made on first use and never destroyed (MPI calls may come

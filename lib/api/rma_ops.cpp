@@ -1,0 +1,213 @@
+// RMA communication calls (MPI-3.1 §11.3): put, get, the accumulate family
+// and their request forms. The work is in lib/rma/transfer.cpp.
+#include "api/rma_check.hpp"
+#include "rma/request.hpp"
+#include "rma/transfer.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace {
+
+int side(Call& call, const void* buf, int count, MPI_Datatype type, const char* count_arg, const char* type_arg,
+         rma::Side* out) {
+  if (int e = call.count(count, count_arg)) return e;
+  if (int e = call.datatype(type, type_arg, &out->type)) return e;
+  out->buf = buf;
+  out->count = count;
+  return MPI_SUCCESS;
+}
+
+int disp_arg(Call& call, MPI_Aint disp) {
+  if (disp >= 0) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_DISP, "argument target_disp=%lld is negative", static_cast<long long>(disp));
+}
+
+// The arguments every call has: window, target, origin and target sides.
+struct Common {
+  rma::Window* w = nullptr;
+  rma::Side origin, target;
+};
+
+int common(Call& call, MPI_Win win, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, Common* c,
+           bool origin_used = true) {
+  if (int e = api::win_arg(call, win, "win", &c->w)) return e;
+  if (origin_used)
+    if (int e = side(call, origin_addr, origin_count, origin_datatype, "origin_count", "origin_datatype", &c->origin))
+      return e;
+  if (int e = side(call, nullptr, target_count, target_datatype, "target_count", "target_datatype", &c->target))
+    return e;
+  if (c->w->flavor != rma::Flavor::dynamic)
+    if (int e = disp_arg(call, target_disp)) return e;
+  return api::target_arg(call, *c->w, target_rank, "target_rank");
+}
+
+int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
+  const std::string why = rma::accumulate_mismatch(op, t);
+  if (why.empty()) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_OP, "argument op: %s", why.c_str());
+}
+
+int done(Call& call, int code, const std::string& why) {
+  if (code == MPI_SUCCESS) return MPI_SUCCESS;
+  return call.fail(code, "%s", why.c_str());
+}
+
+int request(Call& call, int code, MPI_Request* req) {
+  if (code != MPI_SUCCESS) return code;
+  if (rma::completed_request(call.comm_handle(), req) != MPI_SUCCESS)
+    return call.fail(MPI_ERR_INTERN, "no request is free for this operation");
+  return MPI_SUCCESS;
+}
+
+int do_put(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Common c;
+  if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                     target_datatype, &c))
+    return e;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  std::string why;
+  return done(call, rma::put(*c.w, c.origin, target_rank, target_disp, c.target, &why), why);
+}
+
+int do_get(Call& call, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Common c;
+  if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                     target_datatype, &c))
+    return e;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  std::string why;
+  return done(call, rma::get(*c.w, origin_addr, c.origin, target_rank, target_disp, c.target, &why), why);
+}
+
+int do_accumulate(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                  void* result_addr, int result_count, MPI_Datatype result_datatype, bool fetch, int target_rank,
+                  MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  Common c;
+  // With MPI_NO_OP the origin arguments are ignored (MPI-3.1 §11.3.4).
+  if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                     target_datatype, &c, op != MPI_NO_OP))
+    return e;
+  if (int e = op_arg(call, op, *c.target.type)) return e;
+  rma::Side result;
+  if (fetch)
+    if (int e = side(call, result_addr, result_count, result_datatype, "result_count", "result_datatype", &result))
+      return e;
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  std::string why;
+  return done(call,
+              rma::accumulate(*c.w, c.origin, result_addr, fetch ? &result : nullptr, target_rank, target_disp,
+                              c.target, op, &why),
+              why);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Call call("MPI_Put");
+  return do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win);
+}
+
+int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+            int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Call call("MPI_Get");
+  return do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                target_datatype, win);
+}
+
+int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  Call call("MPI_Accumulate");
+  if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Get_accumulate only");
+  return do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
+                       target_rank, target_disp, target_count, target_datatype, op, win);
+}
+
+int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  Call call("MPI_Get_accumulate");
+  return do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
+                       true, target_rank, target_disp, target_count, target_datatype, op, win);
+}
+
+int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  Call call("MPI_Fetch_and_op");
+  return do_accumulate(call, origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp, 1,
+                       datatype, op, win);
+}
+
+int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+  Call call("MPI_Compare_and_swap");
+  Common c;
+  if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, &c)) return e;
+  if (!c.target.type->predefined)
+    return call.fail(MPI_ERR_TYPE, "argument datatype must be a predefined datatype (MPI-3.1 §11.3.4)");
+  if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (int e = call.not_null(origin_addr, "origin_addr")) return e;
+  if (int e = call.not_null(compare_addr, "compare_addr")) return e;
+  if (int e = call.not_null(result_addr, "result_addr")) return e;
+  std::string why;
+  return done(call,
+              rma::compare_and_swap(*c.w, origin_addr, compare_addr, result_addr, *c.target.type, target_rank,
+                                    target_disp, &why),
+              why);
+}
+
+int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request) {
+  Call call("MPI_Rput");
+  if (int e = call.not_null(request, "request")) return e;
+  return ::request(call,
+                   do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, win),
+                   request);
+}
+
+int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request* request) {
+  Call call("MPI_Rget");
+  if (int e = call.not_null(request, "request")) return e;
+  return ::request(call,
+                   do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                          target_datatype, win),
+                   request);
+}
+
+int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request* request) {
+  Call call("MPI_Raccumulate");
+  if (int e = call.not_null(request, "request")) return e;
+  if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Rget_accumulate only");
+  return ::request(call,
+                   do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL,
+                                 false, target_rank, target_disp, target_count, target_datatype, op, win),
+                   request);
+}
+
+int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                        MPI_Request* request) {
+  Call call("MPI_Rget_accumulate");
+  if (int e = call.not_null(request, "request")) return e;
+  return ::request(call,
+                   do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                                 result_datatype, true, target_rank, target_disp, target_count, target_datatype, op,
+                                 win),
+                   request);
+}
+
+}  // extern "C"

@@ -1,0 +1,374 @@
+// Windows (MPI-3.1 §11.2): creation, MPI_Win_shared_query, MPI_Win_free,
+// the queries, names, attributes, error handlers; MPI_Alloc_mem and
+// MPI_Free_mem (§8.2); MPI_Pcontrol (§14.2.4). See docs/design/rma.md.
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "api/attr_check.hpp"
+#include "api/rma_check.hpp"
+#include "comm/errhandler.hpp"
+#include "group/group.hpp"
+#include "rma/window.hpp"
+
+using namespace ringmpi;
+using ringmpi::api::Call;
+
+namespace ringmpi::api {
+
+int win_arg(Call& call, MPI_Win h, const char* arg, rma::Window** out) {
+  *out = nullptr;
+  if (int e = call.initialized()) return e;
+  rma::Window* w = rma::lookup(h);
+  if (w == nullptr) {
+    if (h == MPI_WIN_NULL) return call.fail(MPI_ERR_WIN, "argument %s is MPI_WIN_NULL", arg);
+    return call.fail(MPI_ERR_WIN, "argument %s=0x%x is not a valid window (freed, or not a window handle)", arg,
+                     static_cast<unsigned>(h));
+  }
+  call.raise_on(w->comm);
+  *out = w;
+  return MPI_SUCCESS;
+}
+
+int rank_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
+  if (rank >= 0 && rank < w.size) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_RANK, "argument %s=%d is not a rank of the window's group (ranks 0..%d)", arg, rank,
+                   w.size - 1);
+}
+
+int target_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
+  if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (int e = rank_arg(call, w, rank, arg)) return e;
+  if (!w.may_access(rank))
+    return call.fail(MPI_ERR_RMA_SYNC,
+                     "no access epoch covers %s=%d: call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
+                     "MPI_Win_lock_all first",
+                     arg, rank);
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::api
+
+namespace {
+
+using api::win_arg;
+
+int info_arg(Call& call, MPI_Info info) {
+  if (info == MPI_INFO_NULL || core::handle_is(info, core::Kind::info)) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_INFO, "argument info=0x%x is not an info handle", static_cast<unsigned>(info));
+}
+
+int size_args(Call& call, MPI_Aint size, int disp_unit) {
+  if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
+  if (disp_unit <= 0) return call.fail(MPI_ERR_DISP, "argument disp_unit=%d must be positive", disp_unit);
+  return MPI_SUCCESS;
+}
+
+int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base,
+         MPI_Info info, void* baseptr, MPI_Win* win) {
+  comm::Comm* c;
+  if (int e = call.intracomm(comm, "comm", &c)) return e;
+  if (int e = info_arg(call, info)) return e;
+  if (int e = call.not_null(win, "win")) return e;
+  if (baseptr != nullptr || flavor == rma::Flavor::allocate || flavor == rma::Flavor::shared)
+    if (int e = call.not_null(baseptr, "baseptr")) return e;
+  // No info object can carry alloc_shared_noncontig yet (MPI_Info_create is
+  // not implemented), so shared windows are always contiguous.
+  const rma::Made m = rma::create_window(flavor, comm, size, disp_unit, user_base, false);
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
+  if (baseptr != nullptr) std::memcpy(baseptr, &m.base, sizeof m.base);
+  *win = m.handle;
+  return MPI_SUCCESS;
+}
+
+int unsupported(Call& call, const char* what) {
+  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s is not implemented in ringmpi", what);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  Call call("MPI_Win_create");
+  if (int e = call.initialized()) return e;
+  if (int e = size_args(call, size, disp_unit)) return e;
+  if (size > 0)
+    if (int e = call.not_null(base, "base")) return e;
+  return make(call, rma::Flavor::create, comm, size, disp_unit, base, info, nullptr, win);
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  Call call("MPI_Win_allocate");
+  if (int e = call.initialized()) return e;
+  if (int e = size_args(call, size, disp_unit)) return e;
+  return make(call, rma::Flavor::allocate, comm, size, disp_unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                            MPI_Win* win) {
+  Call call("MPI_Win_allocate_shared");
+  if (int e = call.initialized()) return e;
+  if (int e = size_args(call, size, disp_unit)) return e;
+  return make(call, rma::Flavor::shared, comm, size, disp_unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  Call call("MPI_Win_create_dynamic");
+  if (int e = call.initialized()) return e;
+  return make(call, rma::Flavor::dynamic, comm, 0, 1, nullptr, info, nullptr, win);
+}
+
+// Attach and detach are local (MPI-3.1 §11.2.4): origins address attached
+// memory by its absolute address, and the single-copy path reports an
+// address that is not mapped in the target as MPI_ERR_RMA_RANGE.
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  Call call("MPI_Win_attach");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (w->flavor != rma::Flavor::dynamic)
+    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_create_dynamic");
+  if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
+  if (size > 0)
+    if (int e = call.not_null(base, "base")) return e;
+  const auto at = reinterpret_cast<std::uintptr_t>(base);
+  for (const auto& [b, n] : w->attached)
+    if (at < b + n && b < at + static_cast<std::uintptr_t>(size))
+      return call.fail(MPI_ERR_RMA_ATTACH, "memory at %p (%lld bytes) overlaps memory attached before", base,
+                       static_cast<long long>(size));
+  w->attached[at] = static_cast<std::size_t>(size);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  Call call("MPI_Win_detach");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (w->flavor != rma::Flavor::dynamic)
+    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_create_dynamic");
+  if (w->attached.erase(reinterpret_cast<std::uintptr_t>(base)) == 0)
+    return call.fail(MPI_ERR_RMA_ATTACH, "argument base=%p is not the start of memory attached to the window",
+                     base);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  Call call("MPI_Win_shared_query");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (w->flavor != rma::Flavor::shared)
+    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+  if (int e = call.not_null(size, "size")) return e;
+  if (int e = call.not_null(disp_unit, "disp_unit")) return e;
+  if (int e = call.not_null(baseptr, "baseptr")) return e;
+  int r = rank;
+  if (rank == MPI_PROC_NULL) {  // the lowest rank with memory (MPI-3.1 §11.2.3)
+    r = 0;
+    while (r < w->size && w->win_size[r] == 0) ++r;
+    if (r == w->size) r = 0;
+  } else if (int e = api::rank_arg(call, *w, rank, "rank")) {
+    return e;
+  }
+  *size = w->win_size[r];
+  *disp_unit = w->disp_unit[r];
+  void* p = w->memory_of(r);
+  std::memcpy(baseptr, &p, sizeof p);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_free(MPI_Win* win) {
+  Call call("MPI_Win_free");
+  if (int e = call.not_null(win, "win")) return e;
+  rma::Window* w;
+  if (int e = win_arg(call, *win, "win", &w)) return e;
+  if (w->epoch_open())
+    return call.fail(MPI_ERR_RMA_SYNC,
+                     "an epoch is still open on the window (a lock, lock_all, start or post not yet closed)");
+  // Delete callbacks run first, while the window is still valid (MPI-3.1 §6.7.3).
+  if (int e = core::delete_attributes(core::AttrObject::win, *win, w->attrs))
+    return call.fail(e, "a delete callback returned error code %d; the window is not freed", e);
+  rma::free_window(*win);
+  *win = MPI_WIN_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  Call call("MPI_Win_get_group");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = call.not_null(group, "group")) return e;
+  const MPI_Group h = group::new_handle(comm::lookup(w->comm)->local);
+  if (h == MPI_GROUP_NULL) return call.fail(MPI_ERR_INTERN, "no room for another group handle");
+  *group = h;
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag) {
+  Call call("MPI_Win_get_attr");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = call.not_null(attribute_val, "attribute_val")) return e;
+  if (int e = call.not_null(flag, "flag")) return e;
+  // The predefined window attributes (MPI-3.1 §11.2.6): the base is the
+  // pointer itself, the others point to values the window keeps.
+  void* v = nullptr;
+  switch (win_keyval) {
+    case MPI_WIN_BASE: v = w->attr_base; break;
+    case MPI_WIN_SIZE: v = &w->attr_size; break;
+    case MPI_WIN_DISP_UNIT: v = &w->attr_disp_unit; break;
+    case MPI_WIN_CREATE_FLAVOR: v = &w->attr_flavor; break;
+    case MPI_WIN_MODEL: v = &w->attr_model; break;
+    default:
+      if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::read))
+        return e;
+      *flag = core::get_attribute(core::AttrObject::win, win, w->attrs, win_keyval,
+                                  static_cast<void**>(attribute_val))
+                  ? 1
+                  : 0;
+      return MPI_SUCCESS;
+  }
+  std::memcpy(attribute_val, &v, sizeof v);
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val) {
+  Call call("MPI_Win_set_attr");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::set)) return e;
+  if (int e = core::set_attribute(core::AttrObject::win, win, w->attrs, win_keyval, attribute_val))
+    return call.fail(e, "the delete callback of keyval 0x%x returned error code %d while replacing the value",
+                     static_cast<unsigned>(win_keyval), e);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
+  Call call("MPI_Win_delete_attr");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = api::check_keyval(call, win_keyval, "win_keyval", core::AttrObject::win, api::KeyvalUse::remove))
+    return e;
+  if (int e = core::delete_attribute(core::AttrObject::win, win, w->attrs, win_keyval))
+    return call.fail(e, "the delete callback of keyval 0x%x returned error code %d; the attribute stays",
+                     static_cast<unsigned>(win_keyval), e);
+  return MPI_SUCCESS;
+}
+
+// Windows are never duplicated, so the copy callback is kept but never run.
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn,
+                          MPI_Win_delete_attr_function* win_delete_attr_fn, int* win_keyval, void* extra_state) {
+  Call call("MPI_Win_create_keyval");
+  return api::create_keyval(call, core::AttrObject::win, win_copy_attr_fn, win_delete_attr_fn, win_keyval,
+                            extra_state, "win_keyval");
+}
+
+int MPI_Win_free_keyval(int* win_keyval) {
+  Call call("MPI_Win_free_keyval");
+  return api::free_keyval(call, core::AttrObject::win, win_keyval, "win_keyval");
+}
+
+int MPI_Win_set_name(MPI_Win win, const char* win_name) {
+  Call call("MPI_Win_set_name");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = call.not_null(win_name, "win_name")) return e;
+  w->name.assign(win_name, strnlen(win_name, MPI_MAX_OBJECT_NAME - 1));
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
+  Call call("MPI_Win_get_name");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = call.not_null(win_name, "win_name")) return e;
+  if (int e = call.not_null(resultlen, "resultlen")) return e;
+  std::memcpy(win_name, w->name.c_str(), w->name.size() + 1);
+  *resultlen = static_cast<int>(w->name.size());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  Call call("MPI_Win_set_info");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = info_arg(call, info)) return e;
+  // No hint changes what this implementation does; ignoring hints is what
+  // MPI-3.1 §11.2.7 allows.
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_info(MPI_Win win, MPI_Info*) {
+  Call call("MPI_Win_get_info");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  return unsupported(call, "MPI_Win_get_info (info objects)");
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function*, MPI_Errhandler*) {
+  Call call("MPI_Win_create_errhandler");
+  if (int e = call.initialized()) return e;
+  return unsupported(call, "MPI_Win_create_errhandler (user error handlers on windows)");
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+  Call call("MPI_Win_set_errhandler");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+    return unsupported(call, "error handlers on windows other than MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN");
+  comm::lookup(w->comm)->errhandler = comm::lookup_errhandler(errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
+  Call call("MPI_Win_get_errhandler");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (int e = call.not_null(errhandler, "errhandler")) return e;
+  *errhandler = comm::user_handle(comm::lookup(w->comm)->errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  Call call("MPI_Win_call_errhandler");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  char msg[96];
+  std::snprintf(msg, sizeof msg, "the application raised error code %d on window 0x%x", errorcode,
+                static_cast<unsigned>(win));
+  api::dispatch_error(w->comm, errorcode, call.name(), msg);
+  return MPI_SUCCESS;
+}
+
+MPI_Fint MPI_Win_c2f(MPI_Win win) { return static_cast<MPI_Fint>(win); }
+MPI_Win MPI_Win_f2c(MPI_Fint win) { return static_cast<MPI_Win>(win); }
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr) {
+  Call call("MPI_Alloc_mem");
+  if (int e = call.initialized()) return e;
+  if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
+  if (int e = info_arg(call, info)) return e;
+  if (int e = call.not_null(baseptr, "baseptr")) return e;
+  void* p = nullptr;
+  // Cache-line aligned, so windows over it copy at full speed; never NULL,
+  // even for size 0, so MPI_Free_mem can tell it from garbage.
+  if (posix_memalign(&p, 64, size > 0 ? static_cast<std::size_t>(size) : 1) != 0)
+    return call.fail(MPI_ERR_NO_MEM, "could not allocate %lld bytes", static_cast<long long>(size));
+  std::memcpy(baseptr, &p, sizeof p);
+  return MPI_SUCCESS;
+}
+
+int MPI_Free_mem(void* base) {
+  Call call("MPI_Free_mem");
+  if (int e = call.initialized()) return e;
+  std::free(base);
+  return MPI_SUCCESS;
+}
+
+// A profiling hint with no required effect (MPI-3.1 §14.2.4); ringmpi has no
+// profiling level to change.
+int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }
+
+}  // extern "C"

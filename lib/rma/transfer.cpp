@@ -1,0 +1,277 @@
+// RMA data movement (see transfer.hpp; shared-memory invariants: window.hpp).
+//
+// Where the target's memory is:
+// - allocate / shared flavors: in the window's segment, mapped here, so a
+//   put or get is one copy by the origin (memcpy, or pack/unpack for derived
+//   datatypes), with no message and nothing done by the target;
+// - create / dynamic flavors (user memory): this rank's own memory is
+//   addressed directly; another rank's through process_vm_writev/readv, one
+//   copy by the kernel between the two address spaces, again without the
+//   target's help. A fault there (an unmapped address in a dynamic window)
+//   is reported as MPI_ERR_RMA_RANGE.
+// The accumulate family runs under the target's accumulate mutex
+// (TargetCtl::acc): read the target, combine, write back.
+#include "rma/transfer.hpp"
+
+#include <sched.h>
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "dtype/op.hpp"
+
+namespace ringmpi::rma {
+namespace {
+
+struct Where {
+  std::byte* local = nullptr;  // set when the target memory is mapped here
+  std::uintptr_t remote = 0;   // else: its address in process `pid`
+  int pid = 0;
+};
+
+std::string str(long long v) { return std::to_string(v); }
+
+// Resolves (target, disp) for (count, type) and checks the range.
+int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Datatype& type, Where* at,
+           std::string* why) {
+  const bool dynamic = w.flavor == Flavor::dynamic;
+  const long long du = dynamic ? 1 : w.disp_unit[t];
+  const long long start = static_cast<long long>(disp) * du;
+  if (!dynamic && count > 0 && type.size > 0) {
+    const long long last = static_cast<long long>(count - 1) * type.extent;
+    const long long lo = start + std::min(0LL, last) + type.true_lb;
+    const long long hi = start + std::max(0LL, last) + type.true_ub();
+    if (lo < 0 || hi > static_cast<long long>(w.win_size[t])) {
+      *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(lo) +
+             ", " + str(hi) + ") of rank " + str(t) + "'s window memory, which has " +
+             str(static_cast<long long>(w.win_size[t])) + " bytes";
+      return MPI_ERR_RMA_RANGE;
+    }
+  }
+  switch (w.flavor) {
+    case Flavor::allocate:
+    case Flavor::shared:
+      at->local = w.memory_of(t) + start;
+      break;
+    case Flavor::create:
+      if (t == w.rank)
+        at->local = reinterpret_cast<std::byte*>(w.base[t] + static_cast<std::uintptr_t>(start));
+      else
+        at->remote = w.base[t] + static_cast<std::uintptr_t>(start);
+      break;
+    case Flavor::dynamic:
+      if (t == w.rank)
+        at->local = reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(disp));
+      else
+        at->remote = static_cast<std::uintptr_t>(disp);
+      break;
+  }
+  at->pid = w.pid[t];
+  return MPI_SUCCESS;
+}
+
+// Moves `bytes` packed bytes to (write) or from (read) the remote target,
+// iovec by iovec as the target type lays them out.
+int remote_io(bool write, const Where& at, int count, const dtype::Datatype& t, std::byte* packed, std::size_t bytes,
+              int target, std::string* why) {
+  constexpr std::size_t kMaxIov = 64;
+  iovec riov[kMaxIov];
+  std::size_t off = 0;
+  while (off < bytes) {
+    std::size_t covered = 0;
+    const std::size_t k =
+        dtype::to_iov(reinterpret_cast<const void*>(at.remote), count, t, off, bytes - off, riov, kMaxIov, &covered);
+    iovec liov{packed + off, covered};
+    const ssize_t done = write ? process_vm_writev(at.pid, &liov, 1, riov, k, 0)
+                               : process_vm_readv(at.pid, &liov, 1, riov, k, 0);
+    if (done <= 0) {
+      const int err = done < 0 ? errno : EFAULT;
+      if (err == EFAULT) {
+        *why = "rank " + str(target) + "'s window has no memory at the target address (is it attached?)";
+        return MPI_ERR_RMA_RANGE;
+      }
+      *why = std::string("the kernel refused to copy ") + (write ? "into" : "from") + " rank " + str(target) +
+             "'s memory (" + std::strerror(err) +
+             "); windows over user memory need process_vm_readv/writev (use MPI_Win_allocate instead)";
+      return MPI_ERR_OTHER;
+    }
+    off += static_cast<std::size_t>(done);
+  }
+  return MPI_SUCCESS;
+}
+
+int write_target(const Where& at, const Side& tgt, const std::byte* packed, std::size_t bytes, int target,
+                 std::string* why) {
+  if (bytes == 0) return MPI_SUCCESS;
+  if (at.local) {
+    dtype::unpack(at.local, tgt.count, *tgt.type, 0, packed, bytes);
+    return MPI_SUCCESS;
+  }
+  return remote_io(true, at, tgt.count, *tgt.type, const_cast<std::byte*>(packed), bytes, target, why);
+}
+
+int read_target(const Where& at, const Side& tgt, std::byte* packed, std::size_t bytes, int target, std::string* why) {
+  if (bytes == 0) return MPI_SUCCESS;
+  if (at.local) {
+    dtype::pack(at.local, tgt.count, *tgt.type, 0, packed, bytes);
+    return MPI_SUCCESS;
+  }
+  return remote_io(false, at, tgt.count, *tgt.type, packed, bytes, target, why);
+}
+
+std::size_t bytes_of(const Side& s) { return std::size_t(s.count) * s.type->size; }
+
+int same_bytes(const Side& a, const char* a_name, const Side& b, const char* b_name, std::string* why) {
+  if (bytes_of(a) == bytes_of(b)) return MPI_SUCCESS;
+  *why = std::string(a_name) + " describes " + str(static_cast<long long>(bytes_of(a))) + " bytes but " + b_name +
+         " describes " + str(static_cast<long long>(bytes_of(b))) + "; their type signatures must match";
+  return MPI_ERR_TYPE;
+}
+
+// Scratch bytes for one operation: on the stack when small (an atomic
+// counter's Fetch_and_op must not pay for malloc), else on the heap. 16-byte
+// aligned, as the reduction kernels' widest basic type needs.
+class Scratch {
+ public:
+  explicit Scratch(std::size_t n) {
+    if (n > sizeof inline_) heap_.resize(n);
+  }
+  std::byte* data() { return heap_.empty() ? inline_ : heap_.data(); }
+
+ private:
+  alignas(16) std::byte inline_[256];
+  std::vector<std::byte> heap_;
+};
+
+// The target's accumulate mutex; held for one whole operation.
+class AccGuard {
+ public:
+  explicit AccGuard(TargetCtl& c) : c_(c) {
+    for (int spins = 0; c_.acc.exchange(1, std::memory_order_acquire) != 0; ++spins)
+      if (spins > 64) sched_yield();
+  }
+  ~AccGuard() { c_.acc.store(0, std::memory_order_release); }
+  AccGuard(const AccGuard&) = delete;
+  AccGuard& operator=(const AccGuard&) = delete;
+
+ private:
+  TargetCtl& c_;
+};
+
+}  // namespace
+
+std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (o == nullptr) return "op is not a valid operation";
+  if (o->fn != nullptr) return "user-defined operations cannot be used in accumulate calls (MPI-3.1 §11.3.4)";
+  if (op == MPI_REPLACE || op == MPI_NO_OP) return "";
+  if (t.basic == MPI_DATATYPE_NULL)
+    return "accumulate datatypes must be made of a single predefined datatype (MPI-3.1 §11.3.4)";
+  return dtype::op_mismatch(op, t);
+}
+
+int put(Window& w, const Side& origin, int target, MPI_Aint disp, const Side& tgt, std::string* why) {
+  if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
+    return e;
+  Where at;
+  if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
+  const std::size_t bytes = bytes_of(origin);
+  if (bytes == 0) return MPI_SUCCESS;
+  if (origin.type->contiguous()) {
+    if (at.local && tgt.type->contiguous()) {
+      std::memcpy(at.local, origin.buf, bytes);
+      return MPI_SUCCESS;
+    }
+    return write_target(at, tgt, static_cast<const std::byte*>(origin.buf), bytes, target, why);
+  }
+  if (at.local && tgt.type->contiguous()) {
+    dtype::pack(origin.buf, origin.count, *origin.type, 0, at.local, bytes);
+    return MPI_SUCCESS;
+  }
+  Scratch tmp(bytes);
+  dtype::pack(origin.buf, origin.count, *origin.type, 0, tmp.data(), bytes);
+  return write_target(at, tgt, tmp.data(), bytes, target, why);
+}
+
+int get(Window& w, void* origin_buf, const Side& origin, int target, MPI_Aint disp, const Side& tgt,
+        std::string* why) {
+  if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
+    return e;
+  Where at;
+  if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
+  const std::size_t bytes = bytes_of(origin);
+  if (bytes == 0) return MPI_SUCCESS;
+  if (origin.type->contiguous()) {
+    if (at.local && tgt.type->contiguous()) {
+      std::memcpy(origin_buf, at.local, bytes);
+      return MPI_SUCCESS;
+    }
+    return read_target(at, tgt, static_cast<std::byte*>(origin_buf), bytes, target, why);
+  }
+  if (at.local && tgt.type->contiguous()) {
+    dtype::unpack(origin_buf, origin.count, *origin.type, 0, at.local, bytes);
+    return MPI_SUCCESS;
+  }
+  Scratch tmp(bytes);
+  if (int e = read_target(at, tgt, tmp.data(), bytes, target, why)) return e;
+  dtype::unpack(origin_buf, origin.count, *origin.type, 0, tmp.data(), bytes);
+  return MPI_SUCCESS;
+}
+
+int accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target, MPI_Aint disp,
+               const Side& tgt, MPI_Op op, std::string* why) {
+  const bool no_op = op == MPI_NO_OP;
+  if (!no_op) {
+    if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
+      return e;
+    if (op != MPI_REPLACE && origin.count > 0 && origin.type->basic != tgt.type->basic) {
+      *why = "origin_datatype and target_datatype are not made of the same predefined datatype";
+      return MPI_ERR_TYPE;
+    }
+  }
+  if (result)
+    if (int e = same_bytes(*result, "result_count x result_datatype", tgt, "target_count x target_datatype", why))
+      return e;
+  Where at;
+  if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
+  const std::size_t bytes = bytes_of(tgt);
+  if (bytes == 0) return MPI_SUCCESS;
+
+  Scratch cur(bytes), in(no_op ? 0 : bytes);
+  if (!no_op) {
+    dtype::pack(origin.buf, origin.count, *origin.type, 0, in.data(), bytes);
+  }
+  AccGuard guard(w.ctl[target]);
+  if (result || (op != MPI_REPLACE && !no_op))
+    if (int e = read_target(at, tgt, cur.data(), bytes, target, why)) return e;
+  if (result) dtype::unpack(result_buf, result->count, *result->type, 0, cur.data(), bytes);
+  if (no_op) return MPI_SUCCESS;
+  if (op == MPI_REPLACE) return write_target(at, tgt, in.data(), bytes, target, why);
+  const MPI_Datatype basic = tgt.type->basic;
+  const std::size_t elem = dtype::lookup(basic)->size;
+  const int e = dtype::reduce(op, in.data(), cur.data(), static_cast<int>(bytes / elem), basic);
+  if (e != MPI_SUCCESS) {
+    *why = "op " + dtype::op_name(op) + " cannot combine data of " + dtype::describe(basic);
+    return e;
+  }
+  return write_target(at, tgt, cur.data(), bytes, target, why);
+}
+
+int compare_and_swap(Window& w, const void* origin, const void* compare, void* result, const dtype::Datatype& t,
+                     int target, MPI_Aint disp, std::string* why) {
+  Where at;
+  if (int e = locate(w, target, disp, 1, t, &at, why)) return e;
+  const Side one{nullptr, 1, &t};
+  const std::size_t bytes = t.size;
+  Scratch cur(bytes);
+  AccGuard guard(w.ctl[target]);
+  if (int e = read_target(at, one, cur.data(), bytes, target, why)) return e;
+  std::memcpy(result, cur.data(), bytes);
+  if (std::memcmp(cur.data(), compare, bytes) != 0) return MPI_SUCCESS;
+  return write_target(at, one, static_cast<const std::byte*>(origin), bytes, target, why);
+}
+
+}  // namespace ringmpi::rma

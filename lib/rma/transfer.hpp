@@ -1,0 +1,40 @@
+// RMA data movement (MPI-3.1 §11.3): put, get, the accumulate family.
+//
+// Every operation is complete when the call returns (the origin does the
+// copy itself), which is allowed: completion may come any time before the
+// synchronisation that ends the epoch. So MPI_Win_flush* have nothing left
+// to wait for, and the request forms return completed requests.
+#pragma once
+
+#include <string>
+
+#include "dtype/datatype.hpp"
+#include "rma/window.hpp"
+
+namespace ringmpi::rma {
+
+// One side of a transfer: (buf, count, type).
+struct Side {
+  const void* buf = nullptr;
+  int count = 0;
+  const dtype::Datatype* type = nullptr;
+};
+
+// Each returns MPI_SUCCESS or an error class with *why set (a sentence
+// naming the bad argument). `target` is a window rank (not MPI_PROC_NULL).
+int put(Window& w, const Side& origin, int target, MPI_Aint disp, const Side& tgt, std::string* why);
+int get(Window& w, void* origin_buf, const Side& origin, int target, MPI_Aint disp, const Side& tgt,
+        std::string* why);
+// target = origin op target, atomically per element; when `result` is set,
+// the target's previous contents go there first (Get_accumulate). With
+// MPI_NO_OP `origin` is not looked at.
+int accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target, MPI_Aint disp,
+               const Side& tgt, MPI_Op op, std::string* why);
+int compare_and_swap(Window& w, const void* origin, const void* compare, void* result, const dtype::Datatype& t,
+                     int target, MPI_Aint disp, std::string* why);
+
+// Checks an accumulate op and datatype pair (predefined op, a type made of
+// one predefined type the op is defined for); "" when fine.
+std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t);
+
+}  // namespace ringmpi::rma

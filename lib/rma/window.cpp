@@ -1,0 +1,226 @@
+// Window construction and destruction (invariants: window.hpp).
+//
+// Construction is two rounds on a private duplicate of the user's
+// communicator: an allgather of every rank's (size, disp_unit, base, pid),
+// after which all ranks compute the same layout; then rank 0 makes the
+// segment (memfd) and broadcasts (pid, fd); every other rank opens it through
+// /proc/<pid>/fd/<fd> (a new open of the same tmpfs file, allowed between
+// processes of one user without ptrace rights) and maps it. A final
+// allgather agrees on success, so a failure on one rank fails the call on
+// every rank, and rank 0 closes its descriptor only after all have opened it.
+#include "rma/window.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "coll/barrier.hpp"
+#include "coll/internal.hpp"
+#include "comm/create.hpp"
+#include "core/runtime.hpp"
+
+namespace ringmpi::rma {
+
+State& make_state() {
+  auto& p = core::rt().rma;
+  if (!p) p = std::make_unique<State>();
+  return *p;
+}
+State& state() {
+  auto& p = core::rt().rma;
+  return p ? *p : make_state();
+}
+
+Window::~Window() {
+  if (seg != nullptr) munmap(seg, seg_bytes);
+}
+
+bool Window::may_access(int t) const {
+  if (fence_open || lock_all || held[t] != Held::none) return true;
+  if (!access_open) return false;
+  for (int g : access_group)
+    if (g == t) return true;
+  return false;
+}
+
+bool Window::epoch_open() const {
+  if (lock_all || access_open || exposure_open) return true;
+  for (Held h : held)
+    if (h != Held::none) return true;
+  return false;
+}
+
+namespace {
+
+struct RankInfo {
+  std::int64_t size;
+  std::uint64_t base;
+  std::int32_t disp_unit;
+  std::int32_t pid;
+};
+
+struct SegmentAddress {
+  std::int32_t pid;
+  std::int32_t fd;  // -1: rank 0 could not make the segment
+  std::int32_t err;
+};
+
+std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
+
+}  // namespace
+
+Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig) {
+  Made made;
+  // The private duplicate carries none of the user's attributes: making a
+  // window must not run the user's copy callbacks.
+  comm::Comm bare = *comm::lookup(comm_h);
+  bare.attrs = core::AttributeSet{};
+  comm::Made dup = comm::dup(comm_h, bare);
+  if (dup.code != MPI_SUCCESS) {
+    made.code = dup.code;
+    made.why = dup.why;
+    return made;
+  }
+  comm::Comm* wc = comm::lookup(dup.handle);
+  // Errors on a window go to the window's handler: MPI_ERRORS_ARE_FATAL
+  // until MPI_Win_set_errhandler changes it (MPI-3.1 §8.3.2).
+  wc->errhandler = comm::lookup_errhandler(MPI_ERRORS_ARE_FATAL);
+  const coll::Peers peers = coll::peers_of(*wc);
+
+  auto w = std::make_unique<Window>();
+  w->flavor = flavor;
+  w->comm = dup.handle;
+  w->rank = wc->rank;
+  w->size = wc->size();
+  w->world = wc->peer_world;
+  const int n = w->size;
+
+  RankInfo mine{static_cast<std::int64_t>(size), reinterpret_cast<std::uint64_t>(user_base), disp_unit,
+                static_cast<std::int32_t>(getpid())};
+  std::vector<RankInfo> all(n);
+  std::uint64_t mask = ~0ull;
+  coll::allgather_and(peers, &mine, sizeof mine, all.data(), &mask, 1);
+  w->pid.resize(n);
+  w->win_size.resize(n);
+  w->disp_unit.resize(n);
+  w->base.resize(n);
+  w->offset.assign(n, 0);
+  for (int r = 0; r < n; ++r) {
+    w->pid[r] = all[r].pid;
+    w->win_size[r] = static_cast<MPI_Aint>(all[r].size);
+    w->disp_unit[r] = all[r].disp_unit;
+    w->base[r] = static_cast<std::uintptr_t>(all[r].base);
+  }
+
+  const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t nn = std::size_t(n) * std::size_t(n);
+  const std::size_t ctl_bytes = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
+  std::size_t at = round_up(ctl_bytes, page);
+  const bool holds_memory = flavor == Flavor::allocate || flavor == Flavor::shared;
+  w->noncontig = noncontig || flavor == Flavor::allocate;
+  if (holds_memory) {
+    for (int r = 0; r < n; ++r) {
+      if (w->noncontig) at = round_up(at, page);
+      w->offset[r] = at;
+      at += static_cast<std::size_t>(w->win_size[r]);
+    }
+  }
+  w->seg_bytes = round_up(at == 0 ? page : at, page);
+
+  // Round 2: rank 0 makes the segment and tells the others where it is.
+  SegmentAddress addr{static_cast<std::int32_t>(getpid()), -1, 0};
+  int own_fd = -1;
+  if (w->rank == 0) {
+    own_fd = static_cast<int>(memfd_create("ringmpi-window", MFD_CLOEXEC));
+    if (own_fd < 0 || ftruncate(own_fd, static_cast<off_t>(w->seg_bytes)) != 0) {
+      addr.err = errno;
+      if (own_fd >= 0) close(own_fd);
+      own_fd = -1;
+    }
+    addr.fd = own_fd;
+  }
+  std::size_t got = sizeof addr;
+  coll::bcast(peers, 0, &addr, sizeof addr, &got);
+  int fd = own_fd;
+  int my_err = 0;
+  if (addr.fd < 0) {
+    my_err = addr.err;
+  } else if (w->rank != 0) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", addr.pid, addr.fd);
+    fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) my_err = errno;
+  }
+  if (fd >= 0) {
+    void* p = mmap(nullptr, w->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+      my_err = errno;
+    } else {
+      w->seg = static_cast<std::byte*>(p);
+    }
+  }
+  std::vector<std::int32_t> errs(n);
+  std::uint64_t ok = my_err == 0 ? 1 : 0;
+  coll::allgather_and(peers, &my_err, sizeof my_err, errs.data(), &ok, 1);
+  if (fd >= 0) close(fd);  // the mappings keep the segment alive
+  if (ok != 1) {
+    int bad = 0;
+    while (bad < n && errs[bad] == 0) ++bad;
+    made.code = MPI_ERR_NO_MEM;
+    made.why = "could not share the window's memory segment of " + std::to_string(w->seg_bytes) +
+               " bytes (rank " + std::to_string(bad) + ": " + std::strerror(errs[bad < n ? bad : 0]) + ")";
+    comm::destroy(w->comm);
+    return made;
+  }
+
+  w->ctl = reinterpret_cast<TargetCtl*>(w->seg);
+  auto* counters = reinterpret_cast<std::atomic<std::uint32_t>*>(w->seg + sizeof(TargetCtl) * std::size_t(n));
+  w->post = counters;
+  w->complete = counters + nn;
+  w->held.assign(n, Held::none);
+  w->posts_seen.assign(n, 0);
+  w->completes_seen.assign(n, 0);
+
+  switch (flavor) {
+    case Flavor::allocate:
+    case Flavor::shared:
+      made.base = size > 0 ? static_cast<void*>(w->memory_of(w->rank)) : nullptr;
+      break;
+    case Flavor::create:
+      made.base = user_base;
+      break;
+    case Flavor::dynamic:
+      made.base = nullptr;
+      break;
+  }
+  w->attr_base = made.base;
+  w->attr_size = size;
+  w->attr_disp_unit = disp_unit;
+  w->attr_flavor = static_cast<int>(flavor);
+  const MPI_Win h = state().table.add(std::move(w));
+  if (h == MPI_WIN_NULL) {
+    made.code = MPI_ERR_NO_MEM;
+    made.why = "too many windows are alive";
+    return made;
+  }
+  made.handle = h;
+  return made;
+}
+
+void free_window(MPI_Win h) {
+  Window* w = lookup(h);
+  // Nobody unmaps before every rank is done with the segment: a late origin
+  // may still be copying into this rank's memory (MPI-3.1 §11.2.5: free is
+  // collective and waits for all RMA on the window to complete).
+  coll::barrier(w->comm, *comm::lookup(w->comm));
+  const MPI_Comm c = w->comm;
+  std::unique_ptr<Window> owned = state().table.remove(h);
+  owned.reset();
+  comm::destroy(c);
+}
+
+}  // namespace ringmpi::rma

@@ -1,0 +1,85 @@
+/* Bad RMA input, one case per run (argv[1]); under the default
+ * MPI_ERRORS_ARE_FATAL the job must end with a message naming the rank, the
+ * call and the argument. Every rank makes a window of 4 ints; rank 1 then
+ * makes the bad call while rank 0 waits in a receive nobody matches, so the
+ * job only ends if the failing rank takes it down. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static void user_fn(void* in, void* inout, int* len, MPI_Datatype* t) {
+  (void)in, (void)inout, (void)len, (void)t;
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const char* c = argc > 1 ? argv[1] : "";
+  int* mem;
+  int v[8] = {0};
+  MPI_Win win;
+  MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+  if (rank == 0) {
+    int dummy;
+    MPI_Recv(&dummy, 1, MPI_INT, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never matched */
+  } else if (rank == 1) {
+    int rc = MPI_SUCCESS;
+    if (!strcmp(c, "no_epoch")) rc = MPI_Put(v, 1, MPI_INT, 0, 0, 1, MPI_INT, win);
+    if (!strcmp(c, "range")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Put(v, 2, MPI_INT, 0, 3, 2, MPI_INT, win);
+    }
+    if (!strcmp(c, "negative_disp")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Get(v, 1, MPI_INT, 0, -1, 1, MPI_INT, win);
+    }
+    if (!strcmp(c, "bad_target")) {
+      MPI_Win_lock_all(0, win);
+      rc = MPI_Get(v, 1, MPI_INT, 7, 0, 1, MPI_INT, win);
+    }
+    if (!strcmp(c, "signature")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Put(v, 2, MPI_INT, 0, 0, 1, MPI_INT, win);
+    }
+    if (!strcmp(c, "user_op")) {
+      MPI_Op op;
+      MPI_Op_create(user_fn, 1, &op);
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Accumulate(v, 1, MPI_INT, 0, 0, 1, MPI_INT, op, win);
+    }
+    if (!strcmp(c, "bad_win")) rc = MPI_Win_fence(0, (MPI_Win)0x5eed);
+    if (!strcmp(c, "unlock_unlocked")) rc = MPI_Win_unlock(0, win);
+    if (!strcmp(c, "lock_twice")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+    }
+    if (!strcmp(c, "bad_locktype")) rc = MPI_Win_lock(77, 0, 0, win);
+    if (!strcmp(c, "free_locked")) {
+      MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+      rc = MPI_Win_free(&win);
+    }
+    if (!strcmp(c, "complete_no_start")) rc = MPI_Win_complete(win);
+    if (!strcmp(c, "flush_unlocked")) rc = MPI_Win_flush(0, win);
+    if (!strcmp(c, "bad_assert")) rc = MPI_Win_fence(12345, win);
+    if (!strcmp(c, "shared_query_flavor")) {
+      MPI_Aint sz;
+      int du;
+      void* p;
+      rc = MPI_Win_shared_query(win, 0, &sz, &du, &p);
+    }
+    if (!strcmp(c, "errhandler_unsupported")) {
+      MPI_Errhandler eh;
+      rc = MPI_Win_create_errhandler(NULL, &eh);
+    }
+    if (!strcmp(c, "comm_keyval")) {
+      int kv;
+      MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &kv, NULL);
+      rc = MPI_Win_set_attr(win, kv, NULL);
+    }
+    printf("case %s: the call was not reported as an error (rc %d)\n", c, rc);
+    fflush(stdout);
+  }
+  MPI_Finalize();
+  return 0;
+}

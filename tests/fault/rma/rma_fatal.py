@@ -1,0 +1,33 @@
+"""Bad RMA input under MPI_ERRORS_ARE_FATAL (rma_fatal.c): the job ends with
+a non-zero exit status and one line 'ringmpi: rank 1: CALL: ... (CLASS): ...'
+naming the argument and why; it is neither a crash nor a hang."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
+
+# case -> (np, failing rank, call, class, words the message must contain)
+CASES = {
+    "no_epoch": (2, 1, "MPI_Put", "MPI_ERR_RMA_SYNC", ["no access epoch", "target_rank=0"]),
+    "range": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE", ["target_disp 3", "rank 0", "16 bytes"]),
+    "negative_disp": (2, 1, "MPI_Get", "MPI_ERR_DISP", ["target_disp=-1"]),
+    "bad_target": (2, 1, "MPI_Get", "MPI_ERR_RANK", ["target_rank=7", "0..1"]),
+    "signature": (2, 1, "MPI_Put", "MPI_ERR_TYPE", ["8 bytes", "4", "signatures"]),
+    "user_op": (2, 1, "MPI_Accumulate", "MPI_ERR_OP", ["user-defined"]),
+    "bad_win": (2, 1, "MPI_Win_fence", "MPI_ERR_WIN", ["win=0x5eed", "not a valid window"]),
+    "unlock_unlocked": (2, 1, "MPI_Win_unlock", "MPI_ERR_RMA_SYNC", ["no lock", "rank 0"]),
+    "lock_twice": (2, 1, "MPI_Win_lock", "MPI_ERR_RMA_SYNC", ["already holds", "rank 0"]),
+    "bad_locktype": (2, 1, "MPI_Win_lock", "MPI_ERR_LOCKTYPE", ["lock_type=77"]),
+    "free_locked": (2, 1, "MPI_Win_free", "MPI_ERR_RMA_SYNC", ["epoch is still open"]),
+    "complete_no_start": (2, 1, "MPI_Win_complete", "MPI_ERR_RMA_SYNC", ["MPI_Win_start"]),
+    "flush_unlocked": (2, 1, "MPI_Win_flush", "MPI_ERR_RMA_SYNC", ["no lock", "rank 0"]),
+    "bad_assert": (2, 1, "MPI_Win_fence", "MPI_ERR_ASSERT", ["assert=12345"]),
+    "shared_query_flavor": (2, 1, "MPI_Win_shared_query", "MPI_ERR_RMA_FLAVOR", ["MPI_Win_allocate_shared"]),
+    "errhandler_unsupported": (2, 1, "MPI_Win_create_errhandler", "MPI_ERR_UNSUPPORTED_OPERATION",
+                               ["not implemented"]),
+    "comm_keyval": (2, 1, "MPI_Win_set_attr", "MPI_ERR_KEYVAL", ["communicator keyval", "MPI_Win_create_keyval"]),
+}
+
+if __name__ == "__main__":
+    sys.exit(fl.report(fl.check_fatal_cases(fl.fatal_args(), CASES)))
