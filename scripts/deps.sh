@@ -35,6 +35,8 @@ ringmpi_build() {
   dir="$1"; shift
   if [ ! -f "$dir/build.ninja" ]; then
     meson setup "$dir" "$@" >/dev/null || return 1
+  elif [ $# -gt 0 ]; then
+    meson configure "$dir" "$@" >/dev/null || return 1  # e.g. -Dwerror=true on a folder setup.sh made
   fi
   ninja -C "$dir" >/dev/null || ninja -C "$dir"
 }

@@ -230,6 +230,18 @@ void reduce_blocks(Schedule& s, const Reduction& r, const void* mine, const int*
 
 }  // namespace
 
+void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends,
+                              const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
+                              const std::vector<int>& sources, const std::vector<int>& recv_order) {
+  for (std::size_t j = 0; j < destinations.size(); ++j)
+    if (destinations[j] != MPI_PROC_NULL) sched_send(s, destinations[j], at(sendbuf, sends[j]));
+  for (int i : recv_order) {
+    const std::size_t k = static_cast<std::size_t>(i);
+    if (sources[k] != MPI_PROC_NULL) sched_recv(s, sources[k], at(recvbuf, recvs[k]));
+  }
+  s.round();
+}
+
 void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root) {
   const int n = s.peers().size(), me = s.peers().me;
   if (reduce_by_blocks(r, n)) {

@@ -76,6 +76,14 @@ void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* re
 void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts);
 void sched_scan(Schedule& s, const Reduction& r, const void* mine, void* result, bool exclusive);
 
+// Neighbourhood all-to-all (MPI-3.1 §7.6): block j of `sends` to
+// destinations[j], block i of `recvs` from sources[i], receives posted in
+// recv_order; MPI_PROC_NULL neighbours are skipped (their blocks untouched).
+// The allgather forms pass the same block for every destination.
+void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends,
+                              const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
+                              const std::vector<int>& sources, const std::vector<int>& recv_order);
+
 // Intercommunicator forms (MPI-3.1 §5.2.2): `root` is MPI_ROOT at the root,
 // MPI_PROC_NULL at the rest of its group, the root's rank in the remote group
 // on the other side. Counts and displacements index the remote group.

@@ -1,0 +1,189 @@
+// Neighbourhood collectives (MPI-3.1 §7.6, §7.7), blocking and nonblocking:
+// argument checks, then one schedule (lib/coll/scheduled.hpp) over the
+// neighbours of the communicator's topology (lib/topo/neighbors.hpp).
+#include <string>
+#include <vector>
+
+#include "api/coll_args.hpp"
+#include "topo/neighbors.hpp"
+
+using namespace ringmpi;
+using namespace ringmpi::api;
+using ringmpi::coll::Block;
+
+namespace {
+
+// The communicator and its neighbours; MPI_ERR_TOPOLOGY without a topology.
+int neighbourhood(Call& call, MPI_Comm comm, comm::Comm** c, topo::Neighbors* n) {
+  if (int e = coll_comm(call, comm, c)) return e;
+  if (!(*c)->topo)
+    return call.fail(MPI_ERR_TOPOLOGY, "%s has no virtual topology (Cartesian, graph or distributed graph)",
+                     describe_comm(comm).c_str());
+  *n = topo::neighbors_of(*(*c)->topo, (*c)->rank);
+  return MPI_SUCCESS;
+}
+
+struct Side {
+  const void* buf;
+  int count;                    // the non-v forms (else -1)
+  const int* counts;            // the v and w forms
+  const int* displs;            // the v forms: in elements of `type`
+  const MPI_Aint* byte_displs;  // the w forms: in bytes, with per-neighbour types
+  const MPI_Datatype* types;    // the w forms
+  MPI_Datatype type;            // the non-w forms
+  bool w;
+};
+
+// The k blocks of one side, checked (argument names from `what`: "send" or "recv").
+int blocks(Call& call, int k, const Side& side, const char* what, coll::Schedule& s, std::vector<Block>* out) {
+  const std::string buf = std::string(what) + "buf", cnt = std::string(what) + (side.count >= 0 ? "count" : "counts"),
+                    dsp = std::string(what[0] == 's' ? "s" : "r") + "displs",
+                    typ = std::string(what) + (side.w ? "types" : "type");
+  out->resize(static_cast<std::size_t>(k));
+  const dtype::Datatype* t = nullptr;
+  if (!side.w) {
+    if (int e = call.datatype(side.type, typ.c_str(), &t)) return e;
+    keep_type(s, side.type);
+  }
+  if (side.count >= 0) {
+    if (int e = call.count(side.count, cnt.c_str())) return e;
+    if (k > 0 && side.count > 0 && null_data(side.buf, *t))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", buf.c_str(), cnt.c_str(), side.count);
+    for (int i = 0; i < k; ++i)
+      (*out)[static_cast<std::size_t>(i)] = Block{static_cast<std::ptrdiff_t>(i) * side.count * t->extent, side.count, t};
+    return MPI_SUCCESS;
+  }
+  if (k > 0 && side.counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt.c_str());
+  if (k > 0 && (side.w ? side.byte_displs == nullptr : side.displs == nullptr))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", dsp.c_str());
+  if (k > 0 && side.w && side.types == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", typ.c_str());
+  for (int i = 0; i < k; ++i) {
+    const dtype::Datatype* ti = t;
+    if (side.w) {
+      const std::string arg = typ + "[" + std::to_string(i) + "]";
+      if (int e = call.datatype(side.types[i], arg.c_str(), &ti)) return e;
+      keep_type(s, side.types[i]);
+    }
+    if (side.counts[i] < 0)
+      return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt.c_str(), i, side.counts[i]);
+    if (side.counts[i] > 0 && null_data(side.buf, *ti))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf.c_str(), cnt.c_str(), i,
+                       side.counts[i]);
+    const std::ptrdiff_t d =
+        side.w ? static_cast<std::ptrdiff_t>(side.byte_displs[i]) : static_cast<std::ptrdiff_t>(side.displs[i]) * ti->extent;
+    (*out)[static_cast<std::size_t>(i)] = Block{d, side.counts[i], ti};
+  }
+  return MPI_SUCCESS;
+}
+
+// One neighbourhood exchange; `gather`: the allgather forms (one send block
+// for every destination).
+int exchange(Call& call, MPI_Comm comm, const Side& send, const Side& recv, bool gather, MPI_Request* req) {
+  comm::Comm* c;
+  topo::Neighbors n;
+  if (int e = neighbourhood(call, comm, &c, &n)) return e;
+  if (send.buf == MPI_IN_PLACE || recv.buf == MPI_IN_PLACE)
+    return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE in a neighbourhood collective",
+                     send.buf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
+  auto s = coll::make_schedule(*c);
+  const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
+  std::vector<Block> sends, recvs;
+  if (int e = blocks(call, gather ? 1 : out, send, "send", *s, &sends)) return e;
+  if (gather) sends.assign(static_cast<std::size_t>(out), sends[0]);
+  if (int e = blocks(call, in, recv, "recv", *s, &recvs)) return e;
+  coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
+                                 n.sources, n.recv_order);
+  return dispatch(call, std::move(s), comm, req);
+}
+
+Side uniform(const void* buf, int count, MPI_Datatype t) {
+  return Side{buf, count, nullptr, nullptr, nullptr, nullptr, t, false};
+}
+Side vector(const void* buf, const int* counts, const int* displs, MPI_Datatype t) {
+  return Side{buf, -1, counts, displs, nullptr, nullptr, t, false};
+}
+Side wide(const void* buf, const int* counts, const MPI_Aint* displs, const MPI_Datatype* types) {
+  return Side{buf, -1, counts, nullptr, displs, types, MPI_DATATYPE_NULL, true};
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_allgather");
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
+                  nullptr);
+}
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_allgather");
+  if (int e = call.not_null(request, "request")) return e;
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
+                  request);
+}
+
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_allgatherv");
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
+                  true, nullptr);
+}
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request* request) {
+  Call call("MPI_Ineighbor_allgatherv");
+  if (int e = call.not_null(request, "request")) return e;
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
+                  true, request);
+}
+
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoall");
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
+                  nullptr);
+}
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoall");
+  if (int e = call.not_null(request, "request")) return e;
+  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
+                  request);
+}
+
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoallv");
+  return exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
+                  vector(recvbuf, recvcounts, rdispls, recvtype), false, nullptr);
+}
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoallv");
+  if (int e = call.not_null(request, "request")) return e;
+  return exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
+                  vector(recvbuf, recvcounts, rdispls, recvtype), false, request);
+}
+
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoallw");
+  return exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
+                  wide(recvbuf, recvcounts, rdispls, recvtypes), false, nullptr);
+}
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoallw");
+  if (int e = call.not_null(request, "request")) return e;
+  return exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
+                  wide(recvbuf, recvcounts, rdispls, recvtypes), false, request);
+}
+
+}  // extern "C"
