@@ -1,12 +1,14 @@
 // Virtual topology entry points (MPI-3.1 chapter 7). A topology is attached
-// to a communicator made by comm::split of the old one (reorder is
-// accepted and ignored: on one node every placement costs the same).
+// to a communicator made by comm::split of the old one. Cartesian reorder
+// places the processes of one NUMA node on a compact block of the grid
+// (topo/cart_map.hpp); graph and distributed-graph reorder keep the order.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "api/call.hpp"
 #include "comm/create.hpp"
+#include "topo/cart_map.hpp"
 #include "topo/edge_routing.hpp"
 #include "topo/topology.hpp"
 
@@ -20,9 +22,10 @@ const topo::Topology kNoTopology{};
 
 // A new communicator over the ranks of `old` with color 0 (others get
 // MPI_COMM_NULL), carrying topology t.
-int attach(Call& call, MPI_Comm old, bool member, std::shared_ptr<const topo::Topology> t, MPI_Comm* out) {
+int attach(Call& call, MPI_Comm old, bool member, std::shared_ptr<const topo::Topology> t, MPI_Comm* out,
+           int key = -1) {
   comm::Comm* c = comm::lookup(old);
-  const comm::Made m = comm::split(*c, member ? 0 : MPI_UNDEFINED, c->rank, comm::LocalError{});
+  const comm::Made m = comm::split(*c, member ? 0 : MPI_UNDEFINED, key < 0 ? c->rank : key, comm::LocalError{});
   *out = m.handle;
   if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
   if (*out != MPI_COMM_NULL) comm::lookup(*out)->topo = std::move(t);
@@ -88,13 +91,14 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
   if (int e = call.not_null(comm_cart, "comm_cart")) return e;
   if (int e = check_cart_args(call, *c, ndims, dims, periods)) return e;
-  (void)reorder;
   auto t = std::make_shared<topo::Topology>();
   t->kind = topo::Topology::Kind::cart;
   t->dims.assign(dims, dims + ndims);
   for (int i = 0; i < ndims; ++i) t->periods.push_back(periods[i] ? 1 : 0);
   const bool member = c->rank < t->cart_size();
-  return attach(call, comm_old, member, std::move(t), comm_cart);
+  // reorder: the rank MPI_Cart_map gives (NUMA-aware placement), as the key.
+  const int key = reorder ? topo::cart_map(*c, t->dims, t->periods) : -1;
+  return attach(call, comm_old, member, std::move(t), comm_cart, key);
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
@@ -103,9 +107,10 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   if (int e = call.intracomm(comm, "comm", &c)) return e;
   if (int e = call.not_null(newrank, "newrank")) return e;
   if (int e = check_cart_args(call, *c, ndims, dims, periods)) return e;
-  long long n = 1;
-  for (int i = 0; i < ndims; ++i) n *= dims[i];
-  *newrank = c->rank < n ? c->rank : MPI_UNDEFINED;
+  std::vector<int> d(dims, dims + ndims), p(static_cast<std::size_t>(ndims));
+  for (int i = 0; i < ndims; ++i) p[static_cast<std::size_t>(i)] = periods[i] ? 1 : 0;
+  const int r = topo::cart_map(*c, d, p);
+  *newrank = r < 0 ? MPI_UNDEFINED : r;
   return MPI_SUCCESS;
 }
 

@@ -98,6 +98,27 @@ int main(int argc, char** argv) {
   CHECK(indeg == 0 && outdeg == 0 && !weighted);
   MPI_Comm_free(&g);
 
+  /* reorder = 1 and MPI_Cart_map (collective): every process gets a distinct
+   * grid rank, and the reordered grid still exchanges with its neighbours. */
+  int gd[2] = {0, 0}, gp[2] = {1, 1};
+  CHECK_MPI(MPI_Dims_create(size, 2, gd));
+  int mapped = -2;
+  CHECK_MPI(MPI_Cart_map(MPI_COMM_WORLD, 2, gd, gp, &mapped));
+  CHECK(mapped >= 0 && mapped < size);
+  int* seen = calloc((size_t)size, sizeof(int));
+  int* all = malloc(sizeof(int) * (size_t)size);
+  CHECK_MPI(MPI_Allgather(&mapped, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD));
+  for (int i = 0; i < size; ++i) CHECK(seen[all[i]]++ == 0);
+  MPI_Comm cart;
+  CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, gd, gp, 1, &cart));
+  int crank, lo, hi, got = -1;
+  MPI_Comm_rank(cart, &crank);
+  CHECK_MPI(MPI_Cart_shift(cart, 1, 1, &lo, &hi));
+  CHECK_MPI(MPI_Sendrecv(&crank, 1, MPI_INT, hi, 7, &got, 1, MPI_INT, lo, 7, cart, MPI_STATUS_IGNORE));
+  CHECK(got == lo);
+  MPI_Comm_free(&cart);
+  free(seen), free(all);
+
   MPI_Finalize();
   return 0;
 }
