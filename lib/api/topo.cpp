@@ -1,10 +1,13 @@
 // Virtual topology entry points (MPI-3.1 chapter 7). A topology is attached
-// to a communicator made by MPI_Comm_split of the old one (reorder is
+// to a communicator made by comm::split of the old one (reorder is
 // accepted and ignored: on one node every placement costs the same).
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "api/call.hpp"
+#include "comm/create.hpp"
+#include "topo/edge_routing.hpp"
 #include "topo/topology.hpp"
 
 using namespace ringmpi;
@@ -19,10 +22,10 @@ const topo::Topology kNoTopology{};
 // MPI_COMM_NULL), carrying topology t.
 int attach(Call& call, MPI_Comm old, bool member, std::shared_ptr<const topo::Topology> t, MPI_Comm* out) {
   comm::Comm* c = comm::lookup(old);
-  const int err = MPI_Comm_split(old, member ? 0 : MPI_UNDEFINED, c->rank, out);
-  if (err != MPI_SUCCESS) return err;
+  const comm::Made m = comm::split(*c, member ? 0 : MPI_UNDEFINED, c->rank, comm::LocalError{});
+  *out = m.handle;
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
   if (*out != MPI_COMM_NULL) comm::lookup(*out)->topo = std::move(t);
-  (void)call;
   return MPI_SUCCESS;
 }
 
@@ -207,8 +210,9 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
       color = color * t->dims[i] + coords[i];
     }
   }
-  const int err = MPI_Comm_split(comm, color, key, newcomm);
-  if (err != MPI_SUCCESS) return err;
+  const comm::Made m = comm::split(*c, color, key, comm::LocalError{});
+  *newcomm = m.handle;
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
   comm::lookup(*newcomm)->topo = std::move(sub);
   return MPI_SUCCESS;
 }
@@ -342,52 +346,47 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   comm::Comm* c;
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
   if (int e = call.not_null(comm_dist_graph, "comm_dist_graph")) return e;
-  if (n < 0) return call.fail(MPI_ERR_ARG, "argument n=%d is negative", n);
   (void)reorder;
+  // Argument errors are only noted here: they travel in route_edges' first
+  // round, so every rank fails together and none waits for the others.
   const int size = c->size();
   const bool weighted = !is_unweighted(weights);
-  // Route every edge (s -> d, w) to both ends: s learns an out-edge, d an in-edge.
-  std::vector<std::vector<int>> to(size);  // triples (kind, peer, weight) per target rank
-  int k = 0;
-  for (int i = 0; i < n; ++i) {
-    if (int e = check_rank(call, *c, sources[i], "sources[i]")) return e;
-    if (degrees[i] < 0) return call.fail(MPI_ERR_ARG, "argument degrees[%d]=%d is negative", i, degrees[i]);
+  std::vector<topo::Edge> mine;
+  std::string bad;
+  int bad_code = MPI_ERR_ARG;
+  auto rank_ok = [&](int r, const char* what, int i) {
+    if (r >= 0 && r < size) return true;
+    bad = std::string("argument ") + what + "[" + std::to_string(i) + "]=" + std::to_string(r) + " is outside 0.." +
+          std::to_string(size - 1);
+    bad_code = MPI_ERR_RANK;
+    return false;
+  };
+  if (n < 0) bad = "argument n=" + std::to_string(n) + " is negative";
+  else if (n > 0 && (!sources || !degrees)) bad = "argument sources or degrees is NULL";
+  for (int i = 0, k = 0; bad.empty() && i < n; ++i) {
+    if (!rank_ok(sources[i], "sources", i)) break;
+    if (degrees[i] < 0) {
+      bad = "argument degrees[" + std::to_string(i) + "]=" + std::to_string(degrees[i]) + " is negative";
+      break;
+    }
+    if (degrees[i] > 0 && (!destinations || (weighted && !weights))) {
+      bad = "argument destinations or weights is NULL";
+      break;
+    }
     for (int j = 0; j < degrees[i]; ++j, ++k) {
-      const int s = sources[i], d = destinations[k], w = weighted ? weights[k] : 1;
-      if (int e = check_rank(call, *c, d, "destinations[k]")) return e;
-      to[s].insert(to[s].end(), {1, d, w});
-      to[d].insert(to[d].end(), {0, s, w});
+      if (!rank_ok(destinations[k], "destinations", k)) break;
+      mine.push_back({sources[i], destinations[k], weighted ? weights[k] : 1});
     }
   }
-  std::vector<int> scounts(size), sdispls(size), rcounts(size), rdispls(size), sendbuf;
-  for (int r = 0; r < size; ++r) {
-    scounts[r] = static_cast<int>(to[r].size());
-    sdispls[r] = static_cast<int>(sendbuf.size());
-    sendbuf.insert(sendbuf.end(), to[r].begin(), to[r].end());
+  topo::Adjacency adj;
+  std::string why;
+  if (!topo::route_edges(*c, mine, bad, &adj, &why)) {
+    *comm_dist_graph = MPI_COMM_NULL;
+    return call.fail(bad.empty() ? MPI_ERR_ARG : bad_code, "%s", why.c_str());
   }
-  if (int e = MPI_Alltoall(scounts.data(), 1, MPI_INT, rcounts.data(), 1, MPI_INT, comm_old)) return e;
-  int total = 0;
-  for (int r = 0; r < size; ++r) {
-    rdispls[r] = total;
-    total += rcounts[r];
-  }
-  std::vector<int> recvbuf(total + 1);
-  if (int e = MPI_Alltoallv(sendbuf.data(), scounts.data(), sdispls.data(), MPI_INT, recvbuf.data(), rcounts.data(),
-                            rdispls.data(), MPI_INT, comm_old))
-    return e;
-  std::vector<int> src, sw, dst, dw;
-  for (int i = 0; i + 2 < total + 1; i += 3) {
-    if (recvbuf[i] == 1) {
-      dst.push_back(recvbuf[i + 1]);
-      dw.push_back(recvbuf[i + 2]);
-    } else {
-      src.push_back(recvbuf[i + 1]);
-      sw.push_back(recvbuf[i + 2]);
-    }
-  }
-  if (!weighted) sw.clear(), dw.clear();
-  return dist_graph_adjacent(call, comm_old, std::move(src), std::move(sw), std::move(dst), std::move(dw), weighted,
-                             comm_dist_graph);
+  if (!weighted) adj.source_weights.clear(), adj.dest_weights.clear();
+  return dist_graph_adjacent(call, comm_old, std::move(adj.sources), std::move(adj.source_weights),
+                             std::move(adj.destinations), std::move(adj.dest_weights), weighted, comm_dist_graph);
 }
 
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {

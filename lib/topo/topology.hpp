@@ -35,6 +35,9 @@ struct Topology {
 // Returns "" or the reason it cannot (nnodes not divisible, negative entries).
 std::string dims_create(int nnodes, int ndims, int* dims);
 
+// The k factors of n >= 1 (non-increasing) that MPI_Dims_create picks; see dims.cpp.
+std::vector<long long> balanced_factors(long long n, int k);
+
 // Why index/edges do not describe a graph of nnodes nodes, or "".
 std::string graph_invalid(int nnodes, const int* index, const int* edges);
 

@@ -19,6 +19,10 @@ TEST_CASE("dims_create picks the most balanced non-increasing factorisation") {
   CHECK(run(24, {0, 3, 0}) == std::vector<int>{4, 3, 2});
   CHECK(run(6, {0, 0, 0, 0}) == std::vector<int>{3, 2, 1, 1});
   CHECK(run(1, {0, 0}) == std::vector<int>{1, 1});
+  // Equal spreads (20 x 18 x 14 and 21 x 16 x 15): the larger smallest factor wins.
+  CHECK(run(5040, {0, 0, 0}) == std::vector<int>{21, 16, 15});
+  CHECK(run(360, {0, 0, 0}) == std::vector<int>{10, 6, 6});
+  CHECK(balanced_factors(735134400, 20).size() == 20);
   std::vector<int> bad{5, 0};
   CHECK_FALSE(dims_create(12, 2, bad.data()).empty());
   std::vector<int> neg{-1};
