@@ -97,8 +97,15 @@ bool Job::spawn_all() {
       st.fd = k == 0 ? out[0] : err[0];
       st.rank = r;
       st.to_stdout = k == 0;
-      st.forwarder = std::make_unique<LineForwarder>(k == 0 ? out_ : err_, 2 * r + k,
-                                                     o_.tag_output ? "[" + std::to_string(r) + "] " : "");
+      // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false
+      // positive, GCC bug 105329) on "[" + std::to_string(r) + "] ".
+      std::string prefix;
+      if (o_.tag_output) {
+        prefix = "[";
+        prefix += std::to_string(r);
+        prefix += "] ";
+      }
+      st.forwarder = std::make_unique<LineForwarder>(k == 0 ? out_ : err_, 2 * r + k, prefix);
       set_nonblocking(st.fd);
       watch(st.fd, Kind::stream, 2 * r + k);
     }

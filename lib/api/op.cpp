@@ -36,7 +36,7 @@ int MPI_Op_free(MPI_Op* op) {
   Call call("MPI_Op_free");
   if (int e = call.initialized()) return e;
   if (int e = call.not_null(op, "op")) return e;
-  const dtype::Op* o;
+  const dtype::Op* o = nullptr;
   if (int e = valid_op(call, *op, "op", &o)) return e;
   if (o->builtin != MPI_OP_NULL)
     return call.fail(MPI_ERR_OP, "argument op is %s, a predefined operation, which cannot be freed", o->name);
@@ -48,7 +48,7 @@ int MPI_Op_free(MPI_Op* op) {
 int MPI_Op_commutative(MPI_Op op, int* commute) {
   Call call("MPI_Op_commutative");
   if (int e = call.initialized()) return e;
-  const dtype::Op* o;
+  const dtype::Op* o = nullptr;
   if (int e = valid_op(call, op, "op", &o)) return e;
   if (int e = call.not_null(commute, "commute")) return e;
   *commute = o->commute ? 1 : 0;
@@ -61,7 +61,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
   if (int e = call.count(count, "count")) return e;
   const dtype::Datatype* t;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
-  const dtype::Op* o;
+  const dtype::Op* o = nullptr;
   if (int e = valid_op(call, op, "op", &o)) return e;
   const std::string why = dtype::op_mismatch(op, *t);
   if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
