@@ -1,4 +1,4 @@
-// MPI_Get_elements(_x) and MPI_Status_set_elements: basic elements of a
+// MPI_Get_elements(_x) and MPI_Status_set_elements(_x): basic elements of a
 // status's byte count (status->rmpi_count) under a datatype's signature.
 #include <climits>
 
@@ -56,6 +56,19 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
   if (bytes < 0)
     return call.fail(MPI_ERR_ARG, "argument count=%d, but datatype %s has no basic elements", count,
                      dtype::describe(datatype).c_str());
+  status->rmpi_count = bytes;
+  return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  Call call("MPI_Status_set_elements_x");
+  dtype::TypePtr t;
+  if (int e = status_and_type(call, status, datatype, &t)) return e;
+  if (count < 0) return call.fail(MPI_ERR_COUNT, "argument count=%lld is negative", static_cast<long long>(count));
+  const MPI_Count bytes = dtype::bytes_of_elements(*t, count);
+  if (bytes < 0)
+    return call.fail(MPI_ERR_ARG, "argument count=%lld, but datatype %s has no basic elements",
+                     static_cast<long long>(count), dtype::describe(datatype).c_str());
   status->rmpi_count = bytes;
   return MPI_SUCCESS;
 }

@@ -1,0 +1,29 @@
+// MPI_*_c2f / MPI_*_f2c for the handle kinds not converted next to their own
+// calls (comm, datatype, win live there). Every ringmpi handle is already an
+// int, the same width as MPI_Fint, so the conversion is the identity and
+// round-trips every handle, predefined or user-created, including the null
+// handles (MPI-3.1 §17.2.4). An f2c of an integer that names no object gives
+// a handle that every call taking it rejects, as the standard allows.
+#include "mpi.h"
+
+static_assert(sizeof(MPI_Fint) == sizeof(MPI_Group) && sizeof(MPI_Fint) == sizeof(MPI_Request) &&
+                  sizeof(MPI_Fint) == sizeof(MPI_Op) && sizeof(MPI_Fint) == sizeof(MPI_Info) &&
+                  sizeof(MPI_Fint) == sizeof(MPI_Errhandler) && sizeof(MPI_Fint) == sizeof(MPI_Message),
+              "handles must be Fortran-integer sized for the identity conversion");
+
+extern "C" {
+
+MPI_Fint MPI_Group_c2f(MPI_Group group) { return static_cast<MPI_Fint>(group); }
+MPI_Group MPI_Group_f2c(MPI_Fint group) { return static_cast<MPI_Group>(group); }
+MPI_Fint MPI_Request_c2f(MPI_Request request) { return static_cast<MPI_Fint>(request); }
+MPI_Request MPI_Request_f2c(MPI_Fint request) { return static_cast<MPI_Request>(request); }
+MPI_Fint MPI_Op_c2f(MPI_Op op) { return static_cast<MPI_Fint>(op); }
+MPI_Op MPI_Op_f2c(MPI_Fint op) { return static_cast<MPI_Op>(op); }
+MPI_Fint MPI_Info_c2f(MPI_Info info) { return static_cast<MPI_Fint>(info); }
+MPI_Info MPI_Info_f2c(MPI_Fint info) { return static_cast<MPI_Info>(info); }
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler) { return static_cast<MPI_Fint>(errhandler); }
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler) { return static_cast<MPI_Errhandler>(errhandler); }
+MPI_Fint MPI_Message_c2f(MPI_Message message) { return static_cast<MPI_Fint>(message); }
+MPI_Message MPI_Message_f2c(MPI_Fint message) { return static_cast<MPI_Message>(message); }
+
+}  // extern "C"
