@@ -90,6 +90,10 @@ int Job::run() {
   if (o_.timeout_s > 0)
     timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
   if (s_.signal_fd >= 0) watch(s_.signal_fd, Kind::signal, 0);
+  if (o_.deadlock_check && s_.arena) {
+    deadlock_.emplace(*s_.arena);
+    deadlock_at_ = Clock::now() + std::chrono::milliseconds(kDeadlockTickMs);
+  }
   if (!spawn_all() && !outcome_) {
     outcome_ = kExitInternal;
     signal_all(SIGKILL);
@@ -217,6 +221,10 @@ void Job::read_signals() {
   signalfd_siginfo si;
   while (read(s_.signal_fd, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
     const int sig = static_cast<int>(si.ssi_signo);
+    if (sig == SIGQUIT) {  // hang report; the job goes on
+      message("SIGQUIT: state of the ranks:" + describe_ranks(*s_.arena, gone_ranks()));
+      continue;
+    }
     if (!outcome_) {
       fail(128 + sig,
            "received " + signal_name(sig) + "; passed it on to " + ranks_text(live_) +
@@ -246,14 +254,32 @@ void Job::signal_all(int sig) {
   }
 }
 
+std::vector<bool> Job::gone_ranks() const {
+  std::vector<bool> gone(ranks_.size());
+  for (std::size_t r = 0; r < ranks_.size(); ++r) gone[r] = ranks_[r].reaped;
+  return gone;
+}
+
 void Job::check_deadlines() {
   const auto now = Clock::now();
   if (timeout_at_ && now >= *timeout_at_) {
     timeout_at_.reset();
     fail(kExitTimeout,
          "timeout: the job did not finish within " + seconds_text(o_.timeout_s) +
-             " s (--timeout / MPIEXEC_TIMEOUT); killing the remaining " + ranks_text(live_),
+             " s (--timeout / MPIEXEC_TIMEOUT); killing the remaining " + ranks_text(live_) +
+             "; they were:" + describe_ranks(*s_.arena, gone_ranks()),
          SIGKILL);
+  }
+  if (deadlock_at_ && now >= *deadlock_at_) {
+    deadlock_at_ = now + std::chrono::milliseconds(kDeadlockTickMs);
+    if (outcome_) {
+      deadlock_at_.reset();
+    } else if (auto report = deadlock_->tick(gone_ranks())) {
+      deadlock_at_.reset();
+      fail(kExitDeadlock, *report + "\nmpiexec: the job cannot make progress; killing the remaining " + ranks_text(live_) +
+                              " (exit status 123; --no-deadlock-check turns this check off)",
+           SIGKILL);
+    }
   }
   if (kill_at_ && now >= *kill_at_) {
     kill_at_.reset();
@@ -263,7 +289,7 @@ void Job::check_deadlines() {
 
 int Job::next_timeout_ms() const {
   std::optional<Clock::time_point> next;
-  for (const auto& d : {timeout_at_, kill_at_})
+  for (const auto& d : {timeout_at_, kill_at_, deadlock_at_})
     if (d && (!next || *d < *next)) next = d;
   if (!next) return -1;
   const auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - Clock::now()).count();

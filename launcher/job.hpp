@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "binding.hpp"
+#include "deadlock.hpp"
 #include "options.hpp"
 #include "output.hpp"
 #include "poller.hpp"
@@ -26,6 +27,7 @@ namespace ringmpi::launcher {
 // Exit status when mpiexec itself fails (fork, pipes, the arena...).
 inline constexpr int kExitInternal = 125;
 inline constexpr int kExitTimeout = 124;
+inline constexpr int kExitDeadlock = 123;
 
 // What mpiexec inherits and must hand back to the ranks unchanged.
 struct Inherited {
@@ -87,6 +89,7 @@ class Job {
   void fail(int exit_status, const std::string& message, int signal_to_send);
   void signal_all(int sig);
   void check_deadlines();
+  std::vector<bool> gone_ranks() const;  // reaped, by rank
   int next_timeout_ms() const;
   void message(const std::string& line);
 
@@ -108,6 +111,8 @@ class Job {
   std::optional<int> outcome_;
   std::optional<Clock::time_point> timeout_at_;
   std::optional<Clock::time_point> kill_at_;  // escalation to SIGKILL while stopping
+  std::optional<DeadlockWatch> deadlock_;       // empty with --no-deadlock-check
+  std::optional<Clock::time_point> deadlock_at_;  // next look for a deadlock
 };
 
 }  // namespace ringmpi::launcher

@@ -141,7 +141,7 @@ int main(int argc, char** argv) {
   // Forwarded signals arrive through the event loop; SIGPIPE becomes EPIPE.
   sigset_t forwarded;
   sigemptyset(&forwarded);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&forwarded, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&forwarded, sig);  // SIGQUIT: hang report
   sigprocmask(SIG_BLOCK, &forwarded, nullptr);
   const int signal_fd = signalfd(-1, &forwarded, SFD_NONBLOCK | SFD_CLOEXEC);
   signal(SIGPIPE, SIG_IGN);

@@ -12,7 +12,7 @@ namespace {
 constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
-enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version };
+enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock };
 
 struct Spec {
   std::string_view name;
@@ -29,7 +29,7 @@ constexpr Spec kSpecs[] = {
     {"x", Id::export_var, 1},      {"genv", Id::genv, 2},         {"env", Id::genv, 2},
     {"oversubscribe", Id::noop, 0}, {"allow-run-as-root", Id::noop, 0},
     {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
-    {"V", Id::version, 0},
+    {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -137,6 +137,7 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
       case Id::tag: o.tag_output = true; break;
       case Id::report: o.report_bindings = true; break;
       case Id::verbose: o.verbose = true; break;
+      case Id::no_deadlock: o.deadlock_check = false; break;
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");
@@ -205,6 +206,7 @@ options:
                          variable MPIEXEC_TIMEOUT; 0 = no limit)
   --oversubscribe        accepted; more ranks than cores is always allowed
   --allow-run-as-root    accepted; nothing is refused to root
+  --no-deadlock-check    do not end a deadlocked job (see exit status 123)
   -v, --verbose          say which event loop and binding are used
   -h, --help             this text
   -V, --version          ringmpi's version
@@ -223,6 +225,9 @@ exit status:
            received SIGINT/SIGTERM/SIGHUP (S) and forwarded it to the ranks
   2        bad command line
   124      the time limit (--timeout, MPIEXEC_TIMEOUT) expired
+  123      deadlock: every rank still running was blocked in MPI for over a
+           second with no message in flight (the report on stderr names the
+           call each rank waits in); --no-deadlock-check turns this off
   126      the program is not executable
   127      the program was not found
   125      mpiexec itself failed (e.g. could not create the shared arena)
@@ -231,6 +236,9 @@ line on stderr naming the rank and the cause. Each rank leads its own process
 group; what it started there is killed when the rank exits. SIGINT, SIGTERM
 and SIGHUP to mpiexec are passed on to the ranks (SIGKILL 1 s later if they
 are still there); if mpiexec itself is killed, the ranks die with it.
+SIGQUIT to mpiexec prints what each rank is doing (the MPI call it waits in,
+or that it is not waiting in MPI) and lets the job go on; --timeout prints
+the same lines.
 
 environment:
   MPIEXEC_TIMEOUT=S            as --timeout

@@ -23,7 +23,7 @@ namespace ringmpi::api {
 
 class Call {
  public:
-  explicit Call(const char* name) : name_(name) {}
+  explicit Call(const char* name) : name_(name) { core::rt().current_call = name; }
   const char* name() const { return name_; }
 
   // Errors raised from now on go to this communicator's handler.

@@ -26,6 +26,8 @@ struct Runtime {
   Phase phase = Phase::before_init;
   int rank = 0;
   int size = 1;
+  // The MPI call this process is in (api::Call sets it), for the deadlock report.
+  const char* current_call = nullptr;
   int thread_level = MPI_THREAD_SINGLE;
   unsigned long main_thread = 0;  // pthread_self() of the MPI_Init caller
   shm::Arena arena;

@@ -213,6 +213,7 @@ void drain(State& s, int from) {
   while (p.ring.peek(&rec)) {
     handle_record(s, from, rec);
     p.ring.pop(rec);
+    ++s.records_in;
     const std::uint64_t used = shm::record_bytes(rec.bytes);
     if (p.ring.consumed_unpublished() >= quarter) p.ring.release_space();
     if (used >= budget || s.completions != completions) {
@@ -326,6 +327,11 @@ void progress(int skip_hot) {
   if (!s.busy.empty()) flush_out(s);
   if (!s.extensions.empty()) poll_extensions(s);
   s.in_progress = false;
+}
+
+std::uint64_t activity() {
+  const State& s = state();
+  return s.records_in + s.completions;
 }
 
 bool prepare_to_sleep() {

@@ -86,6 +86,7 @@ struct State {
   std::vector<shm::RankSlot*> slots;
   std::uint64_t ring_capacity = 0;
   bool in_progress = false;
+  std::uint64_t records_in = 0;  // records taken from the rings (deadlock detection: activity())
   std::size_t open_sends = 0;
   std::uint64_t completions = 0;  // requests completed so far (drain() stops after one)  // sends not complete, released or not (MPI_Finalize waits for them)
   Contexts contexts;

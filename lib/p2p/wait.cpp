@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <ctime>
 
@@ -89,6 +90,16 @@ void wait_slow(const std::function<bool()>& done) {
     if (done()) return;
   } while (now_ns() < yield_until || !r.arena.mapped());  // before MPI_Init nothing can wake us
   shm::RankSlot& me = r.arena.slot(r.rank);
+  // Deadlock-detection hook (protocol: launcher/deadlock.cpp): publish the call, then count
+  // the sleeps that end by timeout with the doorbell unchanged and no data waiting to go out.
+  {
+    const char* call = r.current_call ? r.current_call : "MPI call";
+    std::size_t i = 0;
+    for (; call[i] && i + 1 < sizeof me.stuck_call; ++i) me.stuck_call[i] = call[i];
+    me.stuck_call[i] = '\0';
+  }
+  std::uint32_t idle_rounds = 0;
+  std::uint64_t work = activity();
   for (;;) {
     const std::uint32_t seen = me.doorbell.load(std::memory_order_acquire);
     // Data we could not hand over yet: the consumer wakes us when it makes
@@ -99,11 +110,22 @@ void wait_slow(const std::function<bool()>& done) {
     progress();
     if (done()) break;
     const timespec timeout{0, sending ? 1'000'000 : 50'000'000};
-    futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
+    const long rc = futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
+    const std::uint64_t work_now = activity();
+    const bool idle = rc == -1 && errno == ETIMEDOUT && !sending && work_now == work &&
+                      me.doorbell.load(std::memory_order_relaxed) == seen;
+    work = work_now;
+    idle_rounds = idle ? idle_rounds + 1 : 0;
+    me.stuck_doorbell.store(seen, std::memory_order_relaxed);
+    me.stuck_rounds.store(idle_rounds, std::memory_order_release);
     me.sleeping.store(0, std::memory_order_relaxed);
     progress();
-    if (done()) return;
+    if (done()) {
+      me.stuck_rounds.store(0, std::memory_order_release);
+      return;
+    }
   }
+  me.stuck_rounds.store(0, std::memory_order_release);
   me.sleeping.store(0, std::memory_order_relaxed);
 }
 

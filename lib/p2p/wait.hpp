@@ -19,6 +19,7 @@
 // The timeout is a safety net for wakers that died, not part of correctness.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 namespace ringmpi::p2p {
@@ -64,5 +65,8 @@ void ring_doorbell(int world_rank);
 // consumers of rings this rank could not finish writing to for a wake-up
 // when they make room; true when there are such rings.
 bool prepare_to_sleep();
+// Records consumed plus requests completed so far: changes whenever progress() did work
+// (the deadlock-detection hook in wait_slow counts sleeps in which it did not).
+std::uint64_t activity();
 
 }  // namespace ringmpi::p2p

@@ -24,7 +24,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::uint32_t kLayoutVersion = 2;
 inline constexpr std::size_t kCacheLine = 64;
 inline constexpr std::size_t kMinRingCapacity = 64 * 1024;
 inline constexpr std::size_t kMaxRingCapacity = 1024 * 1024;
@@ -55,6 +55,11 @@ struct alignas(kCacheLine) RankSlot {
   std::atomic<std::uint32_t> sleeping;  // nonzero while this rank may be in futex_wait(doorbell)
   std::atomic<std::int32_t> pid;        // set by the rank in MPI_Init
   std::atomic<std::uint32_t> finalized; // set by the rank in MPI_Finalize
+  // Deadlock detection (protocol: launcher/deadlock.cpp). Written only by the
+  // rank, read only by mpiexec.
+  alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
+  std::atomic<std::uint32_t> stuck_doorbell;  // the doorbell value those sleeps waited on
+  char stuck_call[56];                        // the MPI call blocked in, NUL-terminated
   alignas(kCacheLine) ExitNote exit_note;
 };
 

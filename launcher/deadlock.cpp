@@ -1,0 +1,88 @@
+// Deadlock detection (issue 15). See docs/design/insight.md.
+//
+// What each rank publishes (shm::RankSlot, written only by that rank, read
+// only by mpiexec):
+//   stuck_call      the name of the MPI call it is blocked in; plain bytes,
+//                   written before the first stuck_rounds store (release).
+//   stuck_rounds    written by the rank in the sleep loop of p2p::wait_slow
+//                   (release) after every futex wait: the number of
+//                   consecutive sleeps that (a) ended by timeout (50 ms),
+//                   (b) with the doorbell unchanged, (c) with no data of its
+//                   own waiting for ring space, and (d) in whose iteration
+//                   progress() consumed no record and completed no request
+//                   (p2p::activity() unchanged). Any other iteration stores
+//                   0; leaving the wait stores 0.
+//   stuck_doorbell  the doorbell value those sleeps waited on (relaxed,
+//                   before stuck_rounds).
+//
+// mpiexec's decision (tick() every 250 ms, reads with acquire): the job is
+// deadlocked when, at two consecutive looks, every rank not yet reaped has
+//   stuck_rounds >= 20 (1 s of its own running time idle in the wait),
+//   doorbell == stuck_doorbell (nobody rang it since it last looked), and
+//   at the second look stuck_rounds strictly greater than at the first.
+// The last condition is what makes oversubscription safe: a rank that was
+// descheduled (2 cores, 8 ranks) keeps a stale count; requiring it to grow
+// means the rank ran again after the first look, did a full progress() pass
+// (fenced, see lib/p2p/progress.cpp) that found nothing and slept 50 ms
+// more without a wake. A message still in a ring would have been found by
+// that pass, since its sender, idle for >= 1 s, wrote it before the first
+// look (an idle rank sends nothing: in the sleep loop it sends only replies
+// to records it consumed or data blocked on ring space, both excluded
+// above). A rank that computes, or has not called MPI_Init yet, or spins
+// in its first 2 ms of waiting, is never stuck, so the job is not either.
+// A rank that finalized but has not exited keeps the job alive (it may
+// still be draining); reaped ranks are ignored.
+#include "deadlock.hpp"
+
+#include <atomic>
+#include <cstdio>
+
+namespace ringmpi::launcher {
+
+std::optional<std::string> DeadlockWatch::tick(const std::vector<bool>& gone) {
+  const std::uint32_t n = arena_.nranks();
+  if (gone.size() < n) return std::nullopt;  // not every rank started yet
+  std::vector<std::uint32_t> rounds(n, 0);
+  bool all_stuck = true, any_live = false;
+  for (std::uint32_t r = 0; r < n; ++r) {
+    if (gone[r]) continue;
+    any_live = true;
+    const shm::RankSlot& slot = arena_.slot(r);
+    rounds[r] = slot.stuck_rounds.load(std::memory_order_acquire);
+    const std::uint32_t seen = slot.stuck_doorbell.load(std::memory_order_relaxed);
+    const bool grew = !last_rounds_.empty() && rounds[r] > last_rounds_[r];
+    if (rounds[r] < kStuckRounds || slot.doorbell.load(std::memory_order_relaxed) != seen || !grew)
+      all_stuck = false;
+  }
+  last_rounds_ = rounds;
+  if (!all_stuck || !any_live) return std::nullopt;
+  return "deadlock: every rank still running is blocked in MPI and no message is in flight:" +
+         describe_ranks(arena_, gone);
+}
+
+std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone) {
+  std::string text;
+  for (std::uint32_t r = 0; r < arena.nranks(); ++r) {
+    text += "\n  rank " + std::to_string(r);
+    if (r < gone.size() && gone[r]) {
+      text += " has exited";
+      continue;
+    }
+    const shm::RankSlot& slot = arena.slot(r);
+    const std::uint32_t rounds = slot.stuck_rounds.load(std::memory_order_acquire);
+    if (rounds == 0) {
+      text += slot.finalized.load(std::memory_order_acquire) ? " has finished MPI_Finalize"
+              : slot.pid.load(std::memory_order_acquire) == 0 ? " has not called MPI_Init"
+                                                               : " is not waiting in MPI (computing, or progressing a call)";
+      continue;
+    }
+    char call[sizeof slot.stuck_call + 1] = {};
+    for (std::size_t i = 0; i < sizeof slot.stuck_call; ++i) call[i] = slot.stuck_call[i];
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.1f", rounds * 0.05);
+    text += std::string(" waits in ") + call + " (idle for at least " + secs + " s)";
+  }
+  return text;
+}
+
+}  // namespace ringmpi::launcher
