@@ -86,6 +86,27 @@ int main(int argc, char** argv) {
 
   CHECK_MPI(MPI_Win_free(&win));
   CHECK(deleted == 5 + 7);
+
+  /* Dynamic window: a put into this rank's memory that is not attached is
+   * MPI_ERR_RMA_RANGE; once attached it lands. */
+  CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  int target[4] = {0, 0, 0, 0}, four[4] = {1, 2, 3, 4};
+  MPI_Aint where;
+  CHECK_MPI(MPI_Get_address(target, &where));
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+  rc = MPI_Put(four, 4, MPI_INT, rank, where, 4, MPI_INT, win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Win_attach(win, target, 3 * sizeof(int))); /* one int short */
+  rc = MPI_Put(four, 4, MPI_INT, rank, where, 4, MPI_INT, win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Put(four, 3, MPI_INT, rank, where, 3, MPI_INT, win));
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK(target[0] == 1 && target[2] == 3 && target[3] == 0);
+  CHECK_MPI(MPI_Win_detach(win, target));
+  CHECK_MPI(MPI_Win_free(&win));
   CHECK_MPI(MPI_Free_mem(mem));
   CHECK(MPI_Pcontrol(0) == MPI_SUCCESS);
   CHECK(MPI_Pcontrol(2, "extra", 3) == MPI_SUCCESS);
