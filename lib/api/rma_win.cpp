@@ -306,19 +306,35 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info*) {
   return unsupported(call, "MPI_Win_get_info (info objects)");
 }
 
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function*, MPI_Errhandler*) {
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn, MPI_Errhandler* errhandler) {
   Call call("MPI_Win_create_errhandler");
   if (int e = call.initialized()) return e;
-  return unsupported(call, "MPI_Win_create_errhandler (user error handlers on windows)");
+  if (!win_errhandler_fn)
+    return call.fail(MPI_ERR_ARG, "argument win_errhandler_fn is NULL; a handler needs a function");
+  if (int e = call.not_null(errhandler, "errhandler")) return e;
+  // MPI_Win_errhandler_function and MPI_Comm_errhandler_function are the
+  // same C type (both handles are ints).
+  const MPI_Errhandler h = comm::create_errhandler(win_errhandler_fn, true);
+  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_OTHER, "the error handler table is full");
+  *errhandler = h;
+  return MPI_SUCCESS;
 }
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   Call call("MPI_Win_set_errhandler");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return unsupported(call, "error handlers on windows other than MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN");
-  comm::lookup(w->comm)->errhandler = comm::lookup_errhandler(errhandler);
+  std::shared_ptr<const comm::Errhandler> eh =
+      errhandler == MPI_ERRHANDLER_NULL ? nullptr : comm::lookup_errhandler(errhandler);
+  if (!eh)
+    return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x is not a valid error handler",
+                     static_cast<unsigned>(errhandler));
+  if (eh->kind == comm::Errhandler::Kind::user && !eh->for_windows)
+    return call.fail(MPI_ERR_ARG,
+                     "argument errhandler=0x%x was made by MPI_Comm_create_errhandler; windows need one from "
+                     "MPI_Win_create_errhandler",
+                     static_cast<unsigned>(errhandler));
+  comm::lookup(w->comm)->errhandler = std::move(eh);
   return MPI_SUCCESS;
 }
 

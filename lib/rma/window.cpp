@@ -205,8 +205,10 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   if (h == MPI_WIN_NULL) {
     made.code = MPI_ERR_NO_MEM;
     made.why = "too many windows are alive";
+    comm::destroy(dup.handle);
     return made;
   }
+  comm::lookup(dup.handle)->window = h;  // its user error handler gets h
   made.handle = h;
   return made;
 }

@@ -68,9 +68,10 @@ int main(int argc, char** argv) {
       void* p;
       rc = MPI_Win_shared_query(win, 0, &sz, &du, &p);
     }
-    if (!strcmp(c, "errhandler_unsupported")) {
+    if (!strcmp(c, "comm_errhandler")) {
       MPI_Errhandler eh;
-      rc = MPI_Win_create_errhandler(NULL, &eh);
+      MPI_Comm_create_errhandler((MPI_Comm_errhandler_function*)user_fn, &eh);
+      rc = MPI_Win_set_errhandler(win, eh);
     }
     if (!strcmp(c, "comm_keyval")) {
       int kv;

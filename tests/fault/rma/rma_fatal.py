@@ -24,8 +24,8 @@ CASES = {
     "flush_unlocked": (2, 1, "MPI_Win_flush", "MPI_ERR_RMA_SYNC", ["no lock", "rank 0"]),
     "bad_assert": (2, 1, "MPI_Win_fence", "MPI_ERR_ASSERT", ["assert=12345"]),
     "shared_query_flavor": (2, 1, "MPI_Win_shared_query", "MPI_ERR_RMA_FLAVOR", ["MPI_Win_allocate_shared"]),
-    "errhandler_unsupported": (2, 1, "MPI_Win_create_errhandler", "MPI_ERR_UNSUPPORTED_OPERATION",
-                               ["not implemented"]),
+    "comm_errhandler": (2, 1, "MPI_Win_set_errhandler", "MPI_ERR_ARG",
+                        ["MPI_Comm_create_errhandler", "MPI_Win_create_errhandler"]),
     "comm_keyval": (2, 1, "MPI_Win_set_attr", "MPI_ERR_KEYVAL", ["communicator keyval", "MPI_Win_create_keyval"]),
 }
 

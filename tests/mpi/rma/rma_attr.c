@@ -14,6 +14,13 @@ static int on_delete(MPI_Win win, int keyval, void* value, void* extra) {
   return MPI_SUCCESS;
 }
 
+static MPI_Win seen_win = MPI_WIN_NULL;
+static int seen_code = MPI_SUCCESS;
+static void on_error(MPI_Win* win, int* code, ...) {
+  seen_win = *win;
+  seen_code = *code;
+}
+
 static int copies = 0;
 static int count_copy(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag) {
   (void)c, (void)k, (void)extra;
@@ -79,6 +86,18 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Error_class(rc, &cls));
   CHECK(cls == MPI_ERR_RMA_SYNC);
   CHECK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER) == MPI_SUCCESS);
+  /* A user handler gets the window and the code. */
+  MPI_Errhandler mine;
+  CHECK_MPI(MPI_Win_create_errhandler(on_error, &mine));
+  CHECK_MPI(MPI_Win_set_errhandler(win, mine));
+  CHECK_MPI(MPI_Errhandler_free(&mine));
+  rc = MPI_Win_lock(99, 0, 0, win);
+  CHECK(seen_win == win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_LOCKTYPE && seen_code == rc);
+  CHECK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER) == MPI_SUCCESS);
+  CHECK(seen_code == MPI_ERR_OTHER);
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
   /* The window's handler is its own: MPI_COMM_WORLD's stays fatal. */
   CHECK_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh));
   CHECK(eh == MPI_ERRORS_ARE_FATAL);
