@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
   int* mem;
   int v[8] = {0};
   MPI_Win win;
+  if (!strcmp(c, "negative_size")) { /* every rank fails, none hangs */
+    MPI_Win_allocate(rank == 1 ? -5 : 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    printf("case %s: the call was not reported as an error\n", c);
+  }
   MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
   if (rank == 0) {
     int dummy;

@@ -9,6 +9,7 @@ import faultlib as fl  # noqa: E402
 
 # case -> (np, failing rank, call, class, words the message must contain)
 CASES = {
+    "negative_size": (3, None, "MPI_Win_allocate", "MPI_ERR_SIZE", ["argument"]),
     "no_epoch": (2, 1, "MPI_Put", "MPI_ERR_RMA_SYNC", ["no access epoch", "target_rank=0"]),
     "range": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE", ["target_disp 3", "rank 0", "16 bytes"]),
     "negative_disp": (2, 1, "MPI_Get", "MPI_ERR_DISP", ["target_disp=-1"]),

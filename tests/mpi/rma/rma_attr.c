@@ -127,6 +127,16 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Win_detach(win, target));
   CHECK_MPI(MPI_Win_free(&win));
   CHECK_MPI(MPI_Free_mem(mem));
+  /* A bad argument on one rank fails the constructor on every rank (no
+   * rank is left waiting); the window is not made. */
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  void* b = NULL;
+  win = MPI_WIN_NULL;
+  rc = MPI_Win_allocate(64, rank == size - 1 ? 0 : 4, MPI_INFO_NULL, MPI_COMM_WORLD, &b, &win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_DISP);
+  CHECK(win == MPI_WIN_NULL);
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
   CHECK(MPI_Pcontrol(0) == MPI_SUCCESS);
   CHECK(MPI_Pcontrol(2, "extra", 3) == MPI_SUCCESS);
   MPI_Finalize();
