@@ -8,6 +8,7 @@
 #include "comm/create.hpp"
 #include "comm/numa.hpp"
 #include "core/attributes.hpp"
+#include "core/info.hpp"
 #include "core/runtime.hpp"
 #include "group/group.hpp"
 #include "p2p/engine.hpp"
@@ -24,10 +25,10 @@ int deliver(Call& call, const comm::Made& m, MPI_Comm* newcomm) {
   return MPI_SUCCESS;
 }
 
-// MPI_INFO_NULL or an info handle; hints are accepted and ignored.
+// MPI_INFO_NULL or a live info object; hints are accepted and ignored.
 int check_info(Call& call, MPI_Info info, const char* arg) {
-  if (info == MPI_INFO_NULL || core::handle_is(info, core::Kind::info)) return MPI_SUCCESS;
-  return call.fail(MPI_ERR_INFO, "argument %s=0x%x is not an info handle (nor MPI_INFO_NULL)", arg,
+  if (info == MPI_INFO_NULL || core::info_state().table.get(info)) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_INFO, "argument %s=0x%x is not a valid info object (freed, or not an info handle)", arg,
                    static_cast<unsigned>(info));
 }
 
@@ -76,6 +77,29 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   if (int e = check_info(call, info, "info")) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
   return deliver(call, comm::dup(comm, *c), newcomm);
+}
+
+// No hint changes what the library does with a communicator, so setting
+// them changes nothing and the info used is always empty (MPI-3.1 §6.4.4:
+// "If no such hints exist, a handle to a newly created info object is
+// returned that contains no key/value pair").
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  Call call("MPI_Comm_set_info");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (info == MPI_INFO_NULL) return call.fail(MPI_ERR_INFO, "argument info is MPI_INFO_NULL");
+  return check_info(call, info, "info");
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
+  Call call("MPI_Comm_get_info");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(info_used, "info_used")) return e;
+  const int h = core::info_state().table.add(std::make_unique<core::Info>());
+  if (h == MPI_INFO_NULL) return call.fail(MPI_ERR_INTERN, "2^20 info objects are live; free some with MPI_Info_free");
+  *info_used = h;
+  return MPI_SUCCESS;
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {

@@ -3,6 +3,7 @@
 #include "comm/comm.hpp"
 #include "core/attributes.hpp"
 #include "core/errors.hpp"
+#include "core/info.hpp"
 #include "core/runtime.hpp"
 #include "dtype/datatype.hpp"
 #include "group/group.hpp"

@@ -19,11 +19,11 @@ Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
 // schedule-owned operands, in remote rank order.
 std::vector<const void*> receive_all(Schedule& s, const comm::Comm& c, const Reduction& r) {
   std::vector<const void*> x;
+  const Footprint f = footprint(r.count, *r.type);
   for (int j = 0; j < c.remote_size(); ++j) {
-    auto sc = std::make_shared<Scratch>(r.count, *r.type);
-    sched_recv(s, remote(c, j), sc->typed());
-    x.push_back(sc->base());
-    s.keep(std::move(sc));
+    void* in = s.scratch(f.bytes) - f.offset;
+    sched_recv(s, remote(c, j), Typed{in, r.count, r.type});
+    x.push_back(in);
   }
   return x;
 }
@@ -105,12 +105,12 @@ void inter_reduce_scatter(Schedule& s, const comm::Comm& c, const Reduction& r, 
   for (int j = 0; j < c.remote_size(); ++j) sched_send(s, remote(c, j), Typed{mine, r.count, r.type});
   std::vector<const void*> x = receive_all(s, c, r);
   s.round();
-  auto all = std::make_shared<Scratch>(r.count, *r.type);
-  if (!x.empty()) sched_fold(s, r, std::move(x), all->base());
+  const Footprint f = footprint(r.count, *r.type);
+  void* all = s.scratch(f.bytes) - f.offset;
+  if (!x.empty()) sched_fold(s, r, std::move(x), all);
   int displ = 0;
   for (int i = 0; i < c.rank; ++i) displ += counts[i];
-  sched_copy(s, block(all->base(), *r.type, displ, counts[c.rank]), Typed{result, counts[c.rank], r.type});
-  s.keep(std::move(all));
+  sched_copy(s, block(all, *r.type, displ, counts[c.rank]), Typed{result, counts[c.rank], r.type});
   s.round();
 }
 

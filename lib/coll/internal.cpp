@@ -34,11 +34,11 @@ Peers peers_of(const comm::Comm& c) {
 namespace {
 
 void send_to(const Peers& p, int to, const void* buf, std::size_t bytes, int tag) {
-  p2p::send_internal(buf, bytes, p.world[to], tag, p.context, p.me);
+  p2p::send_internal(buf, bytes, p.world[to], tag, p.context, p.id(p.me));
 }
 
 std::size_t recv_from(const Peers& p, int from, void* buf, std::size_t max, int tag) {
-  return p2p::recv_internal(buf, max, from, tag, p.context, nullptr, p.world[from]);
+  return p2p::recv_internal(buf, max, p.id(from), tag, p.context, nullptr, p.world[from]);
 }
 
 void and_into(std::uint64_t* acc, const std::byte* in, int words) {

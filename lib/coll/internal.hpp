@@ -23,7 +23,14 @@ struct Peers {
   std::vector<int> world;   // world rank of each participant, in participant order
   int me = 0;               // the caller's index in `world`
   std::uint32_t context = 0;
+  // What each participant stamps on its messages and is matched by; empty:
+  // its index. MPI_Comm_create_group uses parent ranks: its participants are
+  // a subgroup, and group-relative indices would let a late message of one
+  // call match a receive of the next call between other members (the same
+  // tag, another group).
+  std::vector<int> ids;
   int size() const { return static_cast<int>(world.size()); }
+  int id(int i) const { return ids.empty() ? i : ids[static_cast<std::size_t>(i)]; }
 };
 
 // An intracommunicator's ranks, or an intercommunicator's union (see Comm).

@@ -74,11 +74,11 @@ bool Schedule::poll() {
       switch (st.op) {
         case Op::send:
           if (p2p::Request* r = p2p::isend_internal(st.buf, st.bytes, peers_.world[static_cast<std::size_t>(st.peer)],
-                                                    tag_, ctx, peers_.me))
+                                                    tag_, ctx, peers_.id(peers_.me)))
             pending_.push_back(r);
           break;
         case Op::recv:
-          pending_.push_back(p2p::irecv_internal(st.buf, st.bytes, st.peer, tag_, ctx));
+          pending_.push_back(p2p::irecv_internal(st.buf, st.bytes, peers_.id(st.peer), tag_, ctx));
           break;
         case Op::local:
           if (int e = st.fn(); e != MPI_SUCCESS) fail(e, "applying the reduction operation failed");

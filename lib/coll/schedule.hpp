@@ -43,7 +43,10 @@ namespace ringmpi::coll {
 
 class Schedule final : public p2p::Extension {
  public:
-  Schedule(Peers peers, int tag) : peers_(std::move(peers)), tag_(tag) {}
+  Schedule(Peers peers, int tag) : peers_(std::move(peers)), tag_(tag) {
+    steps_.reserve(16);
+    scratch_.reserve(8);
+  }
   ~Schedule() override;
 
   const Peers& peers() const { return peers_; }

@@ -55,10 +55,8 @@ Typed at(const void* base, const Block& b) {
 
 // Storage for one reduction operand in user layout, owned by the schedule.
 void* operand(Schedule& s, const Reduction& r) {
-  auto sc = std::make_shared<Scratch>(r.count, *r.type);
-  void* base = sc->base();
-  s.keep(std::move(sc));
-  return base;
+  const Footprint f = footprint(r.count, *r.type);
+  return s.scratch(f.bytes) - f.offset;
 }
 
 }  // namespace
@@ -279,6 +277,25 @@ bool allgather_direct(int n, const int* counts, const dtype::Datatype& t) {
 
 void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* result) {
   const int n = s.peers().size();
+  const std::size_t bytes = static_cast<std::size_t>(r.count) * r.type->size;
+  if (n > 2 && n <= kAllToAllReduceRanks && bytes <= eager_safe_bytes()) {
+    // Every rank sends its contribution to every other and folds all of them
+    // in rank order: one round, the same bits everywhere.
+    const int me = s.peers().me;
+    std::vector<const void*> x(static_cast<std::size_t>(n));
+    for (int k = 1; k < n; ++k) sched_send(s, (me + k) % n, Typed{mine, r.count, r.type});
+    for (int k = 1; k < n; ++k) {
+      const int p = (me - k + n) % n;
+      void* in = operand(s, r);
+      sched_recv(s, p, Typed{in, r.count, r.type});
+      x[static_cast<std::size_t>(p)] = in;
+    }
+    x[static_cast<std::size_t>(me)] = mine;
+    s.round();
+    sched_fold(s, r, std::move(x), result);
+    s.round();
+    return;
+  }
   if (!reduce_by_blocks(r, n)) {
     sched_reduce(s, r, mine, result, 0);
     sched_bcast(s, Typed{result, r.count, r.type}, 0);

@@ -67,13 +67,18 @@ void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n) {
     if (vr + mask < size) send_bytes(c, (vr + mask + root) % size, kTagUserBcast, data, n);
 }
 
-Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t) {
+Footprint footprint(int count, const dtype::Datatype& t) {
   // Elements span [true_lb, (count-1)*extent + true_lb + true_extent).
   const std::ptrdiff_t span = count > 0 ? (count - 1) * t.extent + t.true_extent : 0;
   const std::ptrdiff_t lo = std::min<std::ptrdiff_t>(t.true_lb, t.true_lb + (count > 0 ? (count - 1) * t.extent : 0));
   const std::ptrdiff_t hi = std::max<std::ptrdiff_t>(t.true_lb + span, t.true_lb + t.true_extent);
-  offset_ = lo;
-  block_ = p2p::state().scratch.take(static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1)));
+  return {lo, static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1))};
+}
+
+Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t) {
+  const Footprint f = footprint(count, t);
+  offset_ = f.offset;
+  block_ = p2p::state().scratch.take(f.bytes);
 }
 
 Scratch::~Scratch() { p2p::state().scratch.give(block_); }

@@ -56,6 +56,14 @@ std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::s
 // Binomial-tree broadcast of n bytes from root (n known on every rank).
 void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n);
 
+// The memory `count` elements of t touch: `bytes` from `offset` (relative to
+// the buffer address; negative for a negative lower bound).
+struct Footprint {
+  std::ptrdiff_t offset;
+  std::size_t bytes;
+};
+Footprint footprint(int count, const dtype::Datatype& t);
+
 // Storage for `count` elements of a type laid out as in user memory, for
 // reduction operands: base() is the address of element 0. The memory comes
 // from the engine's scratch pool (core/scratch_pool.hpp) and is not zeroed.

@@ -186,6 +186,8 @@ Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
   p.world = g->to_world_ranks();
   p.me = g->rank_of_world(parent.peer_world[parent.rank]);
   p.context = parent.coll_context();
+  p.ids.reserve(p.world.size());
+  for (int w : p.world) p.ids.push_back(parent.local->rank_of_world(w));
   Entry e;
   e.gsize = g->size();
   e.ghash = hash_ranks(p.world);

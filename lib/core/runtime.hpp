@@ -14,7 +14,7 @@ namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
 namespace ringmpi::p2p { struct State; }
 namespace ringmpi::rma { struct State; }
-namespace ringmpi::core { struct ErrorRegistry; struct AttrState; }
+namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; }
 
 namespace ringmpi::core {
 
@@ -31,6 +31,7 @@ struct Runtime {
   shm::Arena arena;
   std::unique_ptr<ErrorRegistry> errors;
   std::unique_ptr<AttrState> attrs;  // keyvals (core/attributes.cpp)
+  std::unique_ptr<InfoState> infos;  // info objects (core/info.cpp)
   std::unique_ptr<group::State> groups;
   std::unique_ptr<comm::State> comms;
   std::unique_ptr<dtype::State> dtypes;

@@ -360,3 +360,16 @@ def report(failures):
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0
+
+
+def check_returns(args, nps, marker, failures):
+    """Runs the program's "returns" case (every bad input under
+    MPI_ERRORS_RETURN) at each rank count in nps; it must exit 0 and print
+    `marker`. Appends what went wrong to failures."""
+    for np in nps:
+        p = run_case(args, np, "returns")
+        if p.returncode != 0 or marker not in p.stdout:
+            failures.append("returns (np=%d): rc=%d\n--- stdout:\n%s--- stderr:\n%s" %
+                            (np, p.returncode, p.stdout, p.stderr))
+        else:
+            print("ok   returns np=%d" % np)

@@ -7,19 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../expect.h"
+
 static int rank, size;
 
-#define EXPECT(call, cls)                                                                  \
-  do {                                                                                     \
-    int e_ = (call);                                                                       \
-    int c_ = -1;                                                                           \
-    MPI_Error_class(e_, &c_);                                                              \
-    if (c_ != (cls)) {                                                                     \
-      fprintf(stderr, "rank %d line %d: %s gave class %d, expected %s\n", rank, __LINE__, \
-              #call, c_, #cls);                                                            \
-      MPI_Abort(MPI_COMM_WORLD, 5);                                                        \
-    }                                                                                      \
-  } while (0)
 
 /* Each case returns the code of its one wrong call (or aborts when it
  * should not have got there). */

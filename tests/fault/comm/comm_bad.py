@@ -36,13 +36,7 @@ def main():
     # Any rank may be the one that reports.
     failures = fl.check_fatal_cases(args, {case: (np, None, call, cls, words)
                                            for case, (np, call, cls, words) in CASES.items()})
-    for np in (1, 2, 3, 4):
-        p = fl.run_case(args, np, "returns")
-        if p.returncode != 0 or "all error codes as expected" not in p.stdout:
-            failures.append("returns (np=%d): rc=%d\n--- stdout:\n%s--- stderr:\n%s" %
-                            (np, p.returncode, p.stdout, p.stderr))
-        else:
-            print("ok   returns np=%d" % np)
+    fl.check_returns(args, (1, 2, 3, 4), "all error codes as expected", failures)
     return fl.report(failures)
 
 
