@@ -97,7 +97,6 @@ struct Window {
   std::map<std::uintptr_t, std::size_t> attached;  // dynamic flavor: base -> bytes (this rank)
   std::string name;
   core::AttributeSet attrs;
-  MPI_Info info_keys_unused = MPI_INFO_NULL;
   bool noncontig = false;
   // Values the predefined attributes point to (MPI_Win_get_attr).
   void* attr_base = nullptr;
