@@ -59,7 +59,9 @@ int dispatch_error(MPI_Comm comm_handle, int error_code, const char* call, const
     case comm::Errhandler::Kind::user: {
       // Keep the handler alive even if the callback frees or replaces it.
       auto keep = c->errhandler;
-      MPI_Comm ch = comm_handle;
+      // A window's errors are raised on its private communicator; its
+      // handler is called with the window handle (MPI-3.1 §8.3.2).
+      MPI_Comm ch = keep->for_windows && c->window != 0 ? c->window : comm_handle;
       int code = error_code;
       keep->fn(&ch, &code, call, message);
       return error_code;

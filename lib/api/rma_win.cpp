@@ -59,23 +59,45 @@ int info_arg(Call& call, MPI_Info info) {
   return call.fail(MPI_ERR_INFO, "argument info=0x%x is not an info handle", static_cast<unsigned>(info));
 }
 
-int size_args(Call& call, MPI_Aint size, int disp_unit) {
-  if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
-  if (disp_unit <= 0) return call.fail(MPI_ERR_DISP, "argument disp_unit=%d must be positive", disp_unit);
-  return MPI_SUCCESS;
+// The arguments only this rank can judge; the verdict travels in the
+// construction's first round, so a bad argument on one rank fails the call
+// on every rank instead of leaving the others waiting.
+rma::LocalError local_verdict(rma::Flavor flavor, MPI_Aint size, int disp_unit, const void* base, MPI_Info info,
+                              const void* baseptr, const MPI_Win* win) {
+  char why[160];
+  auto bad = [&](int code) { return rma::LocalError{code, why}; };
+  if (size < 0) {
+    std::snprintf(why, sizeof why, "argument size=%lld is negative", static_cast<long long>(size));
+    return bad(MPI_ERR_SIZE);
+  }
+  if (disp_unit <= 0) {
+    std::snprintf(why, sizeof why, "argument disp_unit=%d must be positive", disp_unit);
+    return bad(MPI_ERR_DISP);
+  }
+  if (flavor == rma::Flavor::create && size > 0 && base == nullptr) {
+    std::snprintf(why, sizeof why, "argument base is NULL but size=%lld", static_cast<long long>(size));
+    return bad(MPI_ERR_ARG);
+  }
+  if (info != MPI_INFO_NULL && !core::handle_is(info, core::Kind::info)) {
+    std::snprintf(why, sizeof why, "argument info=0x%x is not an info handle", static_cast<unsigned>(info));
+    return bad(MPI_ERR_INFO);
+  }
+  if (win == nullptr || ((flavor == rma::Flavor::allocate || flavor == rma::Flavor::shared) && !baseptr)) {
+    std::snprintf(why, sizeof why, "argument %s is NULL", win == nullptr ? "win" : "baseptr");
+    return bad(MPI_ERR_ARG);
+  }
+  return {};
 }
 
 int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base,
          MPI_Info info, void* baseptr, MPI_Win* win) {
+  if (int e = call.initialized()) return e;
   comm::Comm* c;
   if (int e = call.intracomm(comm, "comm", &c)) return e;
-  if (int e = info_arg(call, info)) return e;
-  if (int e = call.not_null(win, "win")) return e;
-  if (baseptr != nullptr || flavor == rma::Flavor::allocate || flavor == rma::Flavor::shared)
-    if (int e = call.not_null(baseptr, "baseptr")) return e;
+  const rma::LocalError local = local_verdict(flavor, size, disp_unit, user_base, info, baseptr, win);
   // No info object can carry alloc_shared_noncontig yet (MPI_Info_create is
   // not implemented), so shared windows are always contiguous.
-  const rma::Made m = rma::create_window(flavor, comm, size, disp_unit, user_base, false);
+  const rma::Made m = rma::create_window(flavor, comm, size, disp_unit, user_base, false, local);
   if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
   if (baseptr != nullptr) std::memcpy(baseptr, &m.base, sizeof m.base);
   *win = m.handle;
@@ -92,31 +114,22 @@ extern "C" {
 
 int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   Call call("MPI_Win_create");
-  if (int e = call.initialized()) return e;
-  if (int e = size_args(call, size, disp_unit)) return e;
-  if (size > 0)
-    if (int e = call.not_null(base, "base")) return e;
   return make(call, rma::Flavor::create, comm, size, disp_unit, base, info, nullptr, win);
 }
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   Call call("MPI_Win_allocate");
-  if (int e = call.initialized()) return e;
-  if (int e = size_args(call, size, disp_unit)) return e;
   return make(call, rma::Flavor::allocate, comm, size, disp_unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                             MPI_Win* win) {
   Call call("MPI_Win_allocate_shared");
-  if (int e = call.initialized()) return e;
-  if (int e = size_args(call, size, disp_unit)) return e;
   return make(call, rma::Flavor::shared, comm, size, disp_unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   Call call("MPI_Win_create_dynamic");
-  if (int e = call.initialized()) return e;
   return make(call, rma::Flavor::dynamic, comm, 0, 1, nullptr, info, nullptr, win);
 }
 
@@ -306,19 +319,35 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info*) {
   return unsupported(call, "MPI_Win_get_info (info objects)");
 }
 
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function*, MPI_Errhandler*) {
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn, MPI_Errhandler* errhandler) {
   Call call("MPI_Win_create_errhandler");
   if (int e = call.initialized()) return e;
-  return unsupported(call, "MPI_Win_create_errhandler (user error handlers on windows)");
+  if (!win_errhandler_fn)
+    return call.fail(MPI_ERR_ARG, "argument win_errhandler_fn is NULL; a handler needs a function");
+  if (int e = call.not_null(errhandler, "errhandler")) return e;
+  // MPI_Win_errhandler_function and MPI_Comm_errhandler_function are the
+  // same C type (both handles are ints).
+  const MPI_Errhandler h = comm::create_errhandler(win_errhandler_fn, true);
+  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_OTHER, "the error handler table is full");
+  *errhandler = h;
+  return MPI_SUCCESS;
 }
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   Call call("MPI_Win_set_errhandler");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return unsupported(call, "error handlers on windows other than MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN");
-  comm::lookup(w->comm)->errhandler = comm::lookup_errhandler(errhandler);
+  std::shared_ptr<const comm::Errhandler> eh =
+      errhandler == MPI_ERRHANDLER_NULL ? nullptr : comm::lookup_errhandler(errhandler);
+  if (!eh)
+    return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x is not a valid error handler",
+                     static_cast<unsigned>(errhandler));
+  if (eh->kind == comm::Errhandler::Kind::user && !eh->for_windows)
+    return call.fail(MPI_ERR_ARG,
+                     "argument errhandler=0x%x was made by MPI_Comm_create_errhandler; windows need one from "
+                     "MPI_Win_create_errhandler",
+                     static_cast<unsigned>(errhandler));
+  comm::lookup(w->comm)->errhandler = std::move(eh);
   return MPI_SUCCESS;
 }
 

@@ -30,10 +30,11 @@ MPI_Errhandler add_to_table(std::shared_ptr<const Errhandler> eh) {
 
 }  // namespace
 
-MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn) {
+MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn, bool for_windows) {
   auto eh = std::make_shared<Errhandler>();
   eh->kind = Errhandler::Kind::user;
   eh->fn = fn;
+  eh->for_windows = for_windows;
   return add_to_table(std::move(eh));
 }
 

@@ -40,14 +40,26 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
   const bool dynamic = w.flavor == Flavor::dynamic;
   const long long du = dynamic ? 1 : w.disp_unit[t];
   const long long start = static_cast<long long>(disp) * du;
-  if (!dynamic && count > 0 && type.size > 0) {
-    const long long last = static_cast<long long>(count - 1) * type.extent;
-    const long long lo = start + std::min(0LL, last) + type.true_lb;
-    const long long hi = start + std::max(0LL, last) + type.true_ub();
-    if (lo < 0 || hi > static_cast<long long>(w.win_size[t])) {
-      *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(lo) +
-             ", " + str(hi) + ") of rank " + str(t) + "'s window memory, which has " +
-             str(static_cast<long long>(w.win_size[t])) + " bytes";
+  // Bytes [lo, hi) from the target address that the operation touches.
+  const bool empty = count == 0 || type.size == 0;
+  const long long last = empty ? 0 : static_cast<long long>(count - 1) * type.extent;
+  const long long lo = empty ? 0 : std::min(0LL, last) + type.true_lb;
+  const long long hi = empty ? 0 : std::max(0LL, last) + type.true_ub();
+  if (!dynamic && !empty && (start + lo < 0 || start + hi > static_cast<long long>(w.win_size[t]))) {
+    *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(start + lo) +
+           ", " + str(start + hi) + ") of rank " + str(t) + "'s window memory, which has " +
+           str(static_cast<long long>(w.win_size[t])) + " bytes";
+    return MPI_ERR_RMA_RANGE;
+  }
+  const auto addr = static_cast<std::uintptr_t>(start);
+  if (dynamic && t == w.rank && !empty) {
+    // This rank's own attachments are known here (another rank's are
+    // checked by the kernel, see remote_io).
+    const std::uintptr_t a = addr + static_cast<std::uintptr_t>(lo), b = addr + static_cast<std::uintptr_t>(hi);
+    auto it = w.attached.upper_bound(a);
+    const bool inside = it != w.attached.begin() && (--it, a >= it->first && b <= it->first + it->second);
+    if (!inside) {
+      *why = "target_disp " + str(disp) + " is not inside memory attached to this rank's dynamic window";
       return MPI_ERR_RMA_RANGE;
     }
   }
@@ -58,15 +70,15 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
       break;
     case Flavor::create:
       if (t == w.rank)
-        at->local = reinterpret_cast<std::byte*>(w.base[t] + static_cast<std::uintptr_t>(start));
+        at->local = reinterpret_cast<std::byte*>(w.base[t] + addr);
       else
-        at->remote = w.base[t] + static_cast<std::uintptr_t>(start);
+        at->remote = w.base[t] + addr;
       break;
     case Flavor::dynamic:
       if (t == w.rank)
-        at->local = reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(disp));
+        at->local = reinterpret_cast<std::byte*>(addr);
       else
-        at->remote = static_cast<std::uintptr_t>(disp);
+        at->remote = addr;
       break;
   }
   at->pid = w.pid[t];

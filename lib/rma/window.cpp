@@ -61,6 +61,8 @@ struct RankInfo {
   std::uint64_t base;
   std::int32_t disp_unit;
   std::int32_t pid;
+  std::int32_t error;  // a LocalError's class, MPI_SUCCESS if none
+  std::int32_t pad;
 };
 
 struct SegmentAddress {
@@ -73,7 +75,8 @@ std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to *
 
 }  // namespace
 
-Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig) {
+Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
+                   const LocalError& local) {
   Made made;
   // The private duplicate carries none of the user's attributes: making a
   // window must not run the user's copy callbacks.
@@ -100,10 +103,24 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   const int n = w->size;
 
   RankInfo mine{static_cast<std::int64_t>(size), reinterpret_cast<std::uint64_t>(user_base), disp_unit,
-                static_cast<std::int32_t>(getpid())};
+                static_cast<std::int32_t>(getpid()), local.code, 0};
   std::vector<RankInfo> all(n);
-  std::uint64_t mask = ~0ull;
+  std::uint64_t mask = local.code == MPI_SUCCESS ? 1 : 0;
   coll::allgather_and(peers, &mine, sizeof mine, all.data(), &mask, 1);
+  if (mask != 1) {
+    comm::destroy(dup.handle);
+    if (local.code != MPI_SUCCESS) {
+      made.code = local.code;
+      made.why = local.why;
+      return made;
+    }
+    int bad = 0;
+    while (all[bad].error == MPI_SUCCESS) ++bad;
+    made.code = all[bad].error;
+    made.why = "rank " + std::to_string(bad) + " of the communicator passed an invalid argument to the same call, "
+               "so no window was made";
+    return made;
+  }
   w->pid.resize(n);
   w->win_size.resize(n);
   w->disp_unit.resize(n);
@@ -205,8 +222,10 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   if (h == MPI_WIN_NULL) {
     made.code = MPI_ERR_NO_MEM;
     made.why = "too many windows are alive";
+    comm::destroy(dup.handle);
     return made;
   }
+  comm::lookup(dup.handle)->window = h;  // its user error handler gets h
   made.handle = h;
   return made;
 }

@@ -97,7 +97,6 @@ struct Window {
   std::map<std::uintptr_t, std::size_t> attached;  // dynamic flavor: base -> bytes (this rank)
   std::string name;
   core::AttributeSet attrs;
-  MPI_Info info_keys_unused = MPI_INFO_NULL;
   bool noncontig = false;
   // Values the predefined attributes point to (MPI_Win_get_attr).
   void* attr_base = nullptr;
@@ -130,10 +129,19 @@ struct Made {
   void* base = nullptr;  // allocate / shared flavors: this rank's memory
 };
 
-// Collective over `comm` (an intracommunicator). `size` and `disp_unit` are
-// this rank's (already checked >= 0 and > 0); `user_base` only for create.
-// noncontig: info alloc_shared_noncontig = true (shared flavor).
-Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base, bool noncontig);
+// An argument error only this rank can see (code MPI_SUCCESS: none) and the
+// sentence naming it.
+struct LocalError {
+  int code = MPI_SUCCESS;
+  std::string why;
+};
+
+// Collective over `comm` (an intracommunicator). `size`, `disp_unit` are
+// this rank's; `user_base` only for create; noncontig: info
+// alloc_shared_noncontig = true (shared flavor). When any rank has a
+// LocalError, every rank returns an error and no window is made.
+Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
+                   const LocalError& local);
 // Collective. Frees the segment and the private communicator.
 void free_window(MPI_Win h);
 

@@ -19,6 +19,10 @@ int main(int argc, char** argv) {
   int* mem;
   int v[8] = {0};
   MPI_Win win;
+  if (!strcmp(c, "negative_size")) { /* every rank fails, none hangs */
+    MPI_Win_allocate(rank == 1 ? -5 : 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+    printf("case %s: the call was not reported as an error\n", c);
+  }
   MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
   if (rank == 0) {
     int dummy;
@@ -68,9 +72,10 @@ int main(int argc, char** argv) {
       void* p;
       rc = MPI_Win_shared_query(win, 0, &sz, &du, &p);
     }
-    if (!strcmp(c, "errhandler_unsupported")) {
+    if (!strcmp(c, "comm_errhandler")) {
       MPI_Errhandler eh;
-      rc = MPI_Win_create_errhandler(NULL, &eh);
+      MPI_Comm_create_errhandler((MPI_Comm_errhandler_function*)user_fn, &eh);
+      rc = MPI_Win_set_errhandler(win, eh);
     }
     if (!strcmp(c, "comm_keyval")) {
       int kv;

@@ -9,6 +9,7 @@ import faultlib as fl  # noqa: E402
 
 # case -> (np, failing rank, call, class, words the message must contain)
 CASES = {
+    "negative_size": (3, None, "MPI_Win_allocate", "MPI_ERR_SIZE", ["argument"]),
     "no_epoch": (2, 1, "MPI_Put", "MPI_ERR_RMA_SYNC", ["no access epoch", "target_rank=0"]),
     "range": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE", ["target_disp 3", "rank 0", "16 bytes"]),
     "negative_disp": (2, 1, "MPI_Get", "MPI_ERR_DISP", ["target_disp=-1"]),
@@ -24,8 +25,8 @@ CASES = {
     "flush_unlocked": (2, 1, "MPI_Win_flush", "MPI_ERR_RMA_SYNC", ["no lock", "rank 0"]),
     "bad_assert": (2, 1, "MPI_Win_fence", "MPI_ERR_ASSERT", ["assert=12345"]),
     "shared_query_flavor": (2, 1, "MPI_Win_shared_query", "MPI_ERR_RMA_FLAVOR", ["MPI_Win_allocate_shared"]),
-    "errhandler_unsupported": (2, 1, "MPI_Win_create_errhandler", "MPI_ERR_UNSUPPORTED_OPERATION",
-                               ["not implemented"]),
+    "comm_errhandler": (2, 1, "MPI_Win_set_errhandler", "MPI_ERR_ARG",
+                        ["MPI_Comm_create_errhandler", "MPI_Win_create_errhandler"]),
     "comm_keyval": (2, 1, "MPI_Win_set_attr", "MPI_ERR_KEYVAL", ["communicator keyval", "MPI_Win_create_keyval"]),
 }
 

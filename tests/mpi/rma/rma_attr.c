@@ -14,6 +14,13 @@ static int on_delete(MPI_Win win, int keyval, void* value, void* extra) {
   return MPI_SUCCESS;
 }
 
+static MPI_Win seen_win = MPI_WIN_NULL;
+static int seen_code = MPI_SUCCESS;
+static void on_error(MPI_Win* win, int* code, ...) {
+  seen_win = *win;
+  seen_code = *code;
+}
+
 static int copies = 0;
 static int count_copy(MPI_Comm c, int k, void* extra, void* in, void* out, int* flag) {
   (void)c, (void)k, (void)extra;
@@ -79,6 +86,18 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Error_class(rc, &cls));
   CHECK(cls == MPI_ERR_RMA_SYNC);
   CHECK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER) == MPI_SUCCESS);
+  /* A user handler gets the window and the code. */
+  MPI_Errhandler mine;
+  CHECK_MPI(MPI_Win_create_errhandler(on_error, &mine));
+  CHECK_MPI(MPI_Win_set_errhandler(win, mine));
+  CHECK_MPI(MPI_Errhandler_free(&mine));
+  rc = MPI_Win_lock(99, 0, 0, win);
+  CHECK(seen_win == win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_LOCKTYPE && seen_code == rc);
+  CHECK(MPI_Win_call_errhandler(win, MPI_ERR_OTHER) == MPI_SUCCESS);
+  CHECK(seen_code == MPI_ERR_OTHER);
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
   /* The window's handler is its own: MPI_COMM_WORLD's stays fatal. */
   CHECK_MPI(MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh));
   CHECK(eh == MPI_ERRORS_ARE_FATAL);
@@ -86,7 +105,38 @@ int main(int argc, char** argv) {
 
   CHECK_MPI(MPI_Win_free(&win));
   CHECK(deleted == 5 + 7);
+
+  /* Dynamic window: a put into this rank's memory that is not attached is
+   * MPI_ERR_RMA_RANGE; once attached it lands. */
+  CHECK_MPI(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  int target[4] = {0, 0, 0, 0}, four[4] = {1, 2, 3, 4};
+  MPI_Aint where;
+  CHECK_MPI(MPI_Get_address(target, &where));
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, win));
+  rc = MPI_Put(four, 4, MPI_INT, rank, where, 4, MPI_INT, win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Win_attach(win, target, 3 * sizeof(int))); /* one int short */
+  rc = MPI_Put(four, 4, MPI_INT, rank, where, 4, MPI_INT, win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_RMA_RANGE);
+  CHECK_MPI(MPI_Put(four, 3, MPI_INT, rank, where, 3, MPI_INT, win));
+  CHECK_MPI(MPI_Win_unlock(rank, win));
+  CHECK(target[0] == 1 && target[2] == 3 && target[3] == 0);
+  CHECK_MPI(MPI_Win_detach(win, target));
+  CHECK_MPI(MPI_Win_free(&win));
   CHECK_MPI(MPI_Free_mem(mem));
+  /* A bad argument on one rank fails the constructor on every rank (no
+   * rank is left waiting); the window is not made. */
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  void* b = NULL;
+  win = MPI_WIN_NULL;
+  rc = MPI_Win_allocate(64, rank == size - 1 ? 0 : 4, MPI_INFO_NULL, MPI_COMM_WORLD, &b, &win);
+  CHECK_MPI(MPI_Error_class(rc, &cls));
+  CHECK(cls == MPI_ERR_DISP);
+  CHECK(win == MPI_WIN_NULL);
+  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
   CHECK(MPI_Pcontrol(0) == MPI_SUCCESS);
   CHECK(MPI_Pcontrol(2, "extra", 3) == MPI_SUCCESS);
   MPI_Finalize();
