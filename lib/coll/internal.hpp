@@ -1,62 +1,22 @@
-// The small collectives the library itself needs (communicator creation,
-// barriers), over the blocking internal point-to-point calls.
-//
-// They run on a communicator's coll_context(), so user traffic never mixes
-// with them, and they are deadlock-free whatever the p2p engine's eager
-// threshold: dissemination steps (everybody sends, then receives) are used
-// only while every message fits kEagerSafeBytes; larger ones go through
-// binomial trees, whose edges never form a cycle of blocked senders.
+// The collective layer's names for what it stands on: the library's own small
+// collectives over internal point-to-point (lib/exchange, below lib/comm), the
+// tag space of a communicator's coll_context() (exchange/tags.hpp) and a
+// communicator's participants (comm/peers.hpp).
 #pragma once
 
-#include <cstddef>
-#include <cstdint>
-#include <vector>
-
-#include "coll/tags.hpp"
-#include "comm/comm.hpp"
-#include "p2p/engine.hpp"
+#include "comm/peers.hpp"
+#include "exchange/exchange.hpp"
+#include "exchange/tags.hpp"
 
 namespace ringmpi::coll {
 
-// Who takes part in an internal collective and how they address each other.
-struct Peers {
-  std::vector<int> world;   // world rank of each participant, in participant order
-  int me = 0;               // the caller's index in `world`
-  std::uint32_t context = 0;
-  // What each participant stamps on its messages and is matched by; empty:
-  // its index. MPI_Comm_create_group uses parent ranks: its participants are
-  // a subgroup, and group-relative indices would let a late message of one
-  // call match a receive of the next call between other members (the same
-  // tag, another group).
-  std::vector<int> ids;
-  int size() const { return static_cast<int>(world.size()); }
-  int id(int i) const { return ids.empty() ? i : ids[static_cast<std::size_t>(i)]; }
-};
-
-// An intracommunicator's ranks, or an intercommunicator's union (see Comm).
-Peers peers_of(const comm::Comm& c);
-
-// Messages up to this size are sent without waiting for the receiver (the
-// p2p engine's eager limit is larger). RINGMPI_INTERNAL_EAGER_SAFE (bytes)
-// overrides it, so tests can drive the tree fallback with few ranks; every
-// rank must see the same value.
-inline constexpr std::size_t kEagerSafeBytes = 4096;
-static_assert(kEagerSafeBytes <= p2p::kMinEagerLimit, "send-before-receive steps need eager messages");
-std::size_t eager_safe_bytes();
-
-// Every participant contributes `block` bytes and gets all blocks in
-// participant order in `all` (size() * block bytes); `mask` (words 64-bit
-// words) comes back ANDed over all participants. One collective round.
-// Every message of one call carries `tag`: each participant receives exactly
-// what is sent to it, in order, so one tag cannot mix the steps.
-void allgather_and(const Peers& p, const void* mine, std::size_t block, void* all, std::uint64_t* mask,
-                   int words, int tag = kTagAllgather);
-
-// `root` sends *bytes bytes of buf; the others receive up to max_bytes into buf
-// and get the size in *bytes.
-void bcast(const Peers& p, int root, void* buf, std::size_t max_bytes, std::size_t* bytes, int tag = kTagBcast);
-
-// No participant leaves before all have entered.
-void barrier(const Peers& p);
+using comm::peers_of;
+using exchange::allgather_and;
+using exchange::barrier;
+using exchange::bcast;
+using exchange::eager_safe_bytes;
+using exchange::kEagerSafeBytes;
+using exchange::Peers;
+using exchange::schedule_tag;
 
 }  // namespace ringmpi::coll

@@ -1,6 +1,6 @@
 #include "coll/schedule.hpp"
 
-#include "coll/tags.hpp"
+#include "coll/internal.hpp"
 #include "p2p/extension.hpp"
 #include "p2p/internal.hpp"
 #include "p2p/state.hpp"

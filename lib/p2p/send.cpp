@@ -142,7 +142,8 @@ bool write_share(int dest, const Request& r, std::uint64_t remote, std::size_t o
   return true;
 }
 
-void fill(Request* r, const SendArgs& a, bool hold) {
+// `dest_world`: the world rank of a.dest (unused for MPI_PROC_NULL).
+void fill(Request* r, const SendArgs& a, bool hold, int dest_world) {
   r->kind = Kind::send;
   r->mode = a.mode;
   r->comm = a.handle;
@@ -155,13 +156,17 @@ void fill(Request* r, const SendArgs& a, bool hold) {
   r->contig = r->bytes == 0 || a.type->contiguous();
   if (hold && !r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   if (a.dest != MPI_PROC_NULL) {
-    r->context = a.comm->context;
-    r->world = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
-    r->stamp = a.comm->rank;
+    r->context = a.route.context;
+    r->world = dest_world;
+    r->stamp = a.route.rank;
   }
 }
 
-int bsend_start(State& s, const SendArgs& a);
+int world_of(const SendArgs& a) { return a.dest == MPI_PROC_NULL ? MPI_PROC_NULL : a.route.peer_world[a.dest]; }
+
+void fill(Request* r, const SendArgs& a, bool hold) { fill(r, a, hold, world_of(a)); }
+
+int bsend_start(State& s, const SendArgs& a, int dest_world);
 
 }  // namespace
 
@@ -253,11 +258,11 @@ void on_ack(State& s, const wire::Ack& a) {
 int send(const SendArgs& a) {
   State& s = state();
   if (a.dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  if (a.mode == Mode::buffered) return bsend_start(s, a);
+  if (a.mode == Mode::buffered) return bsend_start(s, a, world_of(a));
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
-    const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
   }
   Request r;
@@ -270,14 +275,14 @@ int send(const SendArgs& a) {
 int isend(const SendArgs& a, MPI_Request* request) {
   State& s = state();
   if (a.mode == Mode::buffered) {
-    const int e = bsend_start(s, a);
+    const int e = bsend_start(s, a, world_of(a));
     if (e == MPI_SUCCESS) *request = s.requests.handle(s.requests.shared_done());
     return e;
   }
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.dest != MPI_PROC_NULL && a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
-    const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) {
       *request = s.requests.handle(s.requests.shared_done());
       return MPI_SUCCESS;
@@ -312,15 +317,10 @@ int send_init(const SendArgs& a, MPI_Request* request) {
 
 int start_persistent_send(State& s, Request* r) {
   if (r->mode == Mode::buffered) {
-    const SendArgs a{r->buf, r->count, MPI_DATATYPE_NULL, r->type, r->peer, r->tag, nullptr, r->comm, Mode::buffered};
-    const comm::Comm* c = comm::lookup(r->comm);
-    if (!c && r->peer != MPI_PROC_NULL) {
-      set_error_detail("the communicator of this persistent request was freed");
-      return MPI_ERR_COMM;
-    }
-    SendArgs b = a;
-    b.comm = c;
-    const int e = bsend_start(s, b);
+    // Addressed as the request was created (fill() resolved the route).
+    const SendArgs a{r->buf, r->count,  MPI_DATATYPE_NULL, r->type, r->peer, r->tag, Route{r->context, r->stamp, nullptr},
+                     r->comm, Mode::buffered};
+    const int e = bsend_start(s, a, r->world);
     r->active = true;
     r->complete = true;
     r->st_error = MPI_SUCCESS;
@@ -347,7 +347,7 @@ long bsend_alloc(BsendBuffer& b, std::size_t n) {
   return static_cast<long>(at);
 }
 
-int bsend_start(State& s, const SendArgs& a) {
+int bsend_start(State& s, const SendArgs& a, int dest_world) {
   if (a.dest == MPI_PROC_NULL) return MPI_SUCCESS;
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
@@ -375,9 +375,9 @@ int bsend_start(State& s, const SendArgs& a) {
       dtype::pack(a.buf, a.count, *a.type, 0, copy, bytes);
   }
   const dtype::Datatype* byte = dtype::lookup(MPI_BYTE);
-  const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
+  const int dest = dest_world;
   if (bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
     if (eager_now(s, dest, env, copy, static_cast<int>(bytes), *byte, true, bytes)) {
       s.bsend.used.erase(static_cast<std::size_t>(off));
       return MPI_SUCCESS;
@@ -394,7 +394,7 @@ int bsend_start(State& s, const SendArgs& a) {
   b.type = byte;
   b.datatype = MPI_BYTE;
   b.mode = Mode::standard;
-  fill(r, b, false);
+  fill(r, b, false, dest_world);
   r->bytes = bytes;
   r->contig = true;
   r->user_freed = true;  // nobody waits for it: the engine releases it when done
