@@ -87,10 +87,7 @@ void tree(const Peers& p, const void* mine, std::size_t block, void* all, std::u
 }  // namespace
 
 std::size_t eager_safe_bytes() {
-  static const std::size_t v = [] {
-    const char* e = std::getenv("RINGMPI_INTERNAL_EAGER_SAFE");
-    return e && *e ? std::size_t(std::strtoull(e, nullptr, 10)) : kEagerSafeBytes;
-  }();
+  static const std::size_t v = tunables::value(tunables::Id::internal_eager_safe, kEagerSafeBytes);
   return v;
 }
 

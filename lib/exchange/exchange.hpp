@@ -17,6 +17,7 @@
 
 #include "exchange/tags.hpp"
 #include "p2p/engine.hpp"
+#include "tunables/tunables.hpp"
 
 namespace ringmpi::exchange {
 
@@ -40,7 +41,7 @@ struct Peers {
 // overrides it, so tests can drive the tree fallback with few ranks; every
 // rank must see the same value.
 inline constexpr std::size_t kEagerSafeBytes = 4096;
-static_assert(kEagerSafeBytes <= p2p::kMinEagerLimit, "send-before-receive steps need eager messages");
+static_assert(kEagerSafeBytes <= tunables::kMinEagerLimit, "send-before-receive steps need eager messages");
 std::size_t eager_safe_bytes();
 
 // Every participant contributes `block` bytes and gets all blocks in

@@ -19,11 +19,6 @@ namespace ringmpi::p2p {
 
 struct State;
 
-// Messages up to this size always go eagerly (RINGMPI_EAGER_LIMIT cannot go
-// lower; rings of 16 KiB, the smallest mpiexec accepts, hold 8 KiB records):
-// a send of that size completes without its receiver, which the
-// collectives' send-before-receive steps rely on (coll/internal.hpp).
-inline constexpr std::size_t kMinEagerLimit = 4096;
 // After the arena is mapped and MPI_COMM_WORLD exists.
 void init();
 // Before the world barrier of MPI_Finalize: completes this rank's outstanding

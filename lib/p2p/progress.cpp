@@ -54,27 +54,28 @@
 #include "p2p/ops.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
+#include "shm/ring.hpp"
+#include "tunables/tunables.hpp"
 
 namespace ringmpi::p2p {
 namespace {
 
-char g_detail[512];
+// An eager message's record: envelope, sync cookie, payload. The eager floor
+// must fit the smallest ring mpiexec accepts, or a send of kMinEagerLimit
+// bytes could wait for its receiver and the library's send-before-receive
+// collective steps (exchange/exchange.hpp) could deadlock.
+constexpr std::size_t kEagerOverhead = sizeof(wire::Envelope) + sizeof(wire::SyncCookie);
+static_assert(shm::max_payload_of(tunables::kMinRingBytes) - kEagerOverhead >= tunables::kMinEagerLimit,
+              "the smallest ring must hold an eager message of the eager floor");
 
-std::size_t env_size(const char* name, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 10);
-  return (*end == '\0') ? static_cast<std::size_t>(x) : fallback;
-}
+char g_detail[512];
 
 // Can this process read other ranks' memory with process_vm_readv? Tested
 // once: the syscall may be missing or filtered (containers), or Yama may
 // forbid it (ptrace_scope >= 2). A refusal met later anyway (a peer we may
 // not read) switches to the fallback then, see rndv.cpp.
 bool single_copy_works() {
-  const char* force = std::getenv("RINGMPI_FORCE_COPY_FALLBACK");
-  if (force && std::strcmp(force, "1") == 0) return false;
+  if (tunables::value(tunables::Id::force_copy_fallback, 0) == 1) return false;
   core::Runtime& rt = core::rt();
   if (rt.arena.mapped() && (rt.arena.header().flags & shm::kFlagForceCopyFallback)) return false;
   if (FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r")) {
@@ -285,14 +286,14 @@ void init() {
   // Eager up to 64 KiB when a ring holds 16 such messages: two copies through
   // a cache-resident ring beat a single-copy syscall round there.
   s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 65536);
-  s.tune.eager_limit = std::max(env_size("RINGMPI_EAGER_LIMIT", s.tune.eager_limit), kMinEagerLimit);
-  s.tune.split_min = env_size("RINGMPI_SPLIT_MIN", s.tune.split_min);
-  s.tune.chunk = env_size("RINGMPI_CHUNK", s.tune.chunk);
-  const std::size_t eager_max = max_payload - sizeof(wire::Envelope) - sizeof(wire::SyncCookie);
+  using tunables::Id;
+  s.tune.eager_limit = tunables::value(Id::eager_limit, s.tune.eager_limit);
+  s.tune.split_min = tunables::value(Id::split_min, s.tune.split_min);
+  s.tune.chunk = tunables::value(Id::chunk, s.tune.chunk);
+  // What one ring record holds caps both (ranges: lib/tunables).
+  const std::size_t eager_max = max_payload - kEagerOverhead;
   if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
   if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
-  if (s.tune.chunk < 64) s.tune.chunk = 64;
-  if (s.tune.split_min < 2) s.tune.split_min = 2;
   s.single_copy = single_copy_works();
   oversubscribed_slow();  // the job's size is known now: settle the waiting policy
   s.attached = true;
