@@ -48,7 +48,10 @@ void fill(Request* r, void* buf, int count, MPI_Datatype datatype, const dtype::
   r->type = type;
   r->bytes = static_cast<std::size_t>(count) * type->size;
   r->contig = r->bytes == 0 || type->contiguous();
-  if (hold && !r->contig && !type->predefined) r->hold = dtype::lookup_shared(datatype);
+  // Any derived type, contiguous or not: the user may free it before the
+  // receive completes (MPI-3.1 §4.1.9), and describing a truncation still
+  // reads its size.
+  if (hold && !type->predefined) r->hold = dtype::lookup_shared(datatype);
 }
 
 void fill(Request* r, const RecvArgs& a, bool hold) {
@@ -222,8 +225,7 @@ int recv_init(const RecvArgs& a, MPI_Request* request) {
   State& s = state();
   Request* r = new_request(s, true);
   if (!r) return MPI_ERR_INTERN;
-  fill(r, a, false);
-  if (!r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
+  fill(r, a, true);
   r->persistent = true;
   r->complete = true;
   *request = s.requests.handle(r);
