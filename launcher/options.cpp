@@ -14,7 +14,8 @@ namespace {
 constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
-enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock };
+enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
+          trace };
 
 struct Spec {
   std::string_view name;
@@ -32,6 +33,7 @@ constexpr Spec kSpecs[] = {
     {"oversubscribe", Id::noop, 0}, {"allow-run-as-root", Id::noop, 0},
     {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
     {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
+    {"trace", Id::trace, 1},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -140,6 +142,10 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
       case Id::report: o.report_bindings = true; break;
       case Id::verbose: o.verbose = true; break;
       case Id::no_deadlock: o.deadlock_check = false; break;
+      case Id::trace:
+        if (values[0].empty()) return fail("option '" + arg + "' needs a file name");
+        o.trace_path = values[0];
+        break;
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");
@@ -209,6 +215,10 @@ options:
   --oversubscribe        accepted; more ranks than cores is always allowed
   --allow-run-as-root    accepted; nothing is refused to root
   --no-deadlock-check    do not end a deadlocked job (see exit status 123)
+  --trace FILE           record every MPI call and message of every rank and
+                         write them to FILE as Chrome trace-event JSON (open
+                         it in ui.perfetto.dev or chrome://tracing; render
+                         it with ringmpi-trace svg|summary FILE)
   -v, --verbose          say which event loop and binding are used
   -h, --help             this text
   -V, --version          ringmpi's version

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/counters.hpp"
+#include "core/trace.hpp"
 #include "mpi.h"
 #include "shm/arena.hpp"
 
@@ -41,6 +42,8 @@ struct Runtime {
   std::unique_ptr<p2p::State> p2p;
   std::unique_ptr<rma::State> rma;  // windows (lib/rma)
   Counters counters{};               // paths taken (core/counters.hpp)
+  // mpiexec --trace: this rank's trace buffer (core/trace.hpp); null when off.
+  std::unique_ptr<Tracer> tracer;
 };
 
 // The runtime: made on first use and never destroyed (MPI calls may come

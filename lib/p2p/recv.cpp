@@ -110,6 +110,7 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
       dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
   }
   consumed(s, d.from_world, rec);
+  trace_recv(d.from_world, env->context, env->tag, n);
   *bytes = n;
   return true;
 }
@@ -127,6 +128,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
   switch (kind) {
     case wire::eager:
       set_match(r, env, body_bytes);
+      trace_recv(from, r->context, env.tag, body_bytes);
       copy_in(r, body, body_bytes);
       complete(s, r);
       return;
@@ -135,6 +137,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
       std::memcpy(&ack.send_cookie, body, sizeof ack.send_cookie);
       const std::size_t n = body_bytes - sizeof(wire::SyncCookie);
       set_match(r, env, n);
+      trace_recv(from, r->context, env.tag, n);
       copy_in(r, body + sizeof(wire::SyncCookie), n);
       send_control(s, from, wire::ack, &ack, sizeof ack);
       complete(s, r);
@@ -144,6 +147,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
       wire::Rts rts;
       std::memcpy(&rts, body, sizeof rts);
       set_match(r, env, rts.bytes);
+      trace_recv(from, r->context, env.tag, rts.bytes);
       start_rndv_recv(s, r, from, rts);
       return;
     }
@@ -156,6 +160,7 @@ void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
     case wire::eager:
     case wire::eager_sync:
       set_match(r, env, u->bytes);
+      trace_recv(u->from_world, r->context, u->tag, u->bytes);
       copy_in(r, u->data(), u->bytes);
       if (u->kind == wire::eager_sync) {
         const wire::Ack ack{u->cookie};
@@ -167,6 +172,7 @@ void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
       wire::Rts rts;
       std::memcpy(&rts, u->data(), sizeof rts);
       set_match(r, env, rts.bytes);
+      trace_recv(u->from_world, r->context, u->tag, rts.bytes);
       start_rndv_recv(s, r, u->from_world, rts);
       return;
     }
