@@ -14,7 +14,7 @@ namespace {
 constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
-enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock };
+enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock, check };
 
 struct Spec {
   std::string_view name;
@@ -32,6 +32,7 @@ constexpr Spec kSpecs[] = {
     {"oversubscribe", Id::noop, 0}, {"allow-run-as-root", Id::noop, 0},
     {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
     {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
+    {"check", Id::check, 0},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -140,6 +141,7 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
       case Id::report: o.report_bindings = true; break;
       case Id::verbose: o.verbose = true; break;
       case Id::no_deadlock: o.deadlock_check = false; break;
+      case Id::check: o.check = true; break;
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");
@@ -209,6 +211,12 @@ options:
   --oversubscribe        accepted; more ranks than cores is always allowed
   --allow-run-as-root    accepted; nothing is refused to root
   --no-deadlock-check    do not end a deadlocked job (see exit status 123)
+  --check                check arguments across ranks: every collective verifies
+                         that all ranks pass the same call, root, op and type
+                         signature (count x datatype), every receive that the
+                         message's signature matches its own; the first
+                         mismatch ends the job with one message naming the call
+                         and both ranks' arguments (exit status 1)
   -v, --verbose          say which event loop and binding are used
   -h, --help             this text
   -V, --version          ringmpi's version
@@ -229,7 +237,8 @@ exit status:
   124      the time limit (--timeout, MPIEXEC_TIMEOUT) expired
   123      deadlock: every rank still running was blocked in MPI for over a
            second with no message in flight (the report on stderr names the
-           call each rank waits in); --no-deadlock-check turns this off
+           call each rank waits in, with its arguments and the rank it waits
+           for, and the wait-for cycle); --no-deadlock-check turns this off
   126      the program is not executable
   127      the program was not found
   125      mpiexec itself failed (e.g. could not create the shared arena)

@@ -23,7 +23,28 @@ namespace ringmpi::api {
 
 class Call {
  public:
-  explicit Call(const char* name) : name_(name) { core::rt().current_call = name; }
+  explicit Call(const char* name) : name_(name) {
+    core::Runtime& r = core::rt();
+    r.current_call = name;
+    r.call_args.kind = core::Runtime::CallArgs::Kind::none;
+  }
+  // What this call may wait on, for the deadlock report (see core::Runtime::CallArgs).
+  static void note_args(core::Runtime::CallArgs::Kind kind, int peer, int tag, int count, MPI_Comm comm,
+                        MPI_Datatype type) {
+    core::Runtime::CallArgs& a = core::rt().call_args;
+    a.kind = kind;
+    a.peer = peer;
+    a.tag = tag;
+    a.count = count;
+    a.comm = comm;
+    a.type = type;
+  }
+  static void note_requests(core::Runtime::CallArgs::Kind kind, const void* const* requests, int count) {
+    core::Runtime::CallArgs& a = core::rt().call_args;
+    a.kind = kind;
+    a.requests = requests;
+    a.count = count;
+  }
   const char* name() const { return name_; }
 
   // Errors raised from now on go to this communicator's handler.

@@ -24,7 +24,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 2;
+inline constexpr std::uint32_t kLayoutVersion = 3;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
@@ -61,7 +61,8 @@ struct alignas(kCacheLine) RankSlot {
   // rank, read only by mpiexec.
   alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
   std::atomic<std::uint32_t> stuck_doorbell;  // the doorbell value those sleeps waited on
-  char stuck_call[56];                        // the MPI call blocked in, NUL-terminated
+  std::atomic<std::int32_t> stuck_waits_for;  // world rank the call waits for, -1: none / any of several
+  char stuck_call[180];  // the MPI call blocked in, with its arguments, NUL-terminated
   alignas(kCacheLine) ExitNote exit_note;
 };
 
@@ -89,6 +90,7 @@ struct alignas(kCacheLine) ArenaHeader {
 
 enum ArenaFlags : std::uint32_t {
   kFlagForceCopyFallback = 1u << 0,  // rendezvous through the ring, not process_vm_readv
+  kFlagCheck = 1u << 1,              // mpiexec --check: ranks verify arguments across ranks (issue 15)
 };
 
 // Byte sizes of every region for nranks; pure function, unit-tested.
