@@ -15,7 +15,7 @@
 #include "comm/peers.hpp"
 #include "comm/round.hpp"
 #include "core/runtime.hpp"
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 
 namespace ringmpi::comm {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 
 namespace ringmpi::exchange {
 

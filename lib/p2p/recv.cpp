@@ -6,7 +6,7 @@
 #include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/signature.hpp"
 #include "p2p/wait.hpp"
 

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <numeric>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "comm/numa.hpp"
 #include "topo/reorder.hpp"
 

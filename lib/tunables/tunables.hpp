@@ -5,7 +5,7 @@
 // value(), which clamps into range, so a program started without mpiexec
 // cannot get an unsafe value either. The bounds that other layers' safety
 // arguments rest on are constants here, tied together by static_assert where
-// the argument lives (p2p/progress.cpp: a ring of kMinRingBytes holds an
+// the argument lives (p2p/init.cpp: a ring of kMinRingBytes holds an
 // eager record of kMinEagerLimit bytes).
 //
 // Variables that are not tunables (the launcher's RINGMPI_ARENA_FD,
