@@ -40,6 +40,19 @@ def correct(n, check):
     return test
 
 
+def test_mpi_suites_under_check(ctx):
+    # Correct programs of the MPI test suite (collectives, point-to-point with
+    # derived types, communicators, topologies) run unchanged under --check.
+    for name, n in [("coll_basic", 4), ("p2p_blocking", 2), ("dtype_sendrecv", 4), ("comm_intra", 3),
+                    ("topo_neighbor", 4), ("coll_alltoallw", 2)]:
+        exe = os.path.join(ctx.build, "tests", "mpi", "mpi_" + name)
+        fl.check(os.access(exe, os.X_OK), "%s is not built (meson test builds it)" % exe)
+        r = ctx.mpiexec(["-n", str(n), "--check", "--timeout", "120", exe], limit=150)
+        fl.check_status(r, 0)
+        fl.check("--check" not in r.err, "no check message for the correct program %s" % name, r)
+        fl.check_no_survivors(r)
+
+
 def test_without_check_no_message(ctx):
     # Without --check the mismatched receive is only a (silent) reinterpretation: no check runs.
     r = run(ctx, 2, "recv_type", check=False)
@@ -63,4 +76,5 @@ if __name__ == "__main__":
         correct(5, True),
         correct(3, False),
         test_without_check_no_message,
+        test_mpi_suites_under_check,
     ])
