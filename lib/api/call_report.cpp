@@ -9,6 +9,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 #include "api/call.hpp"
@@ -68,6 +69,10 @@ int add_request(Text& t, const p2p::Request& r) {
   return send ? r.world : world_of(r.comm, r.peer);
 }
 
+bool receives_from_root(const char* call) {
+  return !std::strcmp(call, "MPI_Bcast") || !std::strcmp(call, "MPI_Scatter") || !std::strcmp(call, "MPI_Scatterv");
+}
+
 void describe(char* text, unsigned size, int* waits_for) {
   const core::Runtime& rt = core::rt();
   const core::Runtime::CallArgs& a = rt.call_args;
@@ -89,6 +94,12 @@ void describe(char* text, unsigned size, int* waits_for) {
       break;
     case Kind::coll:
       if (a.peer >= 0 || a.peer == MPI_ROOT) t.add("root %s, ", rank_text(a.peer).c_str());
+      // A rank that receives the root's data (broadcast, scatter) waits for
+      // the root; other collectives wait for several ranks: no single edge.
+      if (a.peer >= 0 && rt.current_call && receives_from_root(rt.current_call)) {
+        const comm::Comm* c = comm::lookup(a.comm);
+        if (c && (c->inter || c->rank != a.peer)) *waits_for = world_of(a.comm, a.peer);
+      }
       t.add("%s", describe_comm(a.comm).c_str());
       if (a.type != MPI_DATATYPE_NULL) {
         if (a.count >= 0)

@@ -10,7 +10,9 @@
  *                round: correct, lots of sleeping and waking when oversubscribed.
  *   wait_cycle   on a duplicate of MPI_COMM_WORLD named "grid", rank r posts
  *                MPI_Irecv of 2 doubles from rank r+1 (tag 5) and waits for it
- *                in MPI_Wait: a cycle through every rank. */
+ *                in MPI_Wait: a cycle through every rank.
+ *   bcast_wait   rank 0 receives from MPI_ANY_SOURCE, the others wait in
+ *                MPI_Bcast for root 0: a deadlock without a cycle. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -85,6 +87,11 @@ int main(int argc, char** argv) {
     MPI_Irecv(in, 2, MPI_DOUBLE, (rank + 1) % size, 5, grid, &req);
     MPI_Wait(&req, MPI_STATUS_IGNORE);
     MPI_Comm_free(&grid);
+  } else if (!strcmp(c, "bcast_wait")) {
+    if (rank == 0)
+      MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+      MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
   } else {
     printf("unknown case '%s'\n", c);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -82,6 +82,8 @@ if __name__ == "__main__":
                                                     r"communicator 0x[0-9a-f]+ 'grid', 2 x MPI_DOUBLE\)"
                                                     % ((r + 1) % 3, (r + 1) % 3))) for r in range(3)],
                    "rank 0 -> rank 1 -> rank 2 -> rank 0"),
+        deadlocked(3, "bcast_wait", [(0, "waits in MPI_Recv(source MPI_ANY_SOURCE, tag 1, MPI_COMM_WORLD, 1 x MPI_INT)")] +
+                   [(r, "waits for rank 0 in MPI_Bcast(root 0, MPI_COMM_WORLD, 1 x MPI_INT)") for r in (1, 2)]),
         correct(3, "slow_compute"),
         correct(5, "slow_sleep"),
         correct(8, "token_ring"),
