@@ -2,8 +2,15 @@
 //
 // What each rank publishes (shm::RankSlot, written only by that rank, read
 // only by mpiexec):
-//   stuck_call      the name of the MPI call it is blocked in; plain bytes,
-//                   written before the first stuck_rounds store (release).
+//   stuck_call      the MPI call it is blocked in with its arguments
+//                   ("MPI_Recv(source 1, tag 7, MPI_COMM_WORLD, 1 x MPI_INT)");
+//                   plain bytes, written when the wait enters its sleep phase,
+//                   before the first stuck_rounds store (release).
+//   stuck_waits_for the world rank that call waits for (-1: none, or any of
+//                   several); relaxed, written with stuck_call. Both are only
+//                   words for the report: no decision reads them, so a torn
+//                   read (the rank re-entering a wait while we copy) garbles a
+//                   line at worst.
 //   stuck_rounds    written by the rank in the sleep loop of p2p::wait_slow
 //                   (release) after every futex wait: the number of
 //                   consecutive sleeps that (a) ended by timeout (50 ms),
@@ -60,8 +67,42 @@ std::optional<std::string> DeadlockWatch::tick(const std::vector<bool>& gone) {
          describe_ranks(arena_, gone);
 }
 
+namespace {
+
+// A wait-for cycle among the stuck ranks, in words ("rank 0 -> rank 1 ->
+// rank 0"), or "" when the edges (one per rank at most) form none.
+std::string wait_for_cycle(const std::vector<int>& waits_for) {
+  const std::size_t n = waits_for.size();
+  std::vector<int> state(n, 0);  // 0 unvisited, 1 on the current path, 2 done
+  for (std::size_t start = 0; start < n; ++start) {
+    std::vector<std::size_t> path;
+    std::size_t r = start;
+    while (r < n && state[r] == 0) {
+      state[r] = 1;
+      path.push_back(r);
+      const int next = waits_for[r];
+      if (next < 0) break;
+      r = static_cast<std::size_t>(next);
+    }
+    if (r < n && state[r] == 1 && waits_for[path.back()] >= 0) {
+      std::string text;
+      bool in = false;
+      for (std::size_t p : path) {
+        in = in || p == r;
+        if (in) text += "rank " + std::to_string(p) + " -> ";
+      }
+      return text + "rank " + std::to_string(r);
+    }
+    for (std::size_t p : path) state[p] = 2;
+  }
+  return "";
+}
+
+}  // namespace
+
 std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone) {
   std::string text;
+  std::vector<int> waits_for(arena.nranks(), -1);
   for (std::uint32_t r = 0; r < arena.nranks(); ++r) {
     text += "\n  rank " + std::to_string(r);
     if (r < gone.size() && gone[r]) {
@@ -78,10 +119,20 @@ std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gon
     }
     char call[sizeof slot.stuck_call + 1] = {};
     for (std::size_t i = 0; i < sizeof slot.stuck_call; ++i) call[i] = slot.stuck_call[i];
+    const int target = slot.stuck_waits_for.load(std::memory_order_relaxed);
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.1f", rounds * 0.05);
-    text += std::string(" waits in ") + call + " (idle for at least " + secs + " s)";
+    if (target >= 0 && static_cast<std::uint32_t>(target) < arena.nranks()) {
+      waits_for[r] = target;
+      text += " waits for rank " + std::to_string(target) + " in " + call;
+    } else {
+      text += std::string(" waits in ") + call;
+    }
+    text += std::string(" (idle for at least ") + secs + " s)";
   }
+  // Only ranks that are stuck have edges, so a cycle here is one of waiting ranks.
+  const std::string cycle = wait_for_cycle(waits_for);
+  if (!cycle.empty()) text += "\n  wait-for cycle: " + cycle;
   return text;
 }
 

@@ -147,7 +147,8 @@ int main(int argc, char** argv) {
   }
 
   std::string error;
-  const std::uint32_t flags = tunables::value(tunables::Id::force_copy_fallback, 0) == 1 ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
+  std::uint32_t flags = tunables::value(tunables::Id::force_copy_fallback, 0) == 1 ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
+  if (o.check) flags |= shm::kFlagCheck;  // --check
   const int arena_fd = shm::Arena::create(static_cast<std::uint32_t>(o.nranks), capacity, flags, &error);
   if (arena_fd < 0) {
     say("cannot create the shared arena for " + std::to_string(o.nranks) + " ranks: " + error);

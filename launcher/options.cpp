@@ -15,7 +15,7 @@ constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
 enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
-          trace };
+          trace, check };
 
 struct Spec {
   std::string_view name;
@@ -34,6 +34,7 @@ constexpr Spec kSpecs[] = {
     {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
     {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
     {"trace", Id::trace, 1},
+    {"check", Id::check, 0},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -146,6 +147,7 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
         if (values[0].empty()) return fail("option '" + arg + "' needs a file name");
         o.trace_path = values[0];
         break;
+      case Id::check: o.check = true; break;
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");
@@ -219,6 +221,12 @@ options:
                          write them to FILE as Chrome trace-event JSON (open
                          it in ui.perfetto.dev or chrome://tracing; render
                          it with ringmpi-trace svg|summary FILE)
+  --check                check arguments across ranks: every collective verifies
+                         that all ranks pass the same call, root, op and type
+                         signature (count x datatype), every receive that the
+                         message's signature matches its own; the first
+                         mismatch ends the job with one message naming the call
+                         and both ranks' arguments (exit status 1)
   -v, --verbose          say which event loop and binding are used
   -h, --help             this text
   -V, --version          ringmpi's version
@@ -239,7 +247,8 @@ exit status:
   124      the time limit (--timeout, MPIEXEC_TIMEOUT) expired
   123      deadlock: every rank still running was blocked in MPI for over a
            second with no message in flight (the report on stderr names the
-           call each rank waits in); --no-deadlock-check turns this off
+           call each rank waits in, with its arguments and the rank it waits
+           for, and the wait-for cycle); --no-deadlock-check turns this off
   126      the program is not executable
   127      the program was not found
   125      mpiexec itself failed (e.g. could not create the shared arena)

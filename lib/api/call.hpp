@@ -27,12 +27,30 @@ class Call {
     core::Runtime& r = core::rt();
     r.current_call = name;
     if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
+    r.call_args.kind = core::Runtime::CallArgs::Kind::none;
   }
   ~Call() {
     if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();
   }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
+  // What this call may wait on, for the deadlock report (see core::Runtime::CallArgs).
+  static void note_args(core::Runtime::CallArgs::Kind kind, int peer, int tag, int count, MPI_Comm comm,
+                        MPI_Datatype type) {
+    core::Runtime::CallArgs& a = core::rt().call_args;
+    a.kind = kind;
+    a.peer = peer;
+    a.tag = tag;
+    a.count = count;
+    a.comm = comm;
+    a.type = type;
+  }
+  static void note_requests(core::Runtime::CallArgs::Kind kind, const void* const* requests, int count) {
+    core::Runtime::CallArgs& a = core::rt().call_args;
+    a.kind = kind;
+    a.requests = requests;
+    a.count = count;
+  }
   const char* name() const { return name_; }
 
   // Arguments for the trace (mpiexec --trace); the checks below note comm,

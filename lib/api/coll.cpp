@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/coll_args.hpp"
+#include "api/coll_check.hpp"
 #include "coll/movement.hpp"
 
 using namespace ringmpi;
@@ -18,6 +19,7 @@ using ringmpi::coll::Typed;
 namespace {
 
 using coll::Block;
+using Rule = CollArgs::Rule;
 
 std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
   auto s = coll::make_schedule(c);
@@ -35,9 +37,16 @@ struct Uniform {
 
 int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
 
+// What a collective waits on, for the deadlock report: root (-1 for none),
+// this rank's count (-1 for per-rank counts) and datatype.
+void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
+  Call::note_args(core::Runtime::CallArgs::Kind::coll, root, 0, count, comm, type);
+}
+
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
+  note(comm, -1, 0, MPI_DATATYPE_NULL);
   auto s = coll::make_schedule(*c);
   coll::sched_barrier(*s);
   return dispatch(call, std::move(s), comm, req);
@@ -48,8 +57,10 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   const dtype::Datatype* t = nullptr;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
+  note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
+  if (!req) agree(call, *c, comm, {Rule::same, root, MPI_OP_NULL, {takes_part(*c, root), count, datatype}, {}});
   const Typed buf{buffer, count, t};
   if (!c->inter && !req) {
     coll::bcast(*c, buf, root);
@@ -68,6 +79,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, comm::Comm* c,
             MPI_Comm comm, MPI_Request* req, bool uniform = false) {
+  note(comm, root, sendcount, sendtype);
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -82,6 +94,10 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
       return e;
   }
+  if (!req)
+    agree(call, *c, comm,
+          {uniform ? Rule::gather : Rule::types, root, MPI_OP_NULL, {sends, sendcount, sendtype},
+           {root_here, root_here && uniform ? recvcounts[0] : 0, recvtype}});
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
@@ -122,6 +138,7 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, comm::Comm* c, MPI_Comm comm,
              MPI_Request* req, bool uniform = false) {
+  note(comm, root, recvcount, recvtype);
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && recvbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -136,6 +153,10 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
       return e;
   }
+  if (!req)
+    agree(call, *c, comm,
+          {uniform ? Rule::scatter : Rule::types, root, MPI_OP_NULL,
+           {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype}, {receives, recvcount, recvtype}});
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
@@ -172,7 +193,8 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, comm::Comm* c, MPI_Comm comm,
-               MPI_Request* req) {
+               MPI_Request* req, bool uniform = false) {
+  note(comm, -1, sendcount, sendtype);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
   const dtype::Datatype* rt = nullptr;
@@ -184,6 +206,10 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
     return e;
+  if (!req)
+    agree(call, *c, comm,
+          {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL, {!in_place, sendcount, sendtype},
+           {true, uniform ? recvcounts[0] : 0, recvtype}});
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
   if (!c->inter && !req && !coll::allgather_direct(c->size(), recvcounts, *rt)) {
     coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
@@ -211,7 +237,7 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   if (int e = call.count(recvcount, "recvcount")) return e;
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, c, comm,
-                    req);
+                    req, true);
 }
 
 // The blocks of an all-to-all from per-rank counts, displacements (in
@@ -241,6 +267,7 @@ int run_alltoall(Call& call, comm::Comm* c, MPI_Comm comm, const void* sendbuf, 
 int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, comm::Comm* c,
               MPI_Comm comm, MPI_Request* req, bool uniform = false) {
+  note(comm, -1, -1, recvtype);
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -253,6 +280,10 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!req)
+    agree(call, *c, comm,
+          {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL,
+           {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype}, {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype}});
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(std::size_t(recvcounts[0]) * rt->size))) {
     coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
     return MPI_SUCCESS;
@@ -313,6 +344,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
               const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
+  note(comm, -1, -1, MPI_DATATYPE_NULL);
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   std::vector<const dtype::Datatype*> st, rt;
@@ -324,6 +356,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!req) agree(call, *c, comm, {Rule::none, -1, MPI_OP_NULL, {}, {}});
   auto s = coll::make_schedule(*c);
   for (int i = 0; i < n; ++i) {
     if (!in_place) keep_type(*s, sendtypes[i]);
@@ -362,6 +395,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   coll::Reduction r{};
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
+  note(comm, root, count, datatype);
   const bool root_here = is_root(*c, root);
   if (!root_here || c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
@@ -369,6 +403,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
+  if (!req) agree(call, *c, comm, {Rule::same, root, op, {takes_part(*c, root), count, datatype}, {}});
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});
@@ -384,11 +419,13 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   comm::Comm* c;
   coll::Reduction r;
   if (int e = coll_comm(call, comm, &c)) return e;
+  note(comm, -1, count, datatype);
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
   auto s = schedule_for(*c, {datatype});
@@ -401,6 +438,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                    MPI_Op op, comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
+  note(comm, -1, -1, datatype);
   if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
   long long total = 0;
   for (int i = 0; i < c->size(); ++i) {
@@ -415,6 +453,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
   if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
+  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, static_cast<int>(total), datatype}, {}});
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
   auto s = schedule_for(*c, {datatype});
@@ -446,9 +485,11 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   comm::Comm* c;
   coll::Reduction r;
   if (int e = coll_comm(call, comm, &c, true)) return e;
+  note(comm, -1, count, datatype);
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
   if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/call.hpp"
+#include "api/coll_check.hpp"
 #include "coll/barrier.hpp"
 #include "comm/create.hpp"
 #include "group/group.hpp"
@@ -45,6 +46,8 @@ int MPI_Barrier(MPI_Comm comm) {
   Call call("MPI_Barrier");
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
+  Call::note_args(core::Runtime::CallArgs::Kind::coll, -1, 0, 0, comm, MPI_DATATYPE_NULL);
+  api::agree(call, *c, comm, {api::CollArgs::Rule::none, -1, MPI_OP_NULL, {}, {}});
   coll::barrier(comm, *c);
   return MPI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include <ctime>
 #include <string>
 
+#include "api/call_report.hpp"
 #include "api/call.hpp"
 #include "coll/barrier.hpp"
 #include "comm/comm.hpp"
@@ -77,12 +78,14 @@ int do_init(Call& call, int required, int* provided) {
   }
   r.rank = static_cast<int>(rank);
   r.size = static_cast<int>(size);
+  r.check_mode = (r.arena.header().flags & shm::kFlagCheck) != 0;  // mpiexec --check
   r.arena.slot(r.rank).pid.store(static_cast<std::int32_t>(getpid()), std::memory_order_relaxed);
   r.thread_level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
   if (r.thread_level < MPI_THREAD_SINGLE) r.thread_level = MPI_THREAD_SINGLE;
   r.main_thread = static_cast<unsigned long>(pthread_self());
   if (provided) *provided = r.thread_level;
   comm::init_world(r.rank, r.size);
+  install_call_report();
   r.phase = core::Phase::running;
   p2p::init();
   if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);

@@ -23,6 +23,7 @@ int bad_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok,
 int check_source_tag(Call& call, int source, int tag, MPI_Comm comm, comm::Comm** out) {
   if (int e = call.comm(comm, "comm", out)) return e;
   if (int e = check_rank(call, source, *out, comm, true, "source")) return e;
+  Call::note_args(core::Runtime::CallArgs::Kind::probe, source, tag, 0, comm, MPI_DATATYPE_NULL);
   return check_tag(call, tag, true, "tag");
 }
 

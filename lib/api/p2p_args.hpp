@@ -57,6 +57,7 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   if (int e = check_rank(call, dest, c, comm, false, "dest")) return e;
   if (int e = check_tag(call, tag, false, "tag")) return e;
   *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c->route(), comm, mode};
+  Call::note_args(core::Runtime::CallArgs::Kind::send, dest, tag, count, comm, datatype);
   return MPI_SUCCESS;
 }
 
@@ -68,6 +69,7 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   if (int e = check_rank(call, source, c, comm, true, "source")) return e;
   if (int e = check_tag(call, tag, true, "tag")) return e;
   *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c->route(), comm};
+  Call::note_args(core::Runtime::CallArgs::Kind::recv, source, tag, count, comm, datatype);
   return MPI_SUCCESS;
 }
 

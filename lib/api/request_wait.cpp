@@ -51,6 +51,8 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   }
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  const void* const one[1] = {r};
+  Call::note_requests(core::Runtime::CallArgs::Kind::request, one, 1);
   p2p::wait(r);
   api::RequestError err;
   if (api::finish_request(request, r, status, &err) != MPI_SUCCESS) return api::report(call, err, err.code);
@@ -61,6 +63,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
   Call call("MPI_Waitall");
   std::vector<p2p::Request*> rs(static_cast<std::size_t>(count > 0 ? count : 0));
   if (int e = api::check_requests(call, count, array_of_requests, rs.data())) return e;
+  Call::note_requests(core::Runtime::CallArgs::Kind::all_of, reinterpret_cast<const void* const*>(rs.data()), count);
   std::vector<int> which;
   which.reserve(rs.size());
   for (int i = 0; i < count; ++i) {
@@ -89,6 +92,7 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Stat
     p2p::empty_status(status);
     return MPI_SUCCESS;
   }
+  Call::note_requests(core::Runtime::CallArgs::Kind::any_of, reinterpret_cast<const void* const*>(rs.data()), count);
   const int i = p2p::wait_any(rs.data(), count);
   *index = i;
   api::RequestError err;
@@ -113,6 +117,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     return MPI_SUCCESS;
   }
   if (int e = call.not_null(array_of_indices, "array_of_indices")) return e;
+  Call::note_requests(core::Runtime::CallArgs::Kind::any_of, reinterpret_cast<const void* const*>(rs.data()), incount);
   p2p::wait_any(rs.data(), incount);
   std::vector<int> which;
   for (int i = 0; i < incount; ++i)

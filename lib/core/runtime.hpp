@@ -30,6 +30,28 @@ struct Runtime {
   int size = 1;
   // The MPI call this process is in (api::Call sets it), for the deadlock report.
   const char* current_call = nullptr;
+  // Its arguments, for the same report: api::Call resets `kind` (one store),
+  // the argument checks of the calls that can block fill the rest. Read only
+  // when a wait is about to sleep (lib/p2p/wait.cpp), through describe_call.
+  struct CallArgs {
+    enum class Kind : unsigned char { none, send, recv, probe, coll, request, all_of, any_of };
+    Kind kind = Kind::none;
+    int peer = 0;  // dest, source or root (ranks of comm); -1: none
+    int tag = 0;
+    int count = 0;  // elements; -1: per-rank counts (the v forms)
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    const void* const* requests = nullptr;  // request/all_of/any_of: p2p::Request* [count]
+  } call_args;
+  // Installed by the api layer at MPI_Init (it knows names of communicators and
+  // types; the waiting code below it does not): writes "MPI_Recv(source 1, tag
+  // 7, MPI_COMM_WORLD, 1 x MPI_INT)" into text (NUL-terminated) and the world
+  // rank the call waits for into *waits_for (-1: none, or any of several).
+  void (*describe_call)(char* text, unsigned size, int* waits_for) = nullptr;
+  // mpiexec --check (shm::kFlagCheck): collectives verify that all ranks agree
+  // on their arguments, sends stamp their type signature (lib/api/coll_check.cpp,
+  // lib/p2p/signature.hpp). Set once at MPI_Init.
+  bool check_mode = false;
   int thread_level = MPI_THREAD_SINGLE;
   unsigned long main_thread = 0;  // pthread_self() of the MPI_Init caller
   shm::Arena arena;

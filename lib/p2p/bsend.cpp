@@ -7,6 +7,7 @@
 
 #include "p2p/engine.hpp"
 #include "p2p/engine_private.hpp"
+#include "p2p/signature.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
@@ -56,7 +57,7 @@ int bsend_start(State& s, const SendArgs& a, int dest_world) {
   const dtype::Datatype* byte = dtype::lookup(MPI_BYTE);
   const int dest = dest_world;
   if (bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     if (eager_now(s, dest, env, copy, static_cast<int>(bytes), *byte, true, bytes)) {
       s.bsend.used.erase(static_cast<std::size_t>(off));
       return MPI_SUCCESS;

@@ -31,6 +31,7 @@ struct Unexpected {
   int tag = 0;
   int from_world = 0;
   std::uint8_t kind = 0;      // wire::Kind of the record it came in
+  std::uint32_t signature = 0;  // wire::Envelope::signature (mpiexec --check), 0: none
   std::size_t bytes = 0;      // message size
   std::uint64_t cookie = 0;   // eager_sync: the sender's request
   // eager: the payload; rts: a wire::Rts.

@@ -132,6 +132,7 @@ void handle_record(State& s, int from, const shm::Record& rec) {
       }
       u->src = env.src;
       u->tag = env.tag;
+      u->signature = env.signature;
       u->from_world = from;
       u->kind = rec.kind;
       c.add_unexpected(std::move(u));

@@ -25,7 +25,10 @@ struct Envelope {
   std::uint32_t context;
   std::int32_t src;  // sender's rank in its local group of the communicator
   std::int32_t tag;
-  std::uint32_t reserved;
+  // Under mpiexec --check, the sender's type signature stamp (lib/p2p/
+  // signature.hpp): the predefined type all its data is made of; 0 otherwise
+  // (and for messages of mixed types), which the receiver does not check.
+  std::uint32_t signature;
 };
 static_assert(sizeof(Envelope) == 16);
 

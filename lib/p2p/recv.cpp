@@ -7,6 +7,7 @@
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/engine_private.hpp"
+#include "p2p/signature.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
@@ -103,6 +104,7 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
   const std::size_t n = rec.bytes - sizeof *env;
   const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
   if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
+  check_signature(d.type, d.count, env->signature, n, d.from_world);
   if (n != 0) {
     if (room == 0 || d.type->contiguous())
       core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
@@ -127,6 +129,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
              std::size_t body_bytes) {
   switch (kind) {
     case wire::eager:
+      check_signature(r->type, r->count, env.signature, body_bytes, from);
       set_match(r, env, body_bytes);
       trace_recv(from, r->context, env.tag, body_bytes);
       copy_in(r, body, body_bytes);
@@ -136,6 +139,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
       wire::Ack ack;
       std::memcpy(&ack.send_cookie, body, sizeof ack.send_cookie);
       const std::size_t n = body_bytes - sizeof(wire::SyncCookie);
+      check_signature(r->type, r->count, env.signature, n, from);
       set_match(r, env, n);
       trace_recv(from, r->context, env.tag, n);
       copy_in(r, body + sizeof(wire::SyncCookie), n);
@@ -146,6 +150,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
     default: {
       wire::Rts rts;
       std::memcpy(&rts, body, sizeof rts);
+      check_signature(r->type, r->count, env.signature, rts.bytes, from);
       set_match(r, env, rts.bytes);
       trace_recv(from, r->context, env.tag, rts.bytes);
       start_rndv_recv(s, r, from, rts);
@@ -155,10 +160,11 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
 }
 
 void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
-  const wire::Envelope env{r->context, u->src, u->tag, 0};
+  const wire::Envelope env{r->context, u->src, u->tag, u->signature};
   switch (u->kind) {
     case wire::eager:
     case wire::eager_sync:
+      check_signature(r->type, r->count, env.signature, u->bytes, u->from_world);
       set_match(r, env, u->bytes);
       trace_recv(u->from_world, r->context, u->tag, u->bytes);
       copy_in(r, u->data(), u->bytes);
@@ -171,6 +177,7 @@ void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
     default: {
       wire::Rts rts;
       std::memcpy(&rts, u->data(), sizeof rts);
+      check_signature(r->type, r->count, env.signature, rts.bytes, u->from_world);
       set_match(r, env, rts.bytes);
       trace_recv(u->from_world, r->context, u->tag, rts.bytes);
       start_rndv_recv(s, r, u->from_world, rts);

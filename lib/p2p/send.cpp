@@ -21,6 +21,7 @@
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/engine_private.hpp"
+#include "p2p/signature.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
@@ -46,7 +47,7 @@ namespace {
 // The first (or only) record of a send.
 bool push_first(State& s, int dest, Request* r, bool* pushed) {
   shm::RingProducer& ring = s.out[static_cast<std::size_t>(dest)].ring;
-  const wire::Envelope env{r->context, r->stamp, r->tag, 0};
+  const wire::Envelope env{r->context, r->stamp, r->tag, r->type ? signature_stamp(*r->type) : 0u};
   if (r->bytes <= s.tune.eager_limit) {
     const bool sync = r->mode == Mode::sync;
     const std::size_t head = sizeof env + (sync ? sizeof(wire::SyncCookie) : 0);
@@ -176,7 +177,7 @@ int send(const SendArgs& a) {
   if (a.mode == Mode::buffered) return bsend_start(s, a, world_of(a));
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
   }
@@ -196,7 +197,7 @@ int isend(const SendArgs& a, MPI_Request* request) {
   }
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.dest != MPI_PROC_NULL && a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) {
       *request = s.requests.handle(s.requests.shared_done());

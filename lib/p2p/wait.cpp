@@ -89,11 +89,19 @@ void wait_slow(const std::function<bool()>& done) {
   shm::RankSlot& me = r.arena.slot(r.rank);
   // Deadlock-detection hook (protocol: launcher/deadlock.cpp): publish the call, then count
   // the sleeps that end by timeout with the doorbell unchanged and no data waiting to go out.
+  // The call with its arguments and the rank it waits for come from the api
+  // layer's describer (core::Runtime::describe_call), formatted only here.
   {
-    const char* call = r.current_call ? r.current_call : "MPI call";
-    std::size_t i = 0;
-    for (; call[i] && i + 1 < sizeof me.stuck_call; ++i) me.stuck_call[i] = call[i];
-    me.stuck_call[i] = '\0';
+    int waits_for = -1;
+    if (r.describe_call) {
+      r.describe_call(me.stuck_call, sizeof me.stuck_call, &waits_for);
+    } else {
+      const char* call = r.current_call ? r.current_call : "MPI call";
+      std::size_t i = 0;
+      for (; call[i] && i + 1 < sizeof me.stuck_call; ++i) me.stuck_call[i] = call[i];
+      me.stuck_call[i] = '\0';
+    }
+    me.stuck_waits_for.store(waits_for, std::memory_order_relaxed);
   }
   std::uint32_t idle_rounds = 0;
   std::uint64_t work = activity();

@@ -61,7 +61,8 @@ struct alignas(kCacheLine) RankSlot {
   // rank, read only by mpiexec.
   alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
   std::atomic<std::uint32_t> stuck_doorbell;  // the doorbell value those sleeps waited on
-  char stuck_call[56];                        // the MPI call blocked in, NUL-terminated
+  std::atomic<std::int32_t> stuck_waits_for;  // world rank the call waits for, -1: none / any of several
+  char stuck_call[180];  // the MPI call blocked in, with its arguments, NUL-terminated
   alignas(kCacheLine) ExitNote exit_note;
 };
 
@@ -86,6 +87,7 @@ struct alignas(kCacheLine) ArenaHeader {
 
 enum ArenaFlags : std::uint32_t {
   kFlagForceCopyFallback = 1u << 0,  // rendezvous through the ring, not process_vm_readv
+  kFlagCheck = 1u << 1,              // mpiexec --check: ranks verify arguments across ranks (issue 15)
 };
 
 // Byte sizes of every region for nranks; pure function, unit-tested.

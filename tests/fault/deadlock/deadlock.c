@@ -7,7 +7,12 @@
  *                MPI_Recv and MPI_Barrier; then everything matches: correct.
  *   slow_sleep   the same, rank 0 sleeping in nanosleep: correct.
  *   token_ring   a token goes round the ring 100 times, with a barrier every
- *                round: correct, lots of sleeping and waking when oversubscribed. */
+ *                round: correct, lots of sleeping and waking when oversubscribed.
+ *   wait_cycle   on a duplicate of MPI_COMM_WORLD named "grid", rank r posts
+ *                MPI_Irecv of 2 doubles from rank r+1 (tag 5) and waits for it
+ *                in MPI_Wait: a cycle through every rank.
+ *   bcast_wait   rank 0 receives from MPI_ANY_SOURCE, the others wait in
+ *                MPI_Bcast for root 0: a deadlock without a cycle. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +78,20 @@ int main(int argc, char** argv) {
       }
       MPI_Barrier(MPI_COMM_WORLD);
     }
+  } else if (!strcmp(c, "wait_cycle")) {
+    MPI_Comm grid;
+    MPI_Comm_dup(MPI_COMM_WORLD, &grid);
+    MPI_Comm_set_name(grid, "grid");
+    double in[2];
+    MPI_Request req;
+    MPI_Irecv(in, 2, MPI_DOUBLE, (rank + 1) % size, 5, grid, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    MPI_Comm_free(&grid);
+  } else if (!strcmp(c, "bcast_wait")) {
+    if (rank == 0)
+      MPI_Recv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else
+      MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
   } else {
     printf("unknown case '%s'\n", c);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -1,10 +1,12 @@
 """Deadlock detection (deadlock.c): deadlocked jobs end with status 123 and a
-report naming the call every rank waits in; correct programs that leave ranks
+report naming the call every rank waits in, with its arguments (peer, tag,
+communicator, count and datatype), the rank it waits for and the wait-for cycle; correct programs that leave ranks
 waiting for seconds (a rank computing, a rank sleeping, many sleeps and wakes
 with more ranks than cores) are never flagged; --no-deadlock-check turns the
 check off. No process survives any of them. (No timing assertions: --timeout
 only bounds a run that would otherwise hang.)"""
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -19,7 +21,8 @@ def report(r):
     return "\n".join(fl.mpiexec_lines(r)) + "\n" + r.err
 
 
-def deadlocked(n, case, waits):
+def deadlocked(n, case, waits, cycle=None):
+    """waits: (rank, text) pairs, each line "rank R <text>" must be in the report."""
     def test(ctx):
         r = run(ctx, n, case)
         fl.check_status(r, 123)
@@ -27,7 +30,15 @@ def deadlocked(n, case, waits):
         text = report(r)
         fl.check_in("deadlock:", text, "the report", r)
         for rank, call in waits:
-            fl.check_in("rank %d waits in %s" % (rank, call), text, "rank %d's line" % rank, r)
+            if isinstance(call, str):
+                fl.check_in("rank %d %s" % (rank, call), text, "rank %d's line" % rank, r)
+            else:
+                fl.check(re.search(r"rank %d %s" % (rank, call.pattern), text) is not None,
+                         "rank %d's line matches %r" % (rank, call.pattern), r)
+        if cycle:
+            fl.check_in("wait-for cycle: " + cycle, text, "the wait-for cycle", r)
+        else:
+            fl.check("wait-for cycle" not in text, "no wait-for cycle", r)
         fl.check_no_survivors(r)
     test.__name__ = "test_%s_np%d" % (case, n)
     return test
@@ -44,21 +55,35 @@ def correct(n, case):
     return test
 
 
+RECV_FROM_1 = "waits for rank 1 in MPI_Recv(source 1, tag 7, MPI_COMM_WORLD, 1 x MPI_INT)"
+RECV_FROM_0 = "waits for rank 0 in MPI_Recv(source 0, tag 7, MPI_COMM_WORLD, 1 x MPI_INT)"
+BARRIER = "waits in MPI_Barrier(MPI_COMM_WORLD)"
+
+
 def test_no_deadlock_check(ctx):
     r = ctx.mpiexec(["-n", "3", "--timeout", "6", "--no-deadlock-check", ctx.prog("deadlock"), "recv_cycle"], limit=60)
     fl.check_status(r, 124)
     # The timeout's hang report names each rank's call.
-    for rank, call in [(0, "MPI_Recv"), (1, "MPI_Recv"), (2, "MPI_Barrier")]:
-        fl.check_in("rank %d waits in %s" % (rank, call), r.err, "the hang report", r)
+    for rank, call in [(0, "waits for rank 1 in MPI_Recv(source 1, tag 7"), (1, "waits for rank 0 in MPI_Recv("),
+                       (2, "waits in MPI_Barrier(MPI_COMM_WORLD)")]:
+        fl.check_in("rank %d %s" % (rank, call), r.err, "the hang report", r)
     fl.check("deadlock:" not in r.err, "no deadlock report with --no-deadlock-check", r)
     fl.check_no_survivors(r)
 
 
 if __name__ == "__main__":
     fl.main([
-        deadlocked(2, "recv_cycle", [(0, "MPI_Recv"), (1, "MPI_Recv")]),
-        deadlocked(5, "recv_cycle", [(0, "MPI_Recv"), (1, "MPI_Recv"), (2, "MPI_Barrier"), (4, "MPI_Barrier")]),
-        deadlocked(2, "finalized", [(0, "MPI_Recv"), (1, "MPI_Finalize")]),
+        deadlocked(2, "recv_cycle", [(0, RECV_FROM_1), (1, RECV_FROM_0)], "rank 0 -> rank 1 -> rank 0"),
+        deadlocked(5, "recv_cycle", [(0, RECV_FROM_1), (1, RECV_FROM_0), (2, BARRIER), (4, BARRIER)],
+                   "rank 0 -> rank 1 -> rank 0"),
+        deadlocked(2, "finalized", [(0, "waits for rank 1 in MPI_Recv(source 1, tag 3, MPI_COMM_WORLD, 1 x MPI_INT)"),
+                                    (1, "waits in MPI_Finalize")]),
+        deadlocked(3, "wait_cycle", [(r, re.compile(r"waits for rank %d in MPI_Wait\(receive from source %d, tag 5, "
+                                                    r"communicator 0x[0-9a-f]+ 'grid', 2 x MPI_DOUBLE\)"
+                                                    % ((r + 1) % 3, (r + 1) % 3))) for r in range(3)],
+                   "rank 0 -> rank 1 -> rank 2 -> rank 0"),
+        deadlocked(3, "bcast_wait", [(0, "waits in MPI_Recv(source MPI_ANY_SOURCE, tag 1, MPI_COMM_WORLD, 1 x MPI_INT)")] +
+                   [(r, "waits for rank 0 in MPI_Bcast(root 0, MPI_COMM_WORLD, 1 x MPI_INT)") for r in (1, 2)]),
         correct(3, "slow_compute"),
         correct(5, "slow_sleep"),
         correct(8, "token_ring"),

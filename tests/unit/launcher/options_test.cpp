@@ -115,3 +115,13 @@ TEST_CASE("options: bad command lines are refused with a sentence naming the cul
   CHECK(error_of({}).find("no program") != std::string::npos);
   CHECK(error_of({"--", ""}).find("program name is empty") != std::string::npos);
 }
+
+TEST_CASE("options: --check is off by default, on with --check or -check") {
+  CHECK_FALSE(parse({"./prog"}).options.check);
+  CHECK(parse({"--check", "./prog"}).options.check);
+  CHECK(parse({"-check", "-n", "2", "./prog"}).options.check);
+  // After the program it is the program's argument, not ours.
+  const ParseResult r = parse({"./prog", "--check"});
+  CHECK_FALSE(r.options.check);
+  CHECK(r.options.program == Args{"./prog", "--check"});
+}

@@ -1,0 +1,68 @@
+"""Runs the teaching examples where meson cannot say what to expect:
+
+  examples.py deadlock MPIEXEC EXE   the deliberate deadlock under ringmpi's
+      mpiexec ends with status 123 and the report naming both receives (with
+      their arguments), the ranks in MPI_Barrier and the wait-for cycle.
+  examples.py mpich|openmpi SRCDIR   builds every example (but the deadlock)
+      with mpicc.<impl> and runs it with mpiexec.<impl> at 4 ranks: the same
+      source runs on a cluster's MPI. Exit 77 (meson: skipped) when that MPI
+      is not installed.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+EXAMPLES = ["ring", "pi", "prefix", "jacobi", "scatter_columns", "split"]
+
+
+def fail(what, proc=None):
+    print("FAIL: " + what)
+    if proc is not None:
+        print("exit status %s\n--- stdout ---\n%s\n--- stderr ---\n%s" % (proc.returncode, proc.stdout, proc.stderr))
+    sys.exit(1)
+
+
+def deadlock(mpiexec, exe):
+    p = subprocess.run([mpiexec, "-n", "3", "--timeout", "60", exe], capture_output=True, text=True, timeout=90)
+    if p.returncode != 123:
+        fail("the deadlock example must end with status 123", p)
+    for line in ["deadlock:",
+                 "rank 0 waits for rank 1 in MPI_Recv(source 1, tag 7, MPI_COMM_WORLD, 1 x MPI_INT)",
+                 "rank 1 waits for rank 0 in MPI_Recv(source 0, tag 7, MPI_COMM_WORLD, 1 x MPI_INT)",
+                 "rank 2 waits in MPI_Barrier(MPI_COMM_WORLD)",
+                 "wait-for cycle: rank 0 -> rank 1 -> rank 0"]:
+        if line not in p.stderr:
+            fail("the report lacks %r" % line, p)
+    print(p.stderr)
+
+
+def other_mpi(impl, srcdir):
+    mpicc, mpiexec = shutil.which("mpicc." + impl), shutil.which("mpiexec." + impl)
+    if not mpicc or not mpiexec:
+        print("mpicc.%s or mpiexec.%s not installed: skipped" % (impl, impl))
+        sys.exit(77)
+    extra = ["--oversubscribe"] if impl == "openmpi" else []
+    if impl == "openmpi" and os.geteuid() == 0:
+        extra.append("--allow-run-as-root")
+    env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    with tempfile.TemporaryDirectory(prefix="ringmpi-examples-") as tmp:
+        for name in EXAMPLES:
+            exe = os.path.join(tmp, name)
+            p = subprocess.run([mpicc, "-o", exe, os.path.join(srcdir, name + ".c"), "-lm"],
+                               capture_output=True, text=True, timeout=120)
+            if p.returncode != 0:
+                fail("%s does not build with mpicc.%s" % (name, impl), p)
+            p = subprocess.run([mpiexec, "-n", "4"] + extra + [exe], capture_output=True, text=True, timeout=120,
+                               env=env)
+            if p.returncode != 0:
+                fail("%s fails under mpiexec.%s" % (name, impl), p)
+            print("%s under %s: ok" % (name, impl))
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "deadlock":
+        deadlock(sys.argv[2], sys.argv[3])
+    else:
+        other_mpi(sys.argv[1], sys.argv[2])
