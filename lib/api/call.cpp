@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "core/errors.hpp"
@@ -47,10 +48,12 @@ void Call::trace_end() {
   rec.tag = trace_tag_;
   rec.count = trace_count_;
   rec.comm = static_cast<std::uint32_t>(comm_given_ ? comm_ : MPI_COMM_NULL);
-  std::snprintf(rec.name, sizeof rec.name, "%s", name_);
+  rec.bytes = 0;
+  core::Tracer::set_text(rec.name, name_, std::strlen(name_));
+  rec.datatype[0] = '\0';
   if (trace_type_ != MPI_DATATYPE_NULL) {
     const dtype::Datatype* d = dtype::lookup(trace_type_);
-    if (d && !d->name.empty()) std::snprintf(rec.datatype, sizeof rec.datatype, "%s", d->name.c_str());
+    if (d && !d->name.empty()) core::Tracer::set_text(rec.datatype, d->name.data(), d->name.size());
     else std::snprintf(rec.datatype, sizeof rec.datatype, "datatype 0x%x", static_cast<unsigned>(trace_type_));
   }
   if (r.phase == core::Phase::finalized) t.flush();  // MPI_Finalize's own record included

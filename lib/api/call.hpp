@@ -16,6 +16,7 @@
 #pragma once
 
 #include "comm/comm.hpp"
+#include "core/trace.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"
 

@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
+#include "core/trace.hpp"
 #include "dtype/datatype.hpp"
 #include "group/group.hpp"
 #include "p2p/state.hpp"

@@ -7,7 +7,6 @@
 #include <memory>
 
 #include "core/counters.hpp"
-#include "core/trace.hpp"
 #include "mpi.h"
 #include "shm/arena.hpp"
 
@@ -16,7 +15,7 @@ namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
 namespace ringmpi::p2p { struct State; }
 namespace ringmpi::rma { struct State; }
-namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; }
+namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; class Tracer; }
 
 namespace ringmpi::core {
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <vector>
@@ -47,22 +48,30 @@ class Tracer {
   Tracer(const Tracer&) = delete;
   Tracer& operator=(const Tracer&) = delete;
 
-  // A record to fill; the buffer is written out first when full.
+  // A record to fill (every field: the slot holds an older record); the
+  // buffer is written out first when full.
   TraceRecord& append() {
-    if (used_ == buf_.size()) flush();
-    TraceRecord& r = buf_[used_++];
-    r = TraceRecord{};
-    return r;
+    if (__builtin_expect(used_ == buf_.size(), 0)) flush();
+    return buf_[used_++];
   }
   void message(TraceKind kind, std::uint64_t t, int peer_world, std::uint32_t context, int tag, std::uint64_t bytes) {
     TraceRecord& r = append();
-    r.kind = static_cast<std::uint32_t>(kind);
     r.t0 = r.t1 = t;
-    r.peer = peer_world;
-    r.comm = context;
-    r.tag = tag;
     r.bytes = bytes;
+    r.kind = static_cast<std::uint32_t>(kind);
+    r.peer = peer_world;
+    r.tag = tag;
     r.count = kTraceNone;
+    r.comm = context;
+    r.name[0] = '\0';
+    r.datatype[0] = '\0';
+  }
+  // Copies a C string into a record's text field, truncated, NUL-terminated.
+  template <std::size_t N>
+  static void set_text(char (&field)[N], const char* text, std::size_t len) {
+    if (len > N - 1) len = N - 1;
+    std::memcpy(field, text, len);
+    field[len] = '\0';
   }
   // Writes the buffered records to the file (and empties the buffer).
   void flush();

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/runtime.hpp"
+#include "core/trace.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
