@@ -90,6 +90,14 @@ int main(int argc, char **argv) {
   check_permutation(g);
   CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, size, index, edges, &mapped));
   CHECK(mapped >= 0 && mapped < size);
+  /* A graph of size - 1 nodes (an edgeless one: nothing to gain, identity):
+   * the last rank is left out. */
+  if (size > 1) {
+    int *zi = calloc((size_t)size, sizeof(int));
+    CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, size - 1, zi, edges, &mapped));
+    CHECK(mapped == (rank < size - 1 ? rank : MPI_UNDEFINED));
+    free(zi);
+  }
   CHECK_MPI(MPI_Graph_neighbors_count(g, gr, &count));
   CHECK(count == 2);
   CHECK_MPI(MPI_Graph_neighbors(g, gr, 2, nb));
