@@ -320,6 +320,11 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   if (maxindegree < in || maxoutdegree < out)
     return call.fail(MPI_ERR_ARG, "maxindegree=%d / maxoutdegree=%d are smaller than the degrees %d / %d",
                      maxindegree, maxoutdegree, in, out);
+  if ((in > 0 && !sources) || (out > 0 && !destinations))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", in > 0 && !sources ? "sources" : "destinations");
+  if (t->weighted && ((in > 0 && !sourceweights) || (out > 0 && !destweights)))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL (the graph is weighted; MPI_UNWEIGHTED skips the weights)",
+                     in > 0 && !sourceweights ? "sourceweights" : "destweights");
   for (int i = 0; i < in; ++i) {
     sources[i] = t->sources[i];
     if (t->weighted && !is_unweighted(sourceweights) && i < static_cast<int>(t->source_weights.size()))
