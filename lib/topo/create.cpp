@@ -12,6 +12,7 @@
 #include "comm/numa.hpp"
 #include "topo/cart_map.hpp"
 #include "topo/graph_map.hpp"
+#include "topo/locality.hpp"
 
 namespace ringmpi::topo {
 namespace {
@@ -28,6 +29,7 @@ struct Vote {
   std::int32_t count = 0;          // distributed graphs: edges it contributes
   std::int32_t outdeg = 0;         // Dist_graph_create_adjacent: of which out-edges
   std::int32_t weighted = 0;       // Dist_graph_create_adjacent: it passed weights
+  std::int32_t package = -1;       // the package above its NUMA node, when it asked
 };
 
 struct Agreement {
@@ -37,6 +39,11 @@ struct Agreement {
   std::vector<int> numa(int n) const {
     std::vector<int> d;
     for (int i = 0; i < n; ++i) d.push_back(all[at(i)].numa);
+    return d;
+  }
+  std::vector<int> package(int n) const {
+    std::vector<int> d;
+    for (int i = 0; i < n; ++i) d.push_back(all[at(i)].package);
     return d;
   }
   // Some two of the first n processes run on different NUMA nodes (else no
@@ -56,6 +63,7 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
   mine.err = local.code;
   mine.reorder = reorder && local.code == MPI_SUCCESS;
   mine.numa = mine.reorder ? comm::this_process_numa_node() : -1;
+  mine.package = mine.reorder ? package_of_numa_node(mine.numa) : -1;
   a->all.assign(at(peers.size()), Vote{});
   std::uint64_t ignored = 1;
   coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), &ignored, 1);
@@ -97,9 +105,10 @@ int cart_rank_of(const comm::Comm& c, const Agreement& a, const std::vector<int>
   return cart_placement(dims, periods, a.numa(cells))[at(c.rank)];
 }
 
+// Graphs are partitioned over packages, then each part over NUMA nodes.
 int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
   if (c.rank >= g.size() || !a.reorder || !a.spans_domains(g.size())) return c.rank;
-  return graph_placement(g, a.numa(g.size()))[at(c.rank)];
+  return graph_placement_tree(g, {a.package(g.size()), a.numa(g.size())})[at(c.rank)];
 }
 
 CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_edges_only,

@@ -84,6 +84,60 @@ void refine(const CommGraph& g, int parts, std::vector<int>& part) {
   }
 }
 
+// Domain index (0..) of each process and the size of each domain, domains
+// in ascending order of their names.
+void group(const std::vector<int>& domain, std::vector<int>* index_of, std::vector<int>* caps) {
+  std::vector<int> names(domain);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  caps->assign(names.size(), 0);
+  index_of->resize(domain.size());
+  for (size_t p = 0; p < domain.size(); ++p) {
+    (*index_of)[p] = static_cast<int>(std::lower_bound(names.begin(), names.end(), domain[p]) - names.begin());
+    ++(*caps)[at((*index_of)[p])];
+  }
+}
+
+// The subgraph induced by `nodes` (relabelled 0..size-1 in that order).
+CommGraph induced(const CommGraph& g, const std::vector<int>& nodes) {
+  std::vector<int> local(at(g.size()), -1);
+  for (size_t i = 0; i < nodes.size(); ++i) local[at(nodes[i])] = static_cast<int>(i);
+  CommGraph sub;
+  sub.adj.resize(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i)
+    for (auto [u, w] : g.adj[at(nodes[i])])
+      if (local[at(u)] >= 0) sub.adj[i].emplace_back(local[at(u)], w);
+  return sub;
+}
+
+// Places graph nodes `nodes` on processes `procs` (as many), partitioning by
+// levels[level] and recursing into each part; fills node_of.
+void place_down(const CommGraph& g, const std::vector<std::vector<int>>& levels, size_t level,
+                const std::vector<int>& nodes, const std::vector<int>& procs, std::vector<int>& node_of) {
+  if (level == levels.size()) {
+    for (size_t i = 0; i < procs.size(); ++i) node_of[at(procs[i])] = nodes[i];  // both ascending
+    return;
+  }
+  std::vector<int> domain;
+  for (int p : procs) domain.push_back(levels[level][at(p)]);
+  std::vector<int> index_of, caps;
+  group(domain, &index_of, &caps);
+  std::vector<int> part(nodes.size(), 0);
+  if (caps.size() > 1) {
+    const CommGraph sub = induced(g, nodes);
+    part = grow(sub, caps);
+    refine(sub, static_cast<int>(caps.size()), part);
+  }
+  for (size_t k = 0; k < caps.size(); ++k) {
+    std::vector<int> sub_nodes, sub_procs;
+    for (size_t i = 0; i < nodes.size(); ++i)
+      if (at(part[i]) == k) sub_nodes.push_back(nodes[i]);
+    for (size_t i = 0; i < procs.size(); ++i)
+      if (at(index_of[i]) == k) sub_procs.push_back(procs[i]);
+    place_down(g, levels, level + 1, sub_nodes, sub_procs, node_of);
+  }
+}
+
 }  // namespace
 
 CommGraph make_comm_graph(int n, const std::vector<WeightedEdge>& edges) {
@@ -116,32 +170,25 @@ i64 cut_weight(const CommGraph& g, const std::vector<int>& domain_at) {
 }
 
 std::vector<int> graph_placement(const CommGraph& g, const std::vector<int>& domain) {
+  return graph_placement_tree(g, {domain});
+}
+
+std::vector<int> graph_placement_tree(const CommGraph& g, const std::vector<std::vector<int>>& levels) {
   const int n = g.size();
   std::vector<int> identity(at(n));
   std::iota(identity.begin(), identity.end(), 0);
-  if (domain.size() != at(n)) return identity;
-  std::vector<int> names(domain);  // the distinct domains, ascending
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
-  if (names.size() < 2) return identity;
-  std::vector<int> caps(names.size(), 0), index_of(at(n));
-  for (int p = 0; p < n; ++p) {
-    index_of[at(p)] = static_cast<int>(std::lower_bound(names.begin(), names.end(), domain[at(p)]) - names.begin());
-    ++caps[at(index_of[at(p)])];
-  }
-  std::vector<int> part = grow(g, caps);
-  refine(g, static_cast<int>(caps.size()), part);
-  if (cut_weight(g, part) >= cut_weight(g, index_of)) return identity;
-  // Processes of part k's domain, in rank order, take its nodes in order.
-  std::vector<std::vector<int>> nodes_of(caps.size());
-  for (int v = 0; v < n; ++v) nodes_of[at(part[at(v)])].push_back(v);
-  std::vector<size_t> next(caps.size(), 0);
+  for (const auto& l : levels)
+    if (l.size() != at(n)) return identity;
   std::vector<int> node_of(at(n));
-  for (int p = 0; p < n; ++p) {
-    const size_t k = at(index_of[at(p)]);
-    node_of[at(p)] = nodes_of[k][next[k]++];
+  place_down(g, levels, 0, identity, identity, node_of);
+  // Lexicographic comparison of the cuts, coarsest level first.
+  for (const auto& l : levels) {
+    std::vector<int> at_node(at(n));
+    for (int p = 0; p < n; ++p) at_node[at(node_of[at(p)])] = l[at(p)];
+    const i64 placed = cut_weight(g, at_node), kept = cut_weight(g, l);
+    if (placed != kept) return placed < kept ? node_of : identity;
   }
-  return node_of;
+  return identity;
 }
 
 }  // namespace ringmpi::topo

@@ -48,4 +48,13 @@ std::int64_t cut_weight(const CommGraph& g, const std::vector<int>& domain_at);
 // returned unless this cuts strictly less weight than it.
 std::vector<int> graph_placement(const CommGraph& g, const std::vector<int>& domain);
 
+// The same down the hwloc tree: levels[0][p] is process p's coarsest domain
+// (its package), levels[1][p] a finer one inside it (its NUMA node), and so
+// on. The graph is partitioned over the coarsest domains as above, then each
+// part over the finer domains of its processes (recursive partitioning).
+// Kept only when it beats the identity lexicographically: fewer crossings at
+// the coarsest level, or as many and fewer at the next, and so on; else the
+// identity. With one level this is graph_placement.
+std::vector<int> graph_placement_tree(const CommGraph& g, const std::vector<std::vector<int>>& levels);
+
 }  // namespace ringmpi::topo

@@ -151,3 +151,43 @@ TEST_CASE("random graphs: never worse than the identity") {
     CHECK(cut_weight(g, at) <= cut_weight(g, d));
   }
 }
+
+TEST_CASE("down the hwloc tree: packages first, then NUMA nodes") {
+  const char* machine = "pack:2 numa:2 core:4 pu:1";
+  const std::vector<int> numa = numa_of_pus(machine), pack = level_of_pus(machine, HWLOC_OBJ_PACKAGE);
+  REQUIRE(level_of_pus(machine, HWLOC_OBJ_NUMANODE) == numa);
+  REQUIRE(pack.size() == 16);
+  const auto d_numa = domains(numa, 4, true), d_pack = domains(pack, 4, true);
+  for (int k = 0; k < 16; ++k) CHECK(d_pack[static_cast<std::size_t>(k)] == d_numa[static_cast<std::size_t>(k)] / 2);
+  int round = 0;
+  for (const CommGraph& g : {shuffle_exchange(4), ring(16)}) {
+    const std::vector<int> flat = graph_placement(g, d_numa), tree = graph_placement_tree(g, {d_pack, d_numa});
+    auto crossing = [&](const std::vector<int>& node_of, const std::vector<int>& domain) {
+      std::vector<int> at(16);
+      for (std::size_t p = 0; p < 16; ++p) at[static_cast<std::size_t>(node_of[p])] = domain[p];
+      return crossing_pairs(g, at);
+    };
+    const std::vector<int> id = [] {
+      std::vector<int> v(16);
+      for (int i = 0; i < 16; ++i) v[static_cast<std::size_t>(i)] = i;
+      return v;
+    }();
+    const int pack_id = crossing(id, d_pack), pack_flat = crossing(flat, d_pack), pack_tree = crossing(tree, d_pack);
+    const int numa_id = crossing(id, d_numa), numa_flat = crossing(flat, d_numa), numa_tree = crossing(tree, d_numa);
+    MESSAGE("package pairs: identity " << pack_id << ", NUMA-only " << pack_flat << ", tree " << pack_tree
+                                       << "; NUMA pairs: identity " << numa_id << ", NUMA-only " << numa_flat
+                                       << ", tree " << numa_tree);
+    CHECK(std::set<int>(tree.begin(), tree.end()).size() == 16);
+    CHECK(pack_tree < pack_id);
+    CHECK(pack_tree <= pack_flat);
+    CHECK(numa_tree < numa_id);
+    if (round++ == 0) {
+      // Shuffle-exchange: half the package crossings of the NUMA-only
+      // partition, as few NUMA crossings.
+      CHECK(pack_id == 7);
+      CHECK(pack_flat == 6);
+      CHECK(pack_tree == 3);
+      CHECK(numa_tree == 9);
+    }
+  }
+}

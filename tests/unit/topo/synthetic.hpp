@@ -29,6 +29,31 @@ inline std::vector<int> numa_of_pus(const char* synthetic) {
   return out;
 }
 
+// Logical index of the object of `type` (a package, a NUMA node) above every
+// PU (logical index) of a synthetic machine.
+inline std::vector<int> level_of_pus(const char* synthetic, hwloc_obj_type_t type) {
+  hwloc_topology_t t;
+  hwloc_topology_init(&t);
+  REQUIRE(hwloc_topology_set_synthetic(t, synthetic) == 0);
+  REQUIRE(hwloc_topology_load(t) == 0);
+  const int pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+  std::vector<int> out(static_cast<std::size_t>(pus), 0);
+  for (int p = 0; p < pus; ++p) {
+    hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, static_cast<unsigned>(p));
+    hwloc_obj_t o = hwloc_get_ancestor_obj_by_type(t, type, pu);
+    if (!o && type == HWLOC_OBJ_NUMANODE) {
+      for (int n = 0; n < hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE); ++n) {
+        hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(n));
+        if (hwloc_bitmap_isset(node->cpuset, pu->os_index)) o = node;
+      }
+    }
+    REQUIRE(o != nullptr);
+    out[static_cast<std::size_t>(p)] = static_cast<int>(o->logical_index);
+  }
+  hwloc_topology_destroy(t);
+  return out;
+}
+
 // Process p on PU p (packed) or on NUMA node p % nodes (scattered).
 inline std::vector<int> domains(const std::vector<int>& numa, int nodes, bool scattered) {
   std::vector<int> d(numa.size());
