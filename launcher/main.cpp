@@ -19,6 +19,7 @@
 #include "poller.hpp"
 #include "shm/arena.hpp"
 #include "spawn.hpp"
+#include "tunables/tunables.hpp"
 
 using namespace ringmpi;
 using namespace ringmpi::launcher;
@@ -34,21 +35,17 @@ void ensure_standard_fds() {
     if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) open("/dev/null", O_RDWR);
 }
 
-bool env_is(const char* name, const char* value) {
-  const char* v = std::getenv(name);
-  return v && std::strcmp(v, value) == 0;
+// Ring capacity: RINGMPI_RING_BYTES (checked by check_all before), else the
+// default for the job's size.
+std::uint64_t ring_capacity(int nranks) {
+  return tunables::value(tunables::Id::ring_bytes, shm::default_ring_capacity(static_cast<std::uint64_t>(nranks)));
 }
 
-// Ring capacity from RINGMPI_RING_BYTES, else the default for the job's
-// size; 0 when invalid.
-std::uint64_t ring_capacity(int nranks) {
-  const char* v = std::getenv("RINGMPI_RING_BYTES");
-  if (!v || !*v) return shm::default_ring_capacity(static_cast<std::uint64_t>(nranks));
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long n = std::strtoull(v, &end, 10);
-  if (errno != 0 || *end != '\0' || n < 16384 || n > (1ull << 30) || (n & (n - 1)) != 0) return 0;
-  return n;
+// The environment the ranks get: mpiexec's own, overridden by -env/-genv/-x.
+const char* rank_env(const Options& o, const char* name) {
+  for (auto it = o.env.rbegin(); it != o.env.rend(); ++it)
+    if (it->first == name) return it->second.c_str();
+  return std::getenv(name);
 }
 
 // Each rank costs mpiexec 3-4 fds (2 pipes, a pidfd, rank 0's stdin).
@@ -63,7 +60,7 @@ bool raise_fd_limit(int nranks, const rlimit& now) {
 }
 
 std::unique_ptr<Poller> choose_poller(bool verbose) {
-  if (env_is("RINGMPI_LAUNCHER_POLL", "1")) {
+  if (tunables::value(tunables::Id::launcher_poll, 0) == 1) {
     if (verbose) say("event loop: poll (RINGMPI_LAUNCHER_POLL=1)");
     return make_poll_poller();
   }
@@ -83,7 +80,7 @@ int main(int argc, char** argv) {
   const ParseResult parsed =
       parse_options(std::vector<std::string>(argv + 1, argv + argc), [](const char* n) { return std::getenv(n); });
   switch (parsed.action) {
-    case ParseResult::Action::help: std::fputs(usage_text(), stdout); return 0;
+    case ParseResult::Action::help: std::fputs(usage_text().c_str(), stdout); return 0;
     case ParseResult::Action::version: std::printf("mpiexec (ringmpi) %s\n", RINGMPI_VERSION); return 0;
     case ParseResult::Action::error: say(parsed.error); return kExitUsage;
     case ParseResult::Action::run: break;
@@ -95,12 +92,12 @@ int main(int argc, char** argv) {
     say(program.error);
     return program.exit_status;
   }
-  const std::uint64_t capacity = ring_capacity(o.nranks);
-  if (capacity == 0) {
-    say(std::string("RINGMPI_RING_BYTES='") + std::getenv("RINGMPI_RING_BYTES") +
-        "' is not a power of two between 16384 and 1073741824");
+  if (const std::string bad = tunables::check_all([&o](const char* n) { return rank_env(o, n); }); !bad.empty()) {
+    std::fprintf(stderr, "mpiexec: %s", bad.c_str());
+    say("see mpiexec --help for the RINGMPI_* variables");
     return kExitUsage;
   }
+  const std::uint64_t capacity = ring_capacity(o.nranks);
 
   Inherited inherited{};
   sigprocmask(SIG_BLOCK, nullptr, &inherited.sigmask);
@@ -126,7 +123,7 @@ int main(int argc, char** argv) {
   }
 
   std::string error;
-  const std::uint32_t flags = env_is("RINGMPI_FORCE_COPY_FALLBACK", "1") ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
+  const std::uint32_t flags = tunables::value(tunables::Id::force_copy_fallback, 0) == 1 ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
   const int arena_fd = shm::Arena::create(static_cast<std::uint32_t>(o.nranks), capacity, flags, &error);
   if (arena_fd < 0) {
     say("cannot create the shared arena for " + std::to_string(o.nranks) + " ranks: " + error);

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "tunables/tunables.hpp"
+
 namespace ringmpi::launcher {
 namespace {
 
@@ -184,8 +186,8 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
   return r;
 }
 
-const char* usage_text() {
-  return R"(usage: mpiexec [options] program [args...]
+const std::string& usage_text() {
+  static const std::string text = R"(usage: mpiexec [options] program [args...]
        mpirun  [options] program [args...]
 
 Starts N copies of program on this machine as one MPI job (ringmpi).
@@ -240,18 +242,10 @@ SIGQUIT to mpiexec prints what each rank is doing (the MPI call it waits in,
 or that it is not waiting in MPI) and lets the job go on; --timeout prints
 the same lines.
 
-environment:
+environment (RINGMPI_* tunables are checked before the job starts):
   MPIEXEC_TIMEOUT=S            as --timeout
-  RINGMPI_RING_BYTES=N         ring capacity per rank pair: a power of two,
-                               16384..1073741824 (default: 1 MiB up to 16
-                               ranks, down to 64 KiB from 64 ranks)
-  RINGMPI_EAGER_LIMIT=N        largest message sent whole through a ring
-                               (default ring/16 within 16..64 KiB; >= 4096)
-  RINGMPI_YIELD_US=N           how long a waiting rank yields before it sleeps
-  RINGMPI_FORCE_COPY_FALLBACK=1  large messages through the rings, not
-                               process_vm_readv
-  RINGMPI_LAUNCHER_POLL=1      use poll(2) instead of io_uring
-)";
+)" + tunables::help();
+  return text;
 }
 
 }  // namespace ringmpi::launcher

@@ -44,7 +44,7 @@ using EnvLookup = std::function<const char*(const char*)>;
 
 ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup& getenv);
 
-const char* usage_text();
+const std::string& usage_text();
 const char* bind_name(Bind b);
 
 }  // namespace ringmpi::launcher

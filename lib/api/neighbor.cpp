@@ -78,7 +78,7 @@ int blocks(Call& call, int k, const Side& side, const char* what, coll::Schedule
 
 // One neighbourhood exchange; `gather`: the allgather forms (one send block
 // for every destination).
-int exchange(Call& call, MPI_Comm comm, const Side& send, const Side& recv, bool gather, MPI_Request* req) {
+int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& recv, bool gather, MPI_Request* req) {
   comm::Comm* c;
   topo::Neighbors n;
   if (int e = neighbourhood(call, comm, &c, &n)) return e;
@@ -113,21 +113,21 @@ extern "C" {
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Neighbor_allgather");
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
                   nullptr);
 }
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ineighbor_allgather");
   if (int e = call.not_null(request, "request")) return e;
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), true,
                   request);
 }
 
 int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Neighbor_allgatherv");
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
                   true, nullptr);
 }
 int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -135,21 +135,21 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
                              MPI_Request* request) {
   Call call("MPI_Ineighbor_allgatherv");
   if (int e = call.not_null(request, "request")) return e;
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), vector(recvbuf, recvcounts, displs, recvtype),
                   true, request);
 }
 
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Neighbor_alltoall");
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
                   nullptr);
 }
 int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ineighbor_alltoall");
   if (int e = call.not_null(request, "request")) return e;
-  return exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype), false,
                   request);
 }
 
@@ -157,7 +157,7 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm) {
   Call call("MPI_Neighbor_alltoallv");
-  return exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
+  return neighbor_exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
                   vector(recvbuf, recvcounts, rdispls, recvtype), false, nullptr);
 }
 int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -165,7 +165,7 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ineighbor_alltoallv");
   if (int e = call.not_null(request, "request")) return e;
-  return exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
+  return neighbor_exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
                   vector(recvbuf, recvcounts, rdispls, recvtype), false, request);
 }
 
@@ -173,7 +173,7 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   Call call("MPI_Neighbor_alltoallw");
-  return exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
+  return neighbor_exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
                   wide(recvbuf, recvcounts, rdispls, recvtypes), false, nullptr);
 }
 int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
@@ -182,7 +182,7 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             MPI_Request* request) {
   Call call("MPI_Ineighbor_alltoallw");
   if (int e = call.not_null(request, "request")) return e;
-  return exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
+  return neighbor_exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
                   wide(recvbuf, recvcounts, rdispls, recvtypes), false, request);
 }
 

@@ -54,7 +54,7 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   if (int e = check_message(call, buf, count, datatype, comm, &c, &t)) return e;
   if (int e = check_rank(call, dest, c, comm, false, "dest")) return e;
   if (int e = check_tag(call, tag, false, "tag")) return e;
-  *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c, comm, mode};
+  *out = p2p::SendArgs{buf, count, datatype, t, dest, tag, c->route(), comm, mode};
   return MPI_SUCCESS;
 }
 
@@ -65,7 +65,7 @@ inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, boo
   if (int e = check_message(call, buf, count, datatype, comm, &c, &t)) return e;
   if (int e = check_rank(call, source, c, comm, true, "source")) return e;
   if (int e = check_tag(call, tag, true, "tag")) return e;
-  *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c, comm};
+  *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c->route(), comm};
   return MPI_SUCCESS;
 }
 

@@ -16,7 +16,7 @@ int failed(Call& call, MPI_Comm comm, int code) {
 
 // MPI_Sendrecv(_replace) once the arguments are checked: the send starts,
 // the receive completes, then the send does.
-int exchange(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, MPI_Status* status) {
+int send_recv(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, MPI_Status* status) {
   MPI_Request sreq;
   if (int e = p2p::isend(sa, &sreq)) return call.fail(e, "%s", p2p::error_detail());
   const int e = p2p::recv(ra, status);
@@ -58,7 +58,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return e;
   p2p::RecvArgs ra;
   if (int e = api::check_recv(call, recvbuf, recvcount, recvtype, source, recvtag, comm, &ra)) return e;
-  return exchange(call, comm, sa, ra, status);
+  return send_recv(call, comm, sa, ra, status);
 }
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
@@ -77,7 +77,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
   sa.type = dtype::lookup(MPI_BYTE);
   sa.datatype = MPI_BYTE;
   sa.count = static_cast<int>(bytes);
-  return exchange(call, comm, sa, ra, status);
+  return send_recv(call, comm, sa, ra, status);
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {

@@ -36,7 +36,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   Call call("MPI_Probe");
   comm::Comm* c;
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
-  p2p::probe(source, tag, *c, status);
+  p2p::probe(source, tag, c->context, status);
   return MPI_SUCCESS;
 }
 
@@ -45,7 +45,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   comm::Comm* c;
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
   if (int e = call.not_null(flag, "flag")) return e;
-  *flag = p2p::iprobe(source, tag, *c, status);
+  *flag = p2p::iprobe(source, tag, c->context, status);
   return MPI_SUCCESS;
 }
 
@@ -54,7 +54,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Sta
   comm::Comm* c;
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
   if (int e = call.not_null(message, "message")) return e;
-  p2p::mprobe(source, tag, *c, comm, message, status);
+  p2p::mprobe(source, tag, c->context, comm, message, status);
   return MPI_SUCCESS;
 }
 
@@ -64,7 +64,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
   if (int e = call.not_null(flag, "flag")) return e;
   if (int e = call.not_null(message, "message")) return e;
-  *flag = p2p::improbe(source, tag, *c, comm, message, status);
+  *flag = p2p::improbe(source, tag, c->context, comm, message, status);
   return MPI_SUCCESS;
 }
 

@@ -6,7 +6,7 @@
 // arriver wakes them.
 #include "coll/barrier.hpp"
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "core/runtime.hpp"
 #include "p2p/wait.hpp"
 

@@ -17,7 +17,7 @@ int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Requ
   Schedule* sp = s.get();
   const int n = s->peers().size(), me = s->peers().me;
   auto offers = std::make_shared<std::vector<Mask>>(static_cast<std::size_t>(n));
-  (*offers)[static_cast<std::size_t>(me)] = comm::state().contexts.reserve();
+  (*offers)[static_cast<std::size_t>(me)] = comm::state().contexts.reserve(comm::busy_slots());
   s->keep(offers);
   for (int k = 1; k < n; ++k) s->send((me + k) % n, &(*offers)[static_cast<std::size_t>(me)], sizeof(Mask));
   for (int k = 1; k < n; ++k) {

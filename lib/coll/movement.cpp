@@ -3,7 +3,7 @@
 #include <cstring>
 #include <vector>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 
 namespace ringmpi::coll {
 namespace {
@@ -12,7 +12,7 @@ Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
 }
 
 // A block this small is sent without waiting for its receiver
-// (coll/internal.hpp), so a rank may send all of them before it receives.
+// (exchange/exchange.hpp), so a rank may send all of them before it receives.
 bool eager_block(int count, const dtype::Datatype& t) {
   return static_cast<std::size_t>(count) * t.size <= eager_safe_bytes();
 }

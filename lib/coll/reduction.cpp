@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "coll/movement.hpp"
 #include "dtype/op.hpp"
 
@@ -48,7 +48,7 @@ namespace {
 // hold adjacent blocks and both compute (lower block) op (higher block). So
 // every rank folds in rank order (right for non-commutative ops too) and all
 // of them compute bitwise the same result. Both partners send first, so the
-// messages must be eager (coll/internal.hpp, kEagerSafeBytes).
+// messages must be eager (exchange/exchange.hpp, kEagerSafeBytes).
 int allreduce_doubling(const comm::Comm& c, const Reduction& r, const void* mine, void* result) {
   const Typed acc{result, r.count, r.type};
   copy_typed(Typed{mine, r.count, r.type}, acc);

@@ -1,8 +1,8 @@
 #include "coll/schedule.hpp"
 
-#include "coll/tags.hpp"
+#include "coll/base.hpp"
 #include "p2p/extension.hpp"
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 

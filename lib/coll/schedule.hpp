@@ -33,7 +33,7 @@
 #include <string>
 #include <vector>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "core/scratch_pool.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"

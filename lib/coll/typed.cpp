@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 #include "p2p/state.hpp"
 
 namespace ringmpi::coll {

@@ -1,5 +1,6 @@
 #include "comm/comm.hpp"
 
+#include <cstdio>
 #include <numeric>
 
 #include "comm/numa.hpp"
@@ -64,6 +65,24 @@ void init_world(int rank, int size) {
   self->name = "MPI_COMM_SELF";
   self->peer_world = {rank};
   s.comms.put_predefined(core::handle_index(MPI_COMM_SELF), std::move(self));
+}
+
+void finalize_hooks() {
+  // MPI-3.1 §8.7.1: MPI_Finalize first frees MPI_COMM_SELF's attributes, in
+  // the reverse order they were set, while MPI is still fully usable. WORLD's
+  // follow (the order after SELF is up to the implementation), so tools that
+  // cache "at exit" actions on either communicator get them run (MPICH does
+  // the same).
+  for (MPI_Comm h : {MPI_COMM_SELF, MPI_COMM_WORLD}) {
+    Comm* c = lookup(h);
+    if (!c) continue;
+    int failed = 0;
+    if (int e = core::delete_attributes_at_exit(core::AttrObject::comm, h, c->attrs, &failed))
+      std::fprintf(stderr,
+                   "ringmpi: rank %d: MPI_Finalize: the delete callback of keyval 0x%x on %s returned error "
+                   "code %d; the attribute was dropped and MPI_Finalize goes on\n",
+                   core::rt().rank, static_cast<unsigned>(failed), c->name.c_str(), e);
+  }
 }
 
 }  // namespace ringmpi::comm

@@ -25,8 +25,15 @@
 #include "core/handle.hpp"
 #include "core/runtime.hpp"
 #include "group/group.hpp"
-#include "topo/topology.hpp"
 #include "mpi.h"
+#include "p2p/route.hpp"
+
+namespace ringmpi::topo {
+// Opaque here: a communicator carries its virtual topology but never looks
+// inside (lib/topo sits above lib/comm; the shared_ptr's deleter is bound
+// where lib/topo creates it).
+struct Topology;
+}  // namespace ringmpi::topo
 
 namespace ringmpi::comm {
 
@@ -54,6 +61,8 @@ struct Comm {
   int size() const { return local->size(); }
   int remote_size() const { return remote->size(); }
   std::uint32_t coll_context() const { return context + 1; }
+  // How the p2p engine addresses this communicator's user traffic.
+  p2p::Route route() const { return {context, rank, peer_world.data()}; }
 };
 
 struct NumaCache;

@@ -3,10 +3,11 @@
 #include <bit>
 
 #include "comm/comm.hpp"
+#include "p2p/engine.hpp"
 
 namespace ringmpi::comm {
 
-ContextPool::ContextPool() : pins_(kSlots, 0) { free_.fill(~std::uint64_t{0}); }
+ContextPool::ContextPool() { free_.fill(~std::uint64_t{0}); }
 
 int ContextPool::lowest(const Mask& mask) {
   for (int w = 0; w < kWords; ++w)
@@ -22,12 +23,11 @@ int ContextPool::slot_of(std::uint32_t context) {
 
 void ContextPool::claim(int slot) {
   free_[slot / 64] &= ~(std::uint64_t{1} << (slot % 64));
-  pins_[slot] = 1;
   ++used_;
 }
 
-ContextPool::Mask ContextPool::reserve() {
-  Mask m = mask(), out{};
+ContextPool::Mask ContextPool::reserve(const Mask& busy) {
+  Mask m = mask(busy), out{};
   int n = 0;
   for (int w = 0; w < kWords && n < kIdupSlots; ++w)
     while (m[w] && n < kIdupSlots) {
@@ -44,21 +44,18 @@ void ContextPool::unreserve(const Mask& m) {
   for (int w = 0; w < kWords; ++w) reserved_[w] &= ~m[w];
 }
 
-void ContextPool::hold(std::uint32_t context) {
-  const int s = slot_of(context);
-  if (s >= 0 && pins_[s] > 0) ++pins_[s];
-}
-
 void ContextPool::release(std::uint32_t context) {
   const int s = slot_of(context);
-  if (s < 0 || pins_[s] == 0) return;
-  if (--pins_[s] == 0) {
-    free_[s / 64] |= std::uint64_t{1} << (s % 64);
-    --used_;
-  }
+  if (s < 0 || is_free(s)) return;
+  free_[s / 64] |= std::uint64_t{1} << (s % 64);
+  --used_;
 }
 
-void hold_context(std::uint32_t context) { state().contexts.hold(context); }
-void release_context(std::uint32_t context) { state().contexts.release(context); }
+ContextPool::Mask busy_slots() {
+  ContextPool::Mask busy{};
+  for (std::uint32_t id : p2p::pinned_contexts())
+    if (const int s = ContextPool::slot_of(id); s >= 0) busy[s / 64] |= std::uint64_t{1} << (s % 64);
+  return busy;
+}
 
 }  // namespace ringmpi::comm

@@ -22,9 +22,13 @@
 //    the AND is empty. A process is in at most one creating call at a time
 //    (blocking calls, MPI_THREAD_SERIALIZED at most), so the mask it sent
 //    stays true until the call claims the slot.
-// 6. A slot is pinned while its communicator lives and while the p2p engine
-//    holds it for a pending operation (hold/release); it returns to the mask
-//    when the last pin goes. MPI_Comm_free is local and frees nothing
+// 6. A slot is taken while its communicator lives (claim/release); the p2p
+//    engine keeps its own pins, per context id, while an operation is pending
+//    on it (a posted receive: p2p::pinned_contexts()). A slot is offered for
+//    a new communicator only when it is free here AND neither of its ids is
+//    pinned by p2p (busy() in every mask), so an MPI_Comm_free before a
+//    receive completes does not let a new communicator reuse the id while
+//    the receive can still match. MPI_Comm_free is local and frees nothing
 //    anywhere else; ids are reused, so dup/free cycles never run out.
 // 7. Messages can reach a process for an id it has not claimed yet (a peer
 //    finished the creating round first): the p2p engine queues them as
@@ -46,7 +50,6 @@
 
 #include <array>
 #include <cstdint>
-#include <vector>
 
 namespace ringmpi::comm {
 
@@ -60,17 +63,18 @@ class ContextPool {
 
   ContextPool();
 
-  // The free mask this process contributes to a creating round (free and not
-  // reserved by a pending MPI_Comm_idup, invariant 8).
-  Mask mask() const {
+  // The free mask this process contributes to a creating round: free, not
+  // reserved by a pending MPI_Comm_idup (invariant 8), not `busy` (slots
+  // whose ids p2p pins, invariant 6: busy_slots()).
+  Mask mask(const Mask& busy = Mask{}) const {
     Mask m;
-    for (int w = 0; w < kWords; ++w) m[w] = free_[w] & ~reserved_[w];
+    for (int w = 0; w < kWords; ++w) m[w] = free_[w] & ~reserved_[w] & ~busy[w];
     return m;
   }
-  // Invariant 8: reserves up to kIdupSlots of the slots mask() offers, the
-  // lowest ones, and returns them; unreserve() hands them back.
+  // Invariant 8: reserves up to kIdupSlots of the slots mask(busy) offers,
+  // the lowest ones, and returns them; unreserve() hands them back.
   static constexpr int kIdupSlots = 128;
-  Mask reserve();
+  Mask reserve(const Mask& busy = Mask{});
   void unreserve(const Mask& m);
   // Lowest slot set in `mask`, or -1 when none is.
   static int lowest(const Mask& mask);
@@ -78,10 +82,10 @@ class ContextPool {
   // Slot owning id `context` (either of its pair), or -1 for a predefined one.
   static int slot_of(std::uint32_t context);
 
-  // Claims a slot free here for a new communicator (one pin).
+  // Claims a slot free here for a new communicator; release() (its
+  // communicator is gone) makes it free again. Releasing a free or
+  // predefined id changes nothing.
   void claim(int slot);
-  // Adds/removes a pin; the slot is free again after the last release.
-  void hold(std::uint32_t context);
   void release(std::uint32_t context);
 
   bool is_free(int slot) const { return (free_[slot / 64] >> (slot % 64)) & 1u; }
@@ -90,14 +94,10 @@ class ContextPool {
  private:
   Mask free_;
   Mask reserved_{};
-  std::vector<std::uint32_t> pins_;
   int used_ = 0;
 };
 
-// Pins for the p2p engine: a pending operation on a communicator holds its
-// context, so an MPI_Comm_free before the operation completes does not let a
-// new communicator reuse the id while the operation can still match.
-void hold_context(std::uint32_t context);
-void release_context(std::uint32_t context);
+// The slots whose ids the p2p engine pins now (invariant 6).
+ContextPool::Mask busy_slots();
 
 }  // namespace ringmpi::comm

@@ -1,12 +1,13 @@
 // MPI_Comm_dup: the same groups and everything cached, a new context; one
 // round (the masks only) on the parent, intra- or intercommunicator.
+#include "comm/peers.hpp"
 #include "comm/round.hpp"
 #include "core/attributes.hpp"
 
 namespace ringmpi::comm {
 
 Made dup(MPI_Comm parent_handle, const Comm& parent) {
-  Round r = exchange(coll::peers_of(parent), Entry{});
+  Round r = run_round(peers_of(parent), Entry{});
   return dup_on(parent_handle, parent, r.mask);
 }
 

@@ -12,10 +12,10 @@
 // The context is the lowest slot free in both groups (context.hpp, inv. 3).
 #include <cstring>
 
-#include "coll/internal.hpp"
+#include "comm/peers.hpp"
 #include "comm/round.hpp"
 #include "core/runtime.hpp"
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 
 namespace ringmpi::comm {
 namespace {
@@ -119,11 +119,11 @@ void leaders_exchange(const Comm& local_comm, const Comm& peer, int remote_leade
 
 Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer, int remote_leader, int tag,
                       const LocalError& local) {
-  const coll::Peers p = coll::peers_of(local_comm);
+  const exchange::Peers p = peers_of(local_comm);
   const bool leader = local_comm.rank == local_leader;
   Entry e = entry_for(local);
   e.arg = local_leader;
-  Round r = exchange(p, e);
+  Round r = run_round(p, e);
   Made out;
   if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of local_comm"; }, &out)) {
     if (leader && local.code == MPI_SUCCESS) {
@@ -152,7 +152,7 @@ Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer
   if (leader) buf = pack(&o, sizeof o, remote);
   else buf.resize(sizeof o + std::size_t(core::rt().size) * sizeof(int));
   std::size_t bytes = buf.size();
-  coll::bcast(p, local_leader, buf.data(), buf.size(), &bytes);
+  exchange::bcast(p, local_leader, buf.data(), buf.size(), &bytes);
   if (!leader) {
     std::memcpy(&o, buf.data(), sizeof o);
     if (o.err == MPI_SUCCESS) remote = ranks_after(buf.data(), sizeof o, o.remote_size);
@@ -165,10 +165,10 @@ Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer
 }
 
 Made merge(const Comm& inter, bool high) {
-  const coll::Peers p = coll::peers_of(inter);
+  const exchange::Peers p = peers_of(inter);
   Entry e;
   e.arg = high ? 1 : 0;
-  Round r = exchange(p, e);
+  Round r = run_round(p, e);
   const int ls = inter.size(), rs = inter.remote_size();
   const int local_base = inter.local_first ? 0 : rs, remote_base = inter.local_first ? ls : 0;
   for (int i = 0; i < ls; ++i)

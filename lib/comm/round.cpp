@@ -2,11 +2,11 @@
 
 namespace ringmpi::comm {
 
-Round exchange(const coll::Peers& p, const Entry& mine, int tag) {
+Round run_round(const exchange::Peers& p, const Entry& mine, int tag) {
   Round r;
   r.all.resize(p.world.size());
-  r.mask = state().contexts.mask();
-  coll::allgather_and(p, &mine, sizeof(Entry), r.all.data(), r.mask.data(), ContextPool::kWords, tag);
+  r.mask = state().contexts.mask(busy_slots());
+  exchange::allgather_and(p, &mine, sizeof(Entry), r.all.data(), r.mask.data(), ContextPool::kWords, tag);
   return r;
 }
 

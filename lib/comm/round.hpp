@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "coll/internal.hpp"
 #include "comm/comm.hpp"
 #include "comm/create.hpp"
+#include "exchange/exchange.hpp"
 
 namespace ringmpi::comm {
 
@@ -34,7 +34,7 @@ struct Round {
   ContextPool::Mask mask;  // ANDed over all participants
 };
 
-Round exchange(const coll::Peers& p, const Entry& mine, int tag = coll::kTagAllgather);
+Round run_round(const exchange::Peers& p, const Entry& mine, int tag = exchange::kTagAllgather);
 
 // Hash of an ordered list of world ranks (consistency checks only).
 std::uint32_t hash_ranks(const std::vector<int>& world);

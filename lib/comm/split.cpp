@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include "coll/tags.hpp"
+#include "comm/peers.hpp"
 #include "comm/round.hpp"
+#include "exchange/tags.hpp"
 
 namespace ringmpi::comm {
 namespace {
@@ -40,7 +41,7 @@ std::vector<int> members(const Round& r, int base, int n, int color) {
   return m;
 }
 
-std::vector<int> world_of(const coll::Peers& p, const std::vector<int>& idx) {
+std::vector<int> world_of(const exchange::Peers& p, const std::vector<int>& idx) {
   std::vector<int> w;
   w.reserve(idx.size());
   for (int i : idx) w.push_back(p.world[i]);
@@ -52,11 +53,11 @@ int position(const std::vector<int>& idx, int i) {
 }
 
 Made split_inter(const Comm& parent, int color, int key, const LocalError& local) {
-  const coll::Peers p = coll::peers_of(parent);
+  const exchange::Peers p = peers_of(parent);
   Entry e = entry_for(local);
   e.color = color;
   e.key = key;
-  Round r = exchange(p, e);
+  Round r = run_round(p, e);
   Made out;
   int slot;
   if (failed_somewhere(r, local, inter_who(parent), &out)) return out;
@@ -106,12 +107,12 @@ bool inconsistent_groups(const Round& r, Made* out) {
 
 Made split(const Comm& parent, int color, int key, const LocalError& local, int kind) {
   if (parent.inter) return split_inter(parent, color, key, local);
-  const coll::Peers p = coll::peers_of(parent);
+  const exchange::Peers p = peers_of(parent);
   Entry e = entry_for(local);
   e.color = color;
   e.key = key;
   e.arg = kind;
-  Round r = exchange(p, e);
+  Round r = run_round(p, e);
   Made out;
   int slot;
   if (failed_somewhere(r, local, intra_who(), &out)) return out;
@@ -129,7 +130,7 @@ Made split(const Comm& parent, int color, int key, const LocalError& local, int 
 }
 
 Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local) {
-  const coll::Peers p = coll::peers_of(parent);
+  const exchange::Peers p = peers_of(parent);
   std::vector<int> gw;
   Entry e = entry_for(local);
   if (g && local.code == MPI_SUCCESS) {
@@ -144,7 +145,7 @@ Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& loca
   } else {
     e.color = MPI_UNDEFINED;
   }
-  Round r = exchange(p, e);
+  Round r = run_round(p, e);
   Made out;
   int slot;
   if (!parent.inter) {
@@ -182,7 +183,7 @@ Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& loca
 }
 
 Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
-  coll::Peers p;
+  exchange::Peers p;
   p.world = g->to_world_ranks();
   p.me = g->rank_of_world(parent.peer_world[parent.rank]);
   p.context = parent.coll_context();
@@ -191,7 +192,7 @@ Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
   Entry e;
   e.gsize = g->size();
   e.ghash = hash_ranks(p.world);
-  Round r = exchange(p, e, coll::create_group_tag(tag));
+  Round r = run_round(p, e, exchange::create_group_tag(tag));
   for (std::size_t i = 0; i < r.all.size(); ++i)
     if (r.all[i].ghash != e.ghash || r.all[i].gsize != e.gsize)
       return Made{MPI_ERR_GROUP,

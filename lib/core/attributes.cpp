@@ -4,7 +4,6 @@
 #include <climits>
 #include <cstdio>
 
-#include "comm/comm.hpp"
 #include "core/errors.hpp"
 #include "core/runtime.hpp"
 #include "mpi.h"
@@ -299,23 +298,3 @@ int delete_attributes_at_exit(AttrObject, int handle, AttributeSet& set, int* fa
 }
 
 }  // namespace ringmpi::core
-
-namespace ringmpi::comm {
-void finalize_hooks() {
-  // MPI-3.1 §8.7.1: MPI_Finalize first frees MPI_COMM_SELF's attributes, in
-  // the reverse order they were set, while MPI is still fully usable. WORLD's
-  // follow (the order after SELF is up to the implementation), so tools that
-  // cache "at exit" actions on either communicator get them run (MPICH does
-  // the same).
-  for (MPI_Comm h : {MPI_COMM_SELF, MPI_COMM_WORLD}) {
-    Comm* c = lookup(h);
-    if (!c) continue;
-    int failed = 0;
-    if (int e = core::delete_attributes_at_exit(core::AttrObject::comm, h, c->attrs, &failed))
-      std::fprintf(stderr,
-                   "ringmpi: rank %d: MPI_Finalize: the delete callback of keyval 0x%x on %s returned error "
-                   "code %d; the attribute was dropped and MPI_Finalize goes on\n",
-                   core::rt().rank, static_cast<unsigned>(failed), c->name.c_str(), e);
-  }
-}
-}  // namespace ringmpi::comm

@@ -3,7 +3,7 @@
 
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
@@ -142,6 +142,21 @@ int start(Request* r) {
     return MPI_SUCCESS;
   }
   return start_persistent_send(s, r);
+}
+
+void complete(State& s, Request* r) {
+  r->complete = true;
+  ++s.completions;
+  r->queued = false;
+  if (r->kind == Kind::send) {
+    --s.open_sends;
+    if (r->bsend_offset >= 0) {
+      s.bsend.used.erase(static_cast<std::size_t>(r->bsend_offset));
+      r->bsend_offset = -1;
+    }
+  }
+  if (!r->persistent) r->hold.reset();
+  if (r->user_freed && r->pooled) s.requests.release(r);
 }
 
 }  // namespace ringmpi::p2p

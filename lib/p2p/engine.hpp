@@ -8,21 +8,17 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
-#include "comm/comm.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"
 #include "p2p/request.hpp"
+#include "p2p/route.hpp"
 
 namespace ringmpi::p2p {
 
 struct State;
 
-// Messages up to this size always go eagerly (RINGMPI_EAGER_LIMIT cannot go
-// lower; rings of 16 KiB, the smallest mpiexec accepts, hold 8 KiB records):
-// a send of that size completes without its receiver, which the
-// collectives' send-before-receive steps rely on (coll/internal.hpp).
-inline constexpr std::size_t kMinEagerLimit = 4096;
 // After the arena is mapped and MPI_COMM_WORLD exists.
 void init();
 // Before the world barrier of MPI_Finalize: completes this rank's outstanding
@@ -31,6 +27,11 @@ void finalize();
 
 const char* error_detail();
 
+// Context ids with a pending operation here (a posted receive): lib/comm keeps
+// them out of the ids it offers for new communicators (comm/context.hpp
+// invariant 6).
+std::vector<std::uint32_t> pinned_contexts();
+
 struct SendArgs {
   const void* buf;
   int count;
@@ -38,7 +39,7 @@ struct SendArgs {
   const dtype::Datatype* type;
   int dest;  // rank in the destination group, or MPI_PROC_NULL
   int tag;
-  const comm::Comm* comm;
+  Route route;
   MPI_Comm handle;
   Mode mode;
 };
@@ -50,7 +51,7 @@ struct RecvArgs {
   const dtype::Datatype* type;
   int source;  // rank in the source group, MPI_ANY_SOURCE or MPI_PROC_NULL
   int tag;     // or MPI_ANY_TAG
-  const comm::Comm* comm;
+  Route route;
   MPI_Comm handle;
 };
 
@@ -93,10 +94,11 @@ void set_status(MPI_Status* status, int source, int tag, std::size_t bytes, bool
 void empty_status(MPI_Status* status);
 
 // Probes (source may be MPI_ANY_SOURCE / MPI_PROC_NULL, tag MPI_ANY_TAG).
-bool iprobe(int source, int tag, const comm::Comm& c, MPI_Status* status);
-void probe(int source, int tag, const comm::Comm& c, MPI_Status* status);
-bool improbe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status);
-void mprobe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status);
+// `context` is the communicator's (Route::context).
+bool iprobe(int source, int tag, std::uint32_t context, MPI_Status* status);
+void probe(int source, int tag, std::uint32_t context, MPI_Status* status);
+bool improbe(int source, int tag, std::uint32_t context, MPI_Comm h, MPI_Message* message, MPI_Status* status);
+void mprobe(int source, int tag, std::uint32_t context, MPI_Comm h, MPI_Message* message, MPI_Status* status);
 // Mrecv/Imrecv: `message` is a live handle from Mprobe or MPI_MESSAGE_NO_PROC.
 bool message_valid(MPI_Message m);
 int mrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* type, MPI_Message* message,

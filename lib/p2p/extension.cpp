@@ -14,7 +14,7 @@
 //     lets an operation move on: no operation depends on a timeout.
 #include "p2p/extension.hpp"
 
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 
 namespace ringmpi::p2p {
 

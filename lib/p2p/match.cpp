@@ -3,7 +3,6 @@
 #include <cstdlib>
 #include <new>
 
-#include "comm/context.hpp"
 
 namespace ringmpi::p2p {
 
@@ -26,11 +25,8 @@ Context::~Context() {
     }
 }
 
-// A posted receive pins its context id (comm/context.hpp invariant 6): if
-// its communicator is freed first, no new communicator takes the id while
-// the receive can still match.
+// A posted receive pins its context (pinned()).
 void Context::post(Request* r) {
-  comm::hold_context(r->context);
   r->seq = seq_++;
   r->posted = true;
   (r->peer == MPI_ANY_SOURCE ? posted_any_ : bucket(posted_, r->peer)).push_back(r);
@@ -41,7 +37,6 @@ void Context::unpost(Request* r) {
   (r->peer == MPI_ANY_SOURCE ? posted_any_ : bucket(posted_, r->peer)).remove(r);
   r->posted = false;
   --nposted_;
-  comm::release_context(r->context);
 }
 
 Request* Context::take_posted(int src, int tag) {

@@ -79,6 +79,11 @@ class Context {
   Unexpected* find_unexpected(int src, int tag);
   UnexpectedPtr take_unexpected(Unexpected* u);
   std::size_t unexpected_count() const { return nunexp_; }
+  // A context with a posted receive is pinned: lib/comm does not hand its id
+  // to a new communicator, even if the communicator that posted it was freed
+  // (comm/context.hpp invariant 6), so the receive cannot match a stranger's
+  // message.
+  bool pinned() const { return nposted_ > 0; }
   // True when the next message from `src` (in ring order) that matches a
   // receive posted now would be that receive's: nothing from `src` waits
   // unexpected, and no receive for `src` or MPI_ANY_SOURCE is posted.
@@ -110,6 +115,14 @@ class Contexts {
   Context& get(std::uint32_t id) {
     if (__builtin_expect(id < direct_.size() && direct_[id] != nullptr, 1)) return *direct_[id];
     return make(id);
+  }
+  // Calls fn(id) for every pinned context.
+  template <class F>
+  void for_each_pinned(F fn) const {
+    for (std::size_t id = 0; id < direct_.size(); ++id)
+      if (direct_[id] && direct_[id]->pinned()) fn(static_cast<std::uint32_t>(id));
+    for (const auto& [id, c] : map_)
+      if (c->pinned()) fn(id);
   }
 
  private:

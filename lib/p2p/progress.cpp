@@ -34,14 +34,12 @@
 //   own incoming rings, so two ranks flooding each other both make progress.
 // - A request whose address went out as a cookie stays alive (pooled or on a
 //   blocked caller's stack) until the record that completes it arrives.
-#include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -50,46 +48,14 @@
 #include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/extension.hpp"
-#include "p2p/ops.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
+#include "shm/ring.hpp"
 
 namespace ringmpi::p2p {
 namespace {
-
-char g_detail[512];
-
-std::size_t env_size(const char* name, std::size_t fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  const unsigned long long x = std::strtoull(v, &end, 10);
-  return (*end == '\0') ? static_cast<std::size_t>(x) : fallback;
-}
-
-// Can this process read other ranks' memory with process_vm_readv? Tested
-// once: the syscall may be missing or filtered (containers), or Yama may
-// forbid it (ptrace_scope >= 2). A refusal met later anyway (a peer we may
-// not read) switches to the fallback then, see rndv.cpp.
-bool single_copy_works() {
-  const char* force = std::getenv("RINGMPI_FORCE_COPY_FALLBACK");
-  if (force && std::strcmp(force, "1") == 0) return false;
-  core::Runtime& rt = core::rt();
-  if (rt.arena.mapped() && (rt.arena.header().flags & shm::kFlagForceCopyFallback)) return false;
-  if (FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r")) {
-    int scope = 0;
-    const bool ok = std::fscanf(f, "%d", &scope) == 1;
-    std::fclose(f);
-    if (ok && scope >= 2) return false;
-  }
-  // Yama scope 1 lets only ancestors read us; our peers are siblings.
-  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-  volatile std::uint64_t word = 0x5a5a5a5a5a5a5a5aull, copy = 0;
-  iovec local{const_cast<std::uint64_t*>(&copy), sizeof copy};
-  iovec remote{const_cast<std::uint64_t*>(&word), sizeof word};
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof copy && copy == word;
-}
 
 void drain(State& s, int from);
 
@@ -232,78 +198,6 @@ void consumed(State& s, int from, const shm::Record& rec) {
   room_made(s, from, false);
 }
 
-State::State() = default;
-
-State& make_state() {
-  auto& p = core::rt().p2p;
-  if (!p) p = std::make_unique<State>();
-  return *p;
-}
-
-const char* error_detail() { return g_detail; }
-
-void set_error_detail(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(g_detail, sizeof g_detail, fmt, ap);
-  va_end(ap);
-}
-
-void internal_error(const char* fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  char line[640];
-  std::snprintf(line, sizeof line, "rank %d: internal error in the point-to-point engine: %s", core::rt().rank, msg);
-  std::fprintf(stderr, "ringmpi: %s\n", line);
-  core::abort_job(shm::ExitKind::fatal_error, 1, line);
-}
-
-void init() {
-  State& s = state();
-  core::Runtime& rt = core::rt();
-  s.rank = rt.rank;
-  s.size = rt.size;
-  const std::uint64_t cap = rt.arena.header().ring_capacity;
-  s.out.resize(static_cast<std::size_t>(s.size));
-  s.in.resize(static_cast<std::size_t>(s.size));
-  const auto me = static_cast<std::uint32_t>(s.rank);
-  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
-    s.out[i].ring = shm::RingProducer(rt.arena.ring(me, i), cap);
-    s.in[i].ring = shm::RingConsumer(rt.arena.ring(i, me), cap);
-  }
-  s.pending_words = (static_cast<std::size_t>(s.size) + 63) / 64;
-  s.ring_capacity = cap;
-  s.my_pending = rt.arena.pending(me);
-  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
-    s.peer_pending.push_back(rt.arena.pending(i) + s.rank / 64);
-    s.slots.push_back(&rt.arena.slot(i));
-  }
-  const std::size_t max_payload = s.out[0].ring.max_payload();
-  // Eager up to 64 KiB when a ring holds 16 such messages: two copies through
-  // a cache-resident ring beat a single-copy syscall round there.
-  s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 65536);
-  s.tune.eager_limit = std::max(env_size("RINGMPI_EAGER_LIMIT", s.tune.eager_limit), kMinEagerLimit);
-  s.tune.split_min = env_size("RINGMPI_SPLIT_MIN", s.tune.split_min);
-  s.tune.chunk = env_size("RINGMPI_CHUNK", s.tune.chunk);
-  const std::size_t eager_max = max_payload - sizeof(wire::Envelope) - sizeof(wire::SyncCookie);
-  if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
-  if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
-  if (s.tune.chunk < 64) s.tune.chunk = 64;
-  if (s.tune.split_min < 2) s.tune.split_min = 2;
-  s.single_copy = single_copy_works();
-  oversubscribed_slow();  // the job's size is known now: settle the waiting policy
-  s.attached = true;
-}
-
-void finalize() {
-  State& s = state();
-  if (!s.attached) return;
-  wait_until([&s] { return s.open_sends == 0 && s.busy.empty(); });
-}
-
 void progress(int skip_hot) {
   State& s = state();
   if (!s.attached || s.in_progress) return;
@@ -386,21 +280,6 @@ void flush_out(State& s) {
       ++k;
     }
   }
-}
-
-void complete(State& s, Request* r) {
-  r->complete = true;
-  ++s.completions;
-  r->queued = false;
-  if (r->kind == Kind::send) {
-    --s.open_sends;
-    if (r->bsend_offset >= 0) {
-      s.bsend.used.erase(static_cast<std::size_t>(r->bsend_offset));
-      r->bsend_offset = -1;
-    }
-  }
-  if (!r->persistent) r->hold.reset();
-  if (r->user_freed && r->pooled) s.requests.release(r);
 }
 
 }  // namespace ringmpi::p2p

@@ -6,7 +6,7 @@
 #include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
@@ -56,7 +56,7 @@ void fill(Request* r, const RecvArgs& a, bool hold) {
   r->comm = a.handle;
   r->peer = a.source;
   r->tag = a.tag;
-  r->context = a.comm->context;
+  r->context = a.route.context;
 }
 
 void set_probe_status(const Unexpected& u, MPI_Status* st) { set_status(st, u.src, u.tag, u.bytes); }
@@ -193,7 +193,7 @@ void start_recv(State& s, Request* r) {
 int recv(const RecvArgs& a, MPI_Status* status) {
   State& s = state();
   if (a.source >= 0) {  // direct_recv checks the queues itself
-    const DirectRecv d{a.comm->context, a.source, a.comm->peer_world[static_cast<std::size_t>(a.source)], a.tag,
+    const DirectRecv d{a.route.context, a.source, a.route.peer_world[a.source], a.tag,
                        a.buf, a.count, a.type};
     wire::Envelope env;
     std::size_t n;
@@ -230,26 +230,32 @@ int recv_init(const RecvArgs& a, MPI_Request* request) {
   return MPI_SUCCESS;
 }
 
+std::vector<std::uint32_t> pinned_contexts() {
+  std::vector<std::uint32_t> ids;
+  state().contexts.for_each_pinned([&](std::uint32_t id) { ids.push_back(id); });
+  return ids;
+}
+
 // ---- probes ------------------------------------------------------------------
 
-bool iprobe(int source, int tag, const comm::Comm& c, MPI_Status* status) {
+bool iprobe(int source, int tag, std::uint32_t context, MPI_Status* status) {
   if (source == MPI_PROC_NULL) {
     proc_null_probe_status(status);
     return true;
   }
   State& s = state();
   progress();
-  if (Unexpected* u = s.contexts.get(c.context).find_unexpected(source, tag)) {
+  if (Unexpected* u = s.contexts.get(context).find_unexpected(source, tag)) {
     set_probe_status(*u, status);
     return true;
   }
   return false;
 }
 
-void probe(int source, int tag, const comm::Comm& c, MPI_Status* status) {
-  if (iprobe(source, tag, c, status)) return;
+void probe(int source, int tag, std::uint32_t context, MPI_Status* status) {
+  if (iprobe(source, tag, context, status)) return;
   State& s = state();
-  Context& ctx = s.contexts.get(c.context);
+  Context& ctx = s.contexts.get(context);
   Unexpected* found = nullptr;
   wait_until([&] { return (found = ctx.find_unexpected(source, tag)) != nullptr; });
   set_probe_status(*found, status);
@@ -257,12 +263,12 @@ void probe(int source, int tag, const comm::Comm& c, MPI_Status* status) {
 
 namespace {
 
-bool take_message(State& s, Unexpected* u, const comm::Comm& c, MPI_Comm h, MPI_Message* message,
+bool take_message(State& s, Unexpected* u, std::uint32_t context, MPI_Comm h, MPI_Message* message,
                   MPI_Status* status) {
   set_probe_status(*u, status);
   auto m = std::make_unique<Message>();
-  m->msg = s.contexts.get(c.context).take_unexpected(u);
-  m->context = c.context;
+  m->msg = s.contexts.get(context).take_unexpected(u);
+  m->context = context;
   m->comm = h;
   *message = s.messages.add(std::move(m));
   return true;
@@ -270,7 +276,7 @@ bool take_message(State& s, Unexpected* u, const comm::Comm& c, MPI_Comm h, MPI_
 
 }  // namespace
 
-bool improbe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
+bool improbe(int source, int tag, std::uint32_t context, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
   if (source == MPI_PROC_NULL) {
     proc_null_probe_status(status);
     *message = MPI_MESSAGE_NO_PROC;
@@ -278,18 +284,18 @@ bool improbe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* 
   }
   State& s = state();
   progress();
-  if (Unexpected* u = s.contexts.get(c.context).find_unexpected(source, tag))
-    return take_message(s, u, c, h, message, status);
+  if (Unexpected* u = s.contexts.get(context).find_unexpected(source, tag))
+    return take_message(s, u, context, h, message, status);
   return false;
 }
 
-void mprobe(int source, int tag, const comm::Comm& c, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
-  if (improbe(source, tag, c, h, message, status)) return;
+void mprobe(int source, int tag, std::uint32_t context, MPI_Comm h, MPI_Message* message, MPI_Status* status) {
+  if (improbe(source, tag, context, h, message, status)) return;
   State& s = state();
-  Context& ctx = s.contexts.get(c.context);
+  Context& ctx = s.contexts.get(context);
   Unexpected* found = nullptr;
   wait_until([&] { return (found = ctx.find_unexpected(source, tag)) != nullptr; });
-  take_message(s, found, c, h, message, status);
+  take_message(s, found, context, h, message, status);
 }
 
 bool message_valid(MPI_Message m) {

@@ -1,4 +1,5 @@
-// Receiver side of large messages (see send.cpp for the protocol choice).
+// Large messages: the rendezvous protocol, receiver side then sender side
+// (send.cpp chooses the protocol and sends the rts).
 //
 // Single copy: the receiver reads the sender's buffer with process_vm_readv,
 // local iovecs from dtype::to_iov on our buffer, remote iovecs either the one
@@ -27,7 +28,7 @@
 
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 
 namespace ringmpi::p2p {
 namespace {
@@ -152,6 +153,7 @@ void ask_push(State& s, Request* r, int from, std::uint64_t send_cookie) {
   c.bytes = r->xfer_bytes;
   c.mode = wire::cts_push;
   r->xfer_done = 0;
+  core::count(core::Counter::rndv_push);
   send_control(s, from, wire::cts, &c, sizeof c);
   if (r->xfer_bytes == 0) complete(s, r);
 }
@@ -189,7 +191,9 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
     return;
   }
   peer.readable = true;
+  core::count(core::Counter::rndv_read);
   if (split && own < n) {
+    core::count(core::Counter::rndv_split);
     wire::Cts c{};
     c.send_cookie = rts.cookie;
     c.recv_cookie = cookie_of(r);
@@ -229,6 +233,102 @@ void on_done_write(State& s, const wire::DoneWrite& d) {
   }
   r->waits = 0;
   complete(s, r);
+}
+
+// ---- sender side -------------------------------------------------------------
+
+namespace {
+
+// The sender's layout is described to the receiver as an iovec array that
+// the receiver reads from our memory; beyond this many pieces pushing the
+// data through the ring (packing on our side) is as fast and bounded.
+constexpr std::size_t kMaxRemoteIov = 1 << 16;
+
+// Writes [off, off+n) of our contiguous buffer into the receiver's.
+bool write_share(int dest, const Request& r, std::uint64_t remote, std::size_t off, std::size_t n) {
+  const pid_t pid = state().slots[static_cast<std::size_t>(dest)]->pid.load(std::memory_order_relaxed);
+  while (n > 0) {
+    const std::size_t piece = std::min<std::size_t>(n, std::size_t(1) << 30);
+    iovec local{static_cast<std::byte*>(r.buf) + off, piece};
+    iovec far{reinterpret_cast<void*>(remote + off), piece};
+    const ssize_t got = process_vm_writev(pid, &local, 1, &far, 1, 0);
+    if (got <= 0) return false;
+    off += static_cast<std::size_t>(got);
+    n -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+void prepare_rts(Request* r) {
+  r->iov.clear();
+  r->push_only = false;
+  if (r->contig) return;
+  iovec tmp[256];
+  std::size_t off = 0;
+  while (off < r->bytes) {
+    std::size_t covered = 0;
+    const std::size_t n = dtype::to_iov(r->buf, r->count, *r->type, off, r->bytes - off, tmp, 256, &covered);
+    if (covered == 0) break;
+    r->iov.insert(r->iov.end(), tmp, tmp + n);
+    off += covered;
+    if (r->iov.size() > kMaxRemoteIov) {
+      r->iov.clear();
+      r->iov.shrink_to_fit();
+      r->push_only = true;
+      return;
+    }
+  }
+}
+
+// Data records after a cts_push, as many as fit now.
+bool push_data(State& s, int dest, Request* r, bool* pushed) {
+  shm::RingProducer& ring = s.out[static_cast<std::size_t>(dest)].ring;
+  while (r->xfer_done < r->xfer_bytes) {
+    const std::size_t n = std::min(s.tune.chunk, r->xfer_bytes - r->xfer_done);
+    std::byte* p = ring.reserve(sizeof(wire::Data) + n);
+    if (!p) return false;
+    const wire::Data d{r->peer_cookie, r->xfer_done};
+    std::memcpy(p, &d, sizeof d);
+    copy_stream_out(*r, r->xfer_done, p + sizeof d, n);
+    ring.commit(wire::data, sizeof d + n);
+    *pushed = true;
+    r->xfer_done += n;
+  }
+  r->waits = 0;
+  complete(s, r);
+  return true;
+}
+
+void on_cts(State& s, int from, const wire::Cts& c) {
+  Request* r = from_cookie(c.send_cookie);
+  if (c.mode == wire::cts_push) {
+    r->peer_cookie = c.recv_cookie;
+    r->xfer_bytes = c.bytes;
+    r->xfer_done = 0;
+    OutItem item;
+    item.req = r;
+    item.push = true;
+    if (s.out[static_cast<std::size_t>(from)].queue.empty()) {
+      bool pushed = false;
+      const bool done = push_data(s, from, r, &pushed);
+      if (pushed) notify(s, from);
+      if (done) return;
+    }
+    r->queued = true;
+    enqueue(s, from, item);
+    return;
+  }
+  // cts_write: our share goes straight into the receiver's buffer.
+  const bool ok = write_share(from, *r, c.recv_addr, c.write_offset, c.write_bytes);
+  const wire::DoneWrite d{c.recv_cookie, ok ? 1u : 0u};
+  send_control(s, from, wire::done_write, &d, sizeof d);
+}
+
+void on_ack(State& s, const wire::Ack& a) {
+  Request* r = from_cookie(a.send_cookie);
+  if (r->waits > 0 && --r->waits == 0) complete(s, r);
 }
 
 }  // namespace ringmpi::p2p

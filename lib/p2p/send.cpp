@@ -1,6 +1,7 @@
 // Sends: the eager fast path straight into the ring, the generic path
-// through a request (queued when the ring is full), and the sender side of
-// the rendezvous.
+// through a request (queued when the ring is full), the first record of every
+// send. The rest of the rendezvous (both sides) is in rndv.cpp, buffered
+// sends in bsend.cpp.
 //
 // Protocol choice by message size (stream bytes):
 //   bytes <= eager_limit   one eager record (eager_sync for MPI_Ssend: the
@@ -19,43 +20,16 @@
 #include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
-namespace {
-
-// The sender's layout is described to the receiver as an iovec array that
-// the receiver reads from our memory; beyond this many pieces pushing the
-// data through the ring (packing on our side) is as fast and bounded.
-constexpr std::size_t kMaxRemoteIov = 1 << 16;
 
 void copy_stream_out(const Request& r, std::size_t offset, std::byte* dst, std::size_t n) {
   if (r.contig)
     std::memcpy(dst, static_cast<const std::byte*>(r.buf) + offset, n);
   else
     dtype::pack(r.buf, r.count, *r.type, offset, dst, n);
-}
-
-void prepare_rts(Request* r) {
-  r->iov.clear();
-  r->push_only = false;
-  if (r->contig) return;
-  iovec tmp[256];
-  std::size_t off = 0;
-  while (off < r->bytes) {
-    std::size_t covered = 0;
-    const std::size_t n = dtype::to_iov(r->buf, r->count, *r->type, off, r->bytes - off, tmp, 256, &covered);
-    if (covered == 0) break;
-    r->iov.insert(r->iov.end(), tmp, tmp + n);
-    off += covered;
-    if (r->iov.size() > kMaxRemoteIov) {
-      r->iov.clear();
-      r->iov.shrink_to_fit();
-      r->push_only = true;
-      return;
-    }
-  }
 }
 
 void enqueue(State& s, int dest, const OutItem& item) {
@@ -66,6 +40,8 @@ void enqueue(State& s, int dest, const OutItem& item) {
   }
   o.queue.push_back(item);
 }
+
+namespace {
 
 // The first (or only) record of a send.
 bool push_first(State& s, int dest, Request* r, bool* pushed) {
@@ -108,41 +84,11 @@ bool push_first(State& s, int dest, Request* r, bool* pushed) {
   return true;
 }
 
-// Data records after a cts_push, as many as fit now.
-bool push_data(State& s, int dest, Request* r, bool* pushed) {
-  shm::RingProducer& ring = s.out[static_cast<std::size_t>(dest)].ring;
-  while (r->xfer_done < r->xfer_bytes) {
-    const std::size_t n = std::min(s.tune.chunk, r->xfer_bytes - r->xfer_done);
-    std::byte* p = ring.reserve(sizeof(wire::Data) + n);
-    if (!p) return false;
-    const wire::Data d{r->peer_cookie, r->xfer_done};
-    std::memcpy(p, &d, sizeof d);
-    copy_stream_out(*r, r->xfer_done, p + sizeof d, n);
-    ring.commit(wire::data, sizeof d + n);
-    *pushed = true;
-    r->xfer_done += n;
-  }
-  r->waits = 0;
-  complete(s, r);
-  return true;
-}
+int world_of(const SendArgs& a) { return a.dest == MPI_PROC_NULL ? MPI_PROC_NULL : a.route.peer_world[a.dest]; }
 
-// Writes [off, off+n) of our contiguous buffer into the receiver's.
-bool write_share(int dest, const Request& r, std::uint64_t remote, std::size_t off, std::size_t n) {
-  const pid_t pid = state().slots[static_cast<std::size_t>(dest)]->pid.load(std::memory_order_relaxed);
-  while (n > 0) {
-    const std::size_t piece = std::min<std::size_t>(n, std::size_t(1) << 30);
-    iovec local{static_cast<std::byte*>(r.buf) + off, piece};
-    iovec far{reinterpret_cast<void*>(remote + off), piece};
-    const ssize_t got = process_vm_writev(pid, &local, 1, &far, 1, 0);
-    if (got <= 0) return false;
-    off += static_cast<std::size_t>(got);
-    n -= static_cast<std::size_t>(got);
-  }
-  return true;
-}
+}  // namespace
 
-void fill(Request* r, const SendArgs& a, bool hold) {
+void fill_send(Request* r, const SendArgs& a, bool hold, int dest_world) {
   r->kind = Kind::send;
   r->mode = a.mode;
   r->comm = a.handle;
@@ -155,13 +101,15 @@ void fill(Request* r, const SendArgs& a, bool hold) {
   r->contig = r->bytes == 0 || a.type->contiguous();
   if (hold && !r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   if (a.dest != MPI_PROC_NULL) {
-    r->context = a.comm->context;
-    r->world = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
-    r->stamp = a.comm->rank;
+    r->context = a.route.context;
+    r->world = dest_world;
+    r->stamp = a.route.rank;
   }
 }
 
-int bsend_start(State& s, const SendArgs& a);
+namespace {
+
+void fill(Request* r, const SendArgs& a, bool hold) { fill_send(r, a, hold, world_of(a)); }
 
 }  // namespace
 
@@ -220,44 +168,14 @@ bool push_item(State& s, int dest, OutItem& item, bool* pushed) {
   return item.push ? push_data(s, dest, item.req, pushed) : push_first(s, dest, item.req, pushed);
 }
 
-void on_cts(State& s, int from, const wire::Cts& c) {
-  Request* r = from_cookie(c.send_cookie);
-  if (c.mode == wire::cts_push) {
-    r->peer_cookie = c.recv_cookie;
-    r->xfer_bytes = c.bytes;
-    r->xfer_done = 0;
-    OutItem item;
-    item.req = r;
-    item.push = true;
-    if (s.out[static_cast<std::size_t>(from)].queue.empty()) {
-      bool pushed = false;
-      const bool done = push_data(s, from, r, &pushed);
-      if (pushed) notify(s, from);
-      if (done) return;
-    }
-    r->queued = true;
-    enqueue(s, from, item);
-    return;
-  }
-  // cts_write: our share goes straight into the receiver's buffer.
-  const bool ok = write_share(from, *r, c.recv_addr, c.write_offset, c.write_bytes);
-  const wire::DoneWrite d{c.recv_cookie, ok ? 1u : 0u};
-  send_control(s, from, wire::done_write, &d, sizeof d);
-}
-
-void on_ack(State& s, const wire::Ack& a) {
-  Request* r = from_cookie(a.send_cookie);
-  if (r->waits > 0 && --r->waits == 0) complete(s, r);
-}
-
 int send(const SendArgs& a) {
   State& s = state();
   if (a.dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  if (a.mode == Mode::buffered) return bsend_start(s, a);
+  if (a.mode == Mode::buffered) return bsend_start(s, a, world_of(a));
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
-    const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
   }
   Request r;
@@ -270,14 +188,14 @@ int send(const SendArgs& a) {
 int isend(const SendArgs& a, MPI_Request* request) {
   State& s = state();
   if (a.mode == Mode::buffered) {
-    const int e = bsend_start(s, a);
+    const int e = bsend_start(s, a, world_of(a));
     if (e == MPI_SUCCESS) *request = s.requests.handle(s.requests.shared_done());
     return e;
   }
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.dest != MPI_PROC_NULL && a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
-    const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, 0};
+    const int dest = a.route.peer_world[a.dest];
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) {
       *request = s.requests.handle(s.requests.shared_done());
       return MPI_SUCCESS;
@@ -312,15 +230,10 @@ int send_init(const SendArgs& a, MPI_Request* request) {
 
 int start_persistent_send(State& s, Request* r) {
   if (r->mode == Mode::buffered) {
-    const SendArgs a{r->buf, r->count, MPI_DATATYPE_NULL, r->type, r->peer, r->tag, nullptr, r->comm, Mode::buffered};
-    const comm::Comm* c = comm::lookup(r->comm);
-    if (!c && r->peer != MPI_PROC_NULL) {
-      set_error_detail("the communicator of this persistent request was freed");
-      return MPI_ERR_COMM;
-    }
-    SendArgs b = a;
-    b.comm = c;
-    const int e = bsend_start(s, b);
+    // Addressed as the request was created (fill() resolved the route).
+    const SendArgs a{r->buf, r->count,  MPI_DATATYPE_NULL, r->type, r->peer, r->tag, Route{r->context, r->stamp, nullptr},
+                     r->comm, Mode::buffered};
+    const int e = bsend_start(s, a, r->world);
     r->active = true;
     r->complete = true;
     r->st_error = MPI_SUCCESS;
@@ -332,106 +245,5 @@ int start_persistent_send(State& s, Request* r) {
 }
 
 // ---- buffered sends --------------------------------------------------------
-
-namespace {
-
-// First fit over the blocks in use; -1 when nothing fits.
-long bsend_alloc(BsendBuffer& b, std::size_t n) {
-  std::size_t at = 0;
-  for (const auto& [off, len] : b.used) {
-    if (off - at >= n) break;
-    at = off + len;
-  }
-  if (at + n > b.size) return -1;
-  b.used.emplace(at, n);
-  return static_cast<long>(at);
-}
-
-int bsend_start(State& s, const SendArgs& a) {
-  if (a.dest == MPI_PROC_NULL) return MPI_SUCCESS;
-  const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
-  const std::size_t need = bytes + MPI_BSEND_OVERHEAD;
-  long off = bsend_alloc(s.bsend, need);
-  if (off < 0) {
-    // Buffered messages the rings took since the last progress free their space.
-    progress();
-    off = bsend_alloc(s.bsend, need);
-  }
-  if (off < 0) {
-    std::size_t used = 0;
-    for (const auto& [o, l] : s.bsend.used) used += l;
-    set_error_detail(
-        "the attached buffer has no room for this message: it needs %zu bytes (%zu of data + MPI_BSEND_OVERHEAD %d); "
-        "%zu of the %zu attached bytes are in use%s",
-        need, bytes, MPI_BSEND_OVERHEAD, used, s.bsend.size,
-        s.bsend.base ? "" : " (no buffer is attached: call MPI_Buffer_attach first)");
-    return MPI_ERR_BUFFER;
-  }
-  std::byte* copy = s.bsend.base + off;
-  if (bytes) {
-    if (bytes == 0 || a.type->contiguous())
-      std::memcpy(copy, a.buf, bytes);
-    else
-      dtype::pack(a.buf, a.count, *a.type, 0, copy, bytes);
-  }
-  const dtype::Datatype* byte = dtype::lookup(MPI_BYTE);
-  const int dest = a.comm->peer_world[static_cast<std::size_t>(a.dest)];
-  if (bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.comm->context, a.comm->rank, a.tag, 0};
-    if (eager_now(s, dest, env, copy, static_cast<int>(bytes), *byte, true, bytes)) {
-      s.bsend.used.erase(static_cast<std::size_t>(off));
-      return MPI_SUCCESS;
-    }
-  }
-  Request* r = new_request(s, false);
-  if (!r) {
-    s.bsend.used.erase(static_cast<std::size_t>(off));
-    return MPI_ERR_INTERN;
-  }
-  SendArgs b = a;
-  b.buf = copy;
-  b.count = static_cast<int>(std::min<std::size_t>(bytes, INT_MAX));
-  b.type = byte;
-  b.datatype = MPI_BYTE;
-  b.mode = Mode::standard;
-  fill(r, b, false);
-  r->bytes = bytes;
-  r->contig = true;
-  r->user_freed = true;  // nobody waits for it: the engine releases it when done
-  r->bsend_offset = off;
-  start_send(s, r);
-  return MPI_SUCCESS;
-}
-
-}  // namespace
-
-int buffer_attach(void* buffer, int size) {
-  State& s = state();
-  if (s.bsend.base) {
-    set_error_detail("a buffer of %zu bytes is already attached; MPI_Buffer_detach it first", s.bsend.size);
-    return MPI_ERR_BUFFER;
-  }
-  s.bsend.base = static_cast<std::byte*>(buffer);
-  s.bsend.size = static_cast<std::size_t>(size);
-  s.bsend.used.clear();
-  return MPI_SUCCESS;
-}
-
-int buffer_detach(void* buffer_addr, int* size) {
-  State& s = state();
-  if (!s.bsend.base) {
-    // MPI-3.1 §3.6.1 leaves this to the implementation; MPICH and Open MPI
-    // return a null buffer of size 0.
-    *static_cast<void**>(buffer_addr) = nullptr;
-    *size = 0;
-    return MPI_SUCCESS;
-  }
-  // Blocks until every buffered message has left the buffer.
-  wait_until([&s] { return s.bsend.used.empty(); });
-  *static_cast<void**>(buffer_addr) = s.bsend.base;
-  *size = static_cast<int>(s.bsend.size);
-  s.bsend = BsendBuffer{};
-  return MPI_SUCCESS;
-}
 
 }  // namespace ringmpi::p2p

@@ -11,6 +11,7 @@
 #include <ctime>
 
 #include "core/runtime.hpp"
+#include "tunables/tunables.hpp"
 
 namespace ringmpi::p2p {
 namespace {
@@ -40,12 +41,8 @@ int online_cores() {
 
 // RINGMPI_YIELD_US overrides how long a waiter yields before it sleeps.
 std::uint64_t yield_window_ns(bool over) {
-  if (const char* v = std::getenv("RINGMPI_YIELD_US"); v && *v) {
-    char* end = nullptr;
-    const unsigned long long us = std::strtoull(v, &end, 10);
-    if (*end == '\0') return us * 1000;
-  }
-  return over ? kYieldNsOversubscribed : kYieldNs;
+  const std::uint64_t fallback = over ? kYieldNsOversubscribed : kYieldNs;
+  return tunables::value(tunables::Id::yield_us, fallback / 1000) * 1000;
 }
 
 bool oversubscribed_now() { return core::rt().size > online_cores(); }

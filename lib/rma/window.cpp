@@ -19,7 +19,7 @@
 #include <cstring>
 
 #include "coll/barrier.hpp"
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "comm/create.hpp"
 #include "core/runtime.hpp"
 

@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <string>
 #include <utility>
+
+#include "tunables/tunables.hpp"
 
 namespace ringmpi::shm {
 namespace {
@@ -30,8 +33,10 @@ ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capaci
 
 int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t flags,
                   std::string* error) {
-  if (nranks == 0 || ring_capacity < 4096 || (ring_capacity & (ring_capacity - 1)) != 0) {
-    *error = "arena: nranks must be positive and the ring capacity a power of two >= 4096";
+  if (nranks == 0 || ring_capacity < tunables::kMinRingBytes || ring_capacity > tunables::kMaxRingBytes ||
+      (ring_capacity & (ring_capacity - 1)) != 0) {
+    *error = "arena: nranks must be positive and the ring capacity a power of two between " +
+             std::to_string(tunables::kMinRingBytes) + " and " + std::to_string(tunables::kMaxRingBytes);
     return -1;
   }
   const ArenaLayout l = ArenaLayout::compute(nranks, ring_capacity);

@@ -26,8 +26,10 @@ namespace ringmpi::shm {
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
 inline constexpr std::uint32_t kLayoutVersion = 2;
 inline constexpr std::size_t kCacheLine = 64;
-inline constexpr std::size_t kMinRingCapacity = 64 * 1024;
-inline constexpr std::size_t kMaxRingCapacity = 1024 * 1024;
+// The range of default ring capacities (default_ring_capacity); the range a
+// user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
+inline constexpr std::size_t kMinDefaultRingCapacity = 64 * 1024;
+inline constexpr std::size_t kMaxDefaultRingCapacity = 1024 * 1024;
 // Default capacity of one ring for a job of `nranks`: the largest power of
 // two with all nranks^2 rings within 256 MiB of (sparse) arena, between 64
 // KiB and 1 MiB. A large ring holds a whole window of nonblocking sends (the
@@ -36,8 +38,8 @@ inline constexpr std::size_t kMaxRingCapacity = 1024 * 1024;
 // space and resident memory.
 constexpr std::size_t default_ring_capacity(std::uint64_t nranks) {
   const std::uint64_t budget = std::uint64_t(256) << 20;
-  std::size_t cap = kMaxRingCapacity;
-  while (cap > kMinRingCapacity && nranks * nranks * cap > budget) cap /= 2;
+  std::size_t cap = kMaxDefaultRingCapacity;
+  while (cap > kMinDefaultRingCapacity && nranks * nranks * cap > budget) cap /= 2;
   return cap;
 }
 inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;

@@ -110,6 +110,11 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
 }
 }  // namespace detail
 
+// The largest payload one record of a ring of `capacity` bytes holds.
+constexpr std::size_t max_payload_of(std::uint64_t capacity) {
+  return static_cast<std::size_t>(capacity / 2) - kCacheLine - kRecordHeaderBytes;
+}
+
 class RingProducer {
  public:
   RingProducer() = default;
@@ -122,7 +127,7 @@ class RingProducer {
   std::uint64_t capacity() const { return mask_ + 1; }
   // The largest payload one record can carry: half the ring, so that a record
   // behind a pad record still fits.
-  std::size_t max_payload() const { return capacity() / 2 - kCacheLine - kRecordHeaderBytes; }
+  std::size_t max_payload() const { return max_payload_of(capacity()); }
 
   // Room for a record of `payload` bytes: returns where to write the payload
   // (8-byte aligned), or nullptr when the ring is too full right now.

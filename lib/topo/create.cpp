@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 #include "comm/numa.hpp"
 #include "topo/cart_map.hpp"
 #include "topo/graph_map.hpp"

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "coll/internal.hpp"
+#include "coll/base.hpp"
 
 namespace ringmpi::topo {
 

@@ -113,10 +113,31 @@ def test_ring_size_setting_is_checked(ctx):
     fl.check_status(r, 0)
 
 
+def test_every_tunable_is_checked(ctx):
+    # One table (lib/tunables) gives every RINGMPI_* variable its range; an
+    # unsafe value stops mpiexec before any rank starts, whether it comes
+    # from the environment or from -genv.
+    for name, bad in (("RINGMPI_EAGER_LIMIT", "100"), ("RINGMPI_INTERNAL_EAGER_SAFE", "1000000"),
+                      ("RINGMPI_CHUNK", "8"), ("RINGMPI_SPLIT_MIN", "x"), ("RINGMPI_YIELD_US", "-3"),
+                      ("RINGMPI_FORCE_COPY_FALLBACK", "2")):
+        r = ctx.mpiexec(["-n", "2", ctx.prog("hello")], env={name: bad})
+        fl.check_status(r, 2)
+        fl.check_eq(r.out, "", "stdout", r)
+        fl.check_in("%s='%s' is not a" % (name, bad), r.err, "message", r)
+    r = ctx.mpiexec(["-genv", "RINGMPI_EAGER_LIMIT", "10", "-n", "2", ctx.prog("hello")])
+    fl.check_status(r, 2)
+    fl.check_in("RINGMPI_EAGER_LIMIT='10' is not a number between 4096", r.err, "message", r)
+    r = ctx.mpiexec(["-n", "2", ctx.prog("hello")], env={"RINGMPI_EAGER_LIMIT": "8192", "RINGMPI_YIELD_US": "0"})
+    fl.check_status(r, 0)
+
+
 def test_help_and_version(ctx):
     r = ctx.mpiexec(["--help"])
     fl.check_status(r, 0)
-    for word in ("usage: mpiexec", "--bind-to", "--tag-output", "-genv", "--timeout", "124", "127"):
+    for word in ("usage: mpiexec", "--bind-to", "--tag-output", "-genv", "--timeout", "124", "127",
+                 "RINGMPI_RING_BYTES", "RINGMPI_EAGER_LIMIT", "RINGMPI_SPLIT_MIN", "RINGMPI_CHUNK",
+                 "RINGMPI_INTERNAL_EAGER_SAFE", "RINGMPI_YIELD_US", "RINGMPI_FORCE_COPY_FALLBACK",
+                 "RINGMPI_LAUNCHER_POLL"):
         fl.check_in(word, r.out, "help text", r)
     r = ctx.mpiexec(["--version"])
     fl.check_status(r, 0)
@@ -163,6 +184,7 @@ if __name__ == "__main__":
              test_missing_program_is_127_in_one_line, test_unexecutable_program_is_126,
              test_exec_failure_in_the_child_is_reported_once, test_script_without_shebang_runs_like_execvp,
              test_bad_command_lines_are_refused_with_status_2, test_ring_size_setting_is_checked,
+             test_every_tunable_is_checked,
              test_help_and_version,
              test_exit_0_without_finalize_while_others_run_fails, test_event_loop_backend,
              test_io_uring_refused_falls_back_to_poll])

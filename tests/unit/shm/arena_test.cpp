@@ -35,17 +35,17 @@ TEST_CASE("arena create/map round trip; a bad header is refused with a clear err
   CHECK(err.find("layout mismatch") != std::string::npos);
   close(fd);
 
-  CHECK(Arena::create(0, kMinRingCapacity, 0, &err) == -1);
+  CHECK(Arena::create(0, kMinDefaultRingCapacity, 0, &err) == -1);
   CHECK(Arena::create(2, 1000, 0, &err) == -1);
 }
 
 TEST_CASE("default ring capacity: 1 MiB for small jobs, down to 64 KiB, arena within 256 MiB") {
-  CHECK(default_ring_capacity(1) == kMaxRingCapacity);
-  CHECK(default_ring_capacity(8) == kMaxRingCapacity);
-  CHECK(default_ring_capacity(16) == kMaxRingCapacity);
+  CHECK(default_ring_capacity(1) == kMaxDefaultRingCapacity);
+  CHECK(default_ring_capacity(8) == kMaxDefaultRingCapacity);
+  CHECK(default_ring_capacity(16) == kMaxDefaultRingCapacity);
   CHECK(default_ring_capacity(32) == 256 * 1024);
-  CHECK(default_ring_capacity(64) == kMinRingCapacity);
-  CHECK(default_ring_capacity(1024) == kMinRingCapacity);
+  CHECK(default_ring_capacity(64) == kMinDefaultRingCapacity);
+  CHECK(default_ring_capacity(1024) == kMinDefaultRingCapacity);
   for (std::uint64_t n = 1; n <= 64; ++n) {
     const std::uint64_t cap = default_ring_capacity(n);
     CHECK((cap & (cap - 1)) == 0);

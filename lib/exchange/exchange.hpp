@@ -1,5 +1,8 @@
 // The small collectives the library itself needs (communicator creation,
-// barriers), over the blocking internal point-to-point calls.
+// barriers, topology construction), over the blocking internal point-to-point
+// calls. They address participants by world rank and a context id, so they
+// sit below the communicator objects (lib/comm builds its creation rounds on
+// them; comm::peers_of turns a communicator into Peers).
 //
 // They run on a communicator's coll_context(), so user traffic never mixes
 // with them, and they are deadlock-free whatever the p2p engine's eager
@@ -12,11 +15,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "coll/tags.hpp"
-#include "comm/comm.hpp"
+#include "exchange/tags.hpp"
 #include "p2p/engine.hpp"
+#include "tunables/tunables.hpp"
 
-namespace ringmpi::coll {
+namespace ringmpi::exchange {
 
 // Who takes part in an internal collective and how they address each other.
 struct Peers {
@@ -33,15 +36,12 @@ struct Peers {
   int id(int i) const { return ids.empty() ? i : ids[static_cast<std::size_t>(i)]; }
 };
 
-// An intracommunicator's ranks, or an intercommunicator's union (see Comm).
-Peers peers_of(const comm::Comm& c);
-
 // Messages up to this size are sent without waiting for the receiver (the
 // p2p engine's eager limit is larger). RINGMPI_INTERNAL_EAGER_SAFE (bytes)
 // overrides it, so tests can drive the tree fallback with few ranks; every
 // rank must see the same value.
 inline constexpr std::size_t kEagerSafeBytes = 4096;
-static_assert(kEagerSafeBytes <= p2p::kMinEagerLimit, "send-before-receive steps need eager messages");
+static_assert(kEagerSafeBytes <= tunables::kMinEagerLimit, "send-before-receive steps need eager messages");
 std::size_t eager_safe_bytes();
 
 // Every participant contributes `block` bytes and gets all blocks in
@@ -59,4 +59,4 @@ void bcast(const Peers& p, int root, void* buf, std::size_t max_bytes, std::size
 // No participant leaves before all have entered.
 void barrier(const Peers& p);
 
-}  // namespace ringmpi::coll
+}  // namespace ringmpi::exchange

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "p2p/engine.hpp"
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
 
@@ -29,15 +30,29 @@ void complete(State& s, Request* r);
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes);
 
+// Fills send request r from a (`dest_world`: the world rank of a.dest; unused
+// for MPI_PROC_NULL); `hold` keeps a derived datatype alive.
+void fill_send(Request* r, const SendArgs& a, bool hold, int dest_world);
 // Sends: r is filled in (envelope, buffer, mode) and not active yet.
 void start_send(State& s, Request* r);
+// Queues an outgoing item behind what waits for ring space to `dest`.
+void enqueue(State& s, int dest, const OutItem& item);
+// Copies [offset, offset+n) of r's message stream (packing if needed).
+void copy_stream_out(const Request& r, std::size_t offset, std::byte* dst, std::size_t n);
+// Buffered sends (bsend.cpp): copies the message into the attached buffer
+// and sends it from there.
+int bsend_start(State& s, const SendArgs& a, int dest_world);
 // Tries to put the next part of an outgoing item into its ring; true when
 // the item is done with the ring (it leaves the queue). Sets *pushed when it
 // committed anything.
 bool push_item(State& s, int dest, OutItem& item, bool* pushed);
 // Pushes what the outgoing queues hold, as far as the rings take it.
 void flush_out(State& s);
-// Sender side of the rendezvous records.
+// Sender side of the rendezvous (rndv.cpp): the iovec description of a
+// non-contiguous buffer sent with the rts; data records after a cts_push
+// (true when all went into the ring); the records from the receiver.
+void prepare_rts(Request* r);
+bool push_data(State& s, int dest, Request* r, bool* pushed);
 void on_cts(State& s, int from, const wire::Cts& c);
 void on_ack(State& s, const wire::Ack& a);
 

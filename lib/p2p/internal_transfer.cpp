@@ -1,10 +1,10 @@
 // Blocking transfers of the library's own protocols: no handles, no error
 // handlers, the same rings and matching as user traffic (on another context).
-#include "p2p/internal.hpp"
+#include "p2p/internal_transfer.hpp"
 
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/ops.hpp"
+#include "p2p/engine_private.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {

@@ -18,7 +18,7 @@
 #include <climits>
 #include <cstdint>
 
-namespace ringmpi::coll {
+namespace ringmpi::exchange {
 
 inline constexpr int kTagBarrier = -2;
 inline constexpr int kTagAllgather = -3;  // allgather_and (communicator creation)
@@ -39,4 +39,4 @@ inline int create_group_tag(int tag) {
 // The tag of the schedule with sequence number `seq` on a communicator.
 inline int schedule_tag(std::uint32_t seq) { return kScheduleTagBase - static_cast<int>(seq & ((1u << 30) - 1)); }
 
-}  // namespace ringmpi::coll
+}  // namespace ringmpi::exchange

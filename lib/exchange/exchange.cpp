@@ -1,35 +1,13 @@
-#include "coll/internal.hpp"
+#include "exchange/exchange.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
-#include "coll/tags.hpp"
-#include "p2p/internal.hpp"
+#include "core/runtime.hpp"
+#include "p2p/internal_transfer.hpp"
 
-namespace ringmpi::coll {
-
-Peers peers_of(const comm::Comm& c) {
-  Peers p;
-  p.context = c.coll_context();
-  if (!c.inter) {
-    p.world = c.peer_world;
-    p.me = c.rank;
-    return p;
-  }
-  std::vector<int> local = c.local->to_world_ranks();
-  const std::vector<int>& remote = c.peer_world;
-  if (c.local_first) {
-    p.world = local;
-    p.world.insert(p.world.end(), remote.begin(), remote.end());
-    p.me = c.rank;
-  } else {
-    p.world = remote;
-    p.world.insert(p.world.end(), local.begin(), local.end());
-    p.me = static_cast<int>(remote.size()) + c.rank;
-  }
-  return p;
-}
+namespace ringmpi::exchange {
 
 namespace {
 
@@ -110,10 +88,7 @@ void tree(const Peers& p, const void* mine, std::size_t block, void* all, std::u
 }  // namespace
 
 std::size_t eager_safe_bytes() {
-  static const std::size_t v = [] {
-    const char* e = std::getenv("RINGMPI_INTERNAL_EAGER_SAFE");
-    return e && *e ? std::size_t(std::strtoull(e, nullptr, 10)) : kEagerSafeBytes;
-  }();
+  static const std::size_t v = tunables::value(tunables::Id::internal_eager_safe, kEagerSafeBytes);
   return v;
 }
 
@@ -125,10 +100,13 @@ void allgather_and(const Peers& p, const void* mine, std::size_t block, void* al
     return;
   }
   const std::size_t largest = std::size_t(words) * 8 + std::size_t((n + 1) / 2) * block;
-  if (largest <= eager_safe_bytes())
+  if (largest <= eager_safe_bytes()) {
+    core::count(core::Counter::exchange_dissemination);
     dissemination(p, mine, block, all, mask, words, tag);
-  else
+  } else {
+    core::count(core::Counter::exchange_tree);
     tree(p, mine, block, all, mask, words, tag);
+  }
 }
 
 void bcast(const Peers& p, int root, void* buf, std::size_t max_bytes, std::size_t* bytes, int tag) {
@@ -154,4 +132,4 @@ void barrier(const Peers& p) {
   }
 }
 
-}  // namespace ringmpi::coll
+}  // namespace ringmpi::exchange

@@ -1,0 +1,131 @@
+// Setting the engine up: the per-process State, the rings of this rank, the
+// tunables (lib/tunables), the single-copy probe; error details; finalize.
+#include <sys/prctl.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+#include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/engine_private.hpp"
+#include "p2p/state.hpp"
+#include "p2p/wait.hpp"
+#include "shm/ring.hpp"
+#include "tunables/tunables.hpp"
+
+namespace ringmpi::p2p {
+namespace {
+
+// An eager message's record: envelope, sync cookie, payload. The eager floor
+// must fit the smallest ring mpiexec accepts, or a send of kMinEagerLimit
+// bytes could wait for its receiver and the library's send-before-receive
+// collective steps (exchange/exchange.hpp) could deadlock.
+constexpr std::size_t kEagerOverhead = sizeof(wire::Envelope) + sizeof(wire::SyncCookie);
+
+static_assert(shm::max_payload_of(tunables::kMinRingBytes) - kEagerOverhead >= tunables::kMinEagerLimit,
+              "the smallest ring must hold an eager message of the eager floor");
+
+char g_detail[512];
+
+// Can this process read other ranks' memory with process_vm_readv? Tested
+// once: the syscall may be missing or filtered (containers), or Yama may
+// forbid it (ptrace_scope >= 2). A refusal met later anyway (a peer we may
+// not read) switches to the fallback then, see rndv.cpp.
+bool single_copy_works() {
+  if (tunables::value(tunables::Id::force_copy_fallback, 0) == 1) return false;
+  core::Runtime& rt = core::rt();
+  if (rt.arena.mapped() && (rt.arena.header().flags & shm::kFlagForceCopyFallback)) return false;
+  if (FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r")) {
+    int scope = 0;
+    const bool ok = std::fscanf(f, "%d", &scope) == 1;
+    std::fclose(f);
+    if (ok && scope >= 2) return false;
+  }
+  // Yama scope 1 lets only ancestors read us; our peers are siblings.
+  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+  volatile std::uint64_t word = 0x5a5a5a5a5a5a5a5aull, copy = 0;
+  iovec local{const_cast<std::uint64_t*>(&copy), sizeof copy};
+  iovec remote{const_cast<std::uint64_t*>(&word), sizeof word};
+  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof copy && copy == word;
+}
+
+}  // namespace
+
+State::State() = default;
+
+State& make_state() {
+  auto& p = core::rt().p2p;
+  if (!p) p = std::make_unique<State>();
+  return *p;
+}
+
+const char* error_detail() { return g_detail; }
+
+void set_error_detail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(g_detail, sizeof g_detail, fmt, ap);
+  va_end(ap);
+}
+
+void internal_error(const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  char line[640];
+  std::snprintf(line, sizeof line, "rank %d: internal error in the point-to-point engine: %s", core::rt().rank, msg);
+  std::fprintf(stderr, "ringmpi: %s\n", line);
+  core::abort_job(shm::ExitKind::fatal_error, 1, line);
+}
+
+void init() {
+  State& s = state();
+  core::Runtime& rt = core::rt();
+  s.rank = rt.rank;
+  s.size = rt.size;
+  const std::uint64_t cap = rt.arena.header().ring_capacity;
+  s.out.resize(static_cast<std::size_t>(s.size));
+  s.in.resize(static_cast<std::size_t>(s.size));
+  const auto me = static_cast<std::uint32_t>(s.rank);
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
+    s.out[i].ring = shm::RingProducer(rt.arena.ring(me, i), cap);
+    s.in[i].ring = shm::RingConsumer(rt.arena.ring(i, me), cap);
+  }
+  s.pending_words = (static_cast<std::size_t>(s.size) + 63) / 64;
+  s.ring_capacity = cap;
+  s.my_pending = rt.arena.pending(me);
+  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(s.size); ++i) {
+    s.peer_pending.push_back(rt.arena.pending(i) + s.rank / 64);
+    s.slots.push_back(&rt.arena.slot(i));
+  }
+  const std::size_t max_payload = s.out[0].ring.max_payload();
+  // Eager up to 64 KiB when a ring holds 16 such messages: two copies through
+  // a cache-resident ring beat a single-copy syscall round there.
+  s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 65536);
+  using tunables::Id;
+  s.tune.eager_limit = tunables::value(Id::eager_limit, s.tune.eager_limit);
+  s.tune.split_min = tunables::value(Id::split_min, s.tune.split_min);
+  s.tune.chunk = tunables::value(Id::chunk, s.tune.chunk);
+  // What one ring record holds caps both (ranges: lib/tunables).
+  const std::size_t eager_max = max_payload - kEagerOverhead;
+  if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
+  if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
+  s.single_copy = single_copy_works();
+  oversubscribed_slow();  // the job's size is known now: settle the waiting policy
+  s.attached = true;
+}
+
+void finalize() {
+  State& s = state();
+  if (!s.attached) return;
+  wait_until([&s] { return s.open_sends == 0 && s.busy.empty(); });
+}
+
+}  // namespace ringmpi::p2p

@@ -1,0 +1,117 @@
+#include "tunables/tunables.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace ringmpi::tunables {
+namespace {
+
+constexpr std::uint64_t kNoMax = ~std::uint64_t{0};
+
+// The order of Id.
+constexpr std::array<Spec, kCount> kTable{{
+    {Id::ring_bytes, "RINGMPI_RING_BYTES", kMinRingBytes, kMaxRingBytes, true,
+     "1 MiB up to 16 ranks, less beyond, 64 KiB from 64 ranks",
+     "ring capacity per ordered rank pair (bytes); read by mpiexec"},
+    {Id::eager_limit, "RINGMPI_EAGER_LIMIT", kMinEagerLimit, std::uint64_t{16} << 20, false,
+     "a sixteenth of the ring, within 16..64 KiB",
+     "largest message sent whole through a ring (bytes; at most what a ring record holds)"},
+    {Id::split_min, "RINGMPI_SPLIT_MIN", 2, kNoMax, false, "65536",
+     "from this message size (bytes) sender and receiver each copy half of a single-copy transfer"},
+    {Id::chunk, "RINGMPI_CHUNK", 64, std::uint64_t{16} << 20, false, "16384",
+     "data record size (bytes) when large messages go through the ring (copy fallback)"},
+    {Id::internal_eager_safe, "RINGMPI_INTERNAL_EAGER_SAFE", 0, kMinEagerLimit, false, "4096",
+     "largest message the library's own collectives send before receiving (bytes; tests lower it "
+     "to drive the tree fallback; every rank must see the same value)"},
+    {Id::yield_us, "RINGMPI_YIELD_US", 0, 10'000'000, false, "100, or 200 with more ranks than cores",
+     "how long a waiting rank calls sched_yield before it sleeps on its futex (microseconds)"},
+    {Id::force_copy_fallback, "RINGMPI_FORCE_COPY_FALLBACK", 0, 1, false, "0",
+     "1: large messages through the rings, not process_vm_readv"},
+    {Id::launcher_poll, "RINGMPI_LAUNCHER_POLL", 0, 1, false, "0",
+     "1: mpiexec uses poll(2) instead of io_uring"},
+}};
+
+constexpr bool table_in_order() {
+  for (int i = 0; i < kCount; ++i)
+    if (static_cast<int>(kTable[static_cast<std::size_t>(i)].id) != i) return false;
+  return true;
+}
+static_assert(table_in_order(), "kTable must list the tunables in the order of Id");
+
+bool power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+bool number(const char* text, std::uint64_t* out) {
+  if (!text || !*text || *text == '-' || *text == '+') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  *out = v;
+  return true;
+}
+
+std::string range_text(const Spec& s) {
+  std::string r = s.power_of_two ? "a power of two between " : "a number between ";
+  r += std::to_string(s.min) + " and ";
+  r += s.max == kNoMax ? std::string("2^64-1") : std::to_string(s.max);
+  return r;
+}
+
+}  // namespace
+
+const Spec& spec(Id id) { return kTable[static_cast<std::size_t>(id)]; }
+
+bool parse(Id id, const char* text, std::uint64_t* out, std::string* why) {
+  const Spec& s = spec(id);
+  std::uint64_t v = 0;
+  if (!number(text, &v) || v < s.min || v > s.max || (s.power_of_two && !power_of_two(v))) {
+    *why = std::string(s.name) + "='" + (text ? text : "") + "' is not " + range_text(s) + " (" + s.meaning + ")";
+    return false;
+  }
+  *out = v;
+  return true;
+}
+
+bool is_set(Id id) {
+  const char* v = std::getenv(spec(id).name);
+  return v && *v;
+}
+
+std::uint64_t value(Id id, std::uint64_t fallback) {
+  const Spec& s = spec(id);
+  std::uint64_t v = 0;
+  if (!number(std::getenv(s.name), &v)) return fallback;
+  if (v < s.min) v = s.min;
+  if (v > s.max) v = s.max;
+  if (s.power_of_two)
+    while (!power_of_two(v)) v &= v - 1;  // down to the highest set bit (min is a power of two)
+  return v;
+}
+
+std::string check_all(const std::function<const char*(const char*)>& lookup) {
+  std::string problems;
+  for (const Spec& s : kTable) {
+    const char* text = lookup(s.name);
+    if (!text || !*text) continue;
+    std::uint64_t v = 0;
+    std::string why;
+    if (!parse(s.id, text, &v, &why)) problems += why + "\n";
+  }
+  return problems;
+}
+
+std::string help() {
+  std::string out;
+  for (const Spec& s : kTable) {
+    out += "  ";
+    out += s.name;
+    out += "\n      ";
+    out += s.meaning;
+    out += "\n      " + range_text(s) + "; default: " + s.fallback + "\n";
+  }
+  return out;
+}
+
+}  // namespace ringmpi::tunables

@@ -1,0 +1,72 @@
+// Every RINGMPI_* environment variable a user may set, in one table: its
+// range, its default and what it changes. mpiexec checks them all before it
+// starts a job (a bad value stops it with a message naming the variable and
+// its range) and lists them in --help; the library reads them through
+// value(), which clamps into range, so a program started without mpiexec
+// cannot get an unsafe value either. The bounds that other layers' safety
+// arguments rest on are constants here, tied together by static_assert where
+// the argument lives (p2p/init.cpp: a ring of kMinRingBytes holds an
+// eager record of kMinEagerLimit bytes).
+//
+// Variables that are not tunables (the launcher's RINGMPI_ARENA_FD,
+// RINGMPI_RANK, RINGMPI_SIZE for its ranks, RINGMPI_VERSION from
+// MPI_Get_library_version) are not in the table.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ringmpi::tunables {
+
+// Messages up to this size always go eagerly: a send of that size completes
+// without its receiver, which the library's own collectives rely on
+// (exchange/exchange.hpp: their send-before-receive steps stay below it).
+inline constexpr std::uint64_t kMinEagerLimit = 4096;
+// Accepted ring capacities (bytes per ordered rank pair, a power of two).
+inline constexpr std::uint64_t kMinRingBytes = 16384;
+inline constexpr std::uint64_t kMaxRingBytes = std::uint64_t{1} << 30;
+
+enum class Id : int {
+  ring_bytes,
+  eager_limit,
+  split_min,
+  chunk,
+  internal_eager_safe,
+  yield_us,
+  force_copy_fallback,
+  launcher_poll,
+};
+inline constexpr int kCount = 8;
+
+struct Spec {
+  Id id;
+  const char* name;     // the environment variable
+  std::uint64_t min;    // accepted range, inclusive
+  std::uint64_t max;
+  bool power_of_two;    // values must also be powers of two
+  const char* fallback; // the default, in words (some depend on the job)
+  const char* meaning;  // one line for --help and the README
+};
+
+const Spec& spec(Id id);
+inline const Spec& spec(int i) { return spec(static_cast<Id>(i)); }
+
+// Parses a value for `id`; false with *why ("... is not a power of two
+// between 16384 and 1073741824") when it is not acceptable.
+bool parse(Id id, const char* text, std::uint64_t* out, std::string* why);
+
+// The environment's value for `id`, clamped into range (rounded down to a
+// power of two where one is needed); `fallback` when unset or not a number.
+std::uint64_t value(Id id, std::uint64_t fallback);
+// Whether the variable is set to a non-empty value.
+bool is_set(Id id);
+
+// Checks every tunable set in an environment (lookup returns nullptr for an
+// unset variable): "" when all are acceptable, else one line per problem.
+std::string check_all(const std::function<const char*(const char*)>& lookup);
+
+// The "environment:" lines of mpiexec --help.
+std::string help();
+
+}  // namespace ringmpi::tunables
