@@ -1,15 +1,16 @@
-// Virtual topology entry points (MPI-3.1 chapter 7). A topology is attached
-// to a communicator made by comm::split of the old one. Cartesian reorder
-// places the processes of one NUMA node on a compact block of the grid
-// (topo/cart_map.hpp); graph and distributed-graph reorder keep the order.
+// Virtual topology entry points (MPI-3.1 chapter 7): handle checks, then
+// lib/topo. The collective constructors and maps judge their other arguments
+// in lib/topo/args.hpp and let the verdict travel in their collective round
+// (lib/topo/create.hpp), so a bad argument on one rank fails the call on
+// every rank under MPI_ERRORS_RETURN instead of leaving the others waiting.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "api/call.hpp"
 #include "comm/create.hpp"
-#include "topo/cart_map.hpp"
-#include "topo/edge_routing.hpp"
+#include "topo/args.hpp"
+#include "topo/create.hpp"
 #include "topo/topology.hpp"
 
 using namespace ringmpi;
@@ -19,18 +20,6 @@ namespace {
 
 // What t points to until a check succeeds (keeps the compiler's null analysis quiet).
 const topo::Topology kNoTopology{};
-
-// A new communicator over the ranks of `old` with color 0 (others get
-// MPI_COMM_NULL), carrying topology t.
-int attach(Call& call, MPI_Comm old, bool member, std::shared_ptr<const topo::Topology> t, MPI_Comm* out,
-           int key = -1) {
-  comm::Comm* c = comm::lookup(old);
-  const comm::Made m = comm::split(*c, member ? 0 : MPI_UNDEFINED, key < 0 ? c->rank : key, comm::LocalError{});
-  *out = m.handle;
-  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
-  if (*out != MPI_COMM_NULL) comm::lookup(*out)->topo = std::move(t);
-  return MPI_SUCCESS;
-}
 
 int topo_of(Call& call, MPI_Comm h, topo::Topology::Kind kind, const char* what, comm::Comm** c,
             const topo::Topology** t) {
@@ -49,24 +38,37 @@ int graph_of(Call& call, MPI_Comm h, comm::Comm** c, const topo::Topology** t) {
   return topo_of(call, h, topo::Topology::Kind::graph, "graph", c, t);
 }
 
-int check_cart_args(Call& call, const comm::Comm& c, int ndims, const int* dims, const int* periods) {
-  if (ndims < 0) return call.fail(MPI_ERR_DIMS, "argument ndims=%d is negative", ndims);
-  if (ndims > 0 && (!dims || !periods)) return call.fail(MPI_ERR_ARG, "argument dims or periods is NULL");
-  long long n = 1;
-  for (int i = 0; i < ndims; ++i) {
-    if (dims[i] <= 0) return call.fail(MPI_ERR_DIMS, "argument dims[%d]=%d is not positive", i, dims[i]);
-    n *= dims[i];
-    if (n > c.size())
-      return call.fail(MPI_ERR_TOPOLOGY, "the grid (product of dims > %d) has more nodes than comm has ranks (%d)",
-                       c.size(), c.size());
-  }
-  return MPI_SUCCESS;
-}
-
 int check_rank(Call& call, const comm::Comm& c, int rank, const char* name) {
   if (rank < 0 || rank >= c.size())
     return call.fail(MPI_ERR_RANK, "argument %s=%d is outside 0..%d", name, rank, c.size() - 1);
   return MPI_SUCCESS;
+}
+
+// A collective constructor's outcome (*out is MPI_COMM_NULL on error).
+int deliver(Call& call, const comm::Made& m, MPI_Comm* out) {
+  if (out) *out = m.handle;
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
+  return MPI_SUCCESS;
+}
+
+int deliver(Call& call, const topo::Mapped& m, int* newrank) {
+  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
+  *newrank = m.rank;
+  return MPI_SUCCESS;
+}
+
+// A NULL output handle is a rank-local error like the others: it travels.
+comm::LocalError null_output(const void* out, const char* name) {
+  if (out) return {};
+  return {MPI_ERR_ARG, std::string("argument ") + name + " is NULL", comm::BadArg::none, 0};
+}
+
+comm::LocalError first_of(comm::LocalError a, comm::LocalError b) { return a.code != MPI_SUCCESS ? a : b; }
+
+std::vector<int> flags(int n, const int* v) {
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) out.push_back(v[i] ? 1 : 0);
+  return out;
 }
 
 }  // namespace
@@ -89,29 +91,22 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   Call call("MPI_Cart_create");
   comm::Comm* c;
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
-  if (int e = call.not_null(comm_cart, "comm_cart")) return e;
-  if (int e = check_cart_args(call, *c, ndims, dims, periods)) return e;
-  auto t = std::make_shared<topo::Topology>();
-  t->kind = topo::Topology::Kind::cart;
-  t->dims.assign(dims, dims + ndims);
-  for (int i = 0; i < ndims; ++i) t->periods.push_back(periods[i] ? 1 : 0);
-  const bool member = c->rank < t->cart_size();
-  // reorder: the rank MPI_Cart_map gives (NUMA-aware placement), as the key.
-  const int key = reorder ? topo::cart_map(*c, t->dims, t->periods) : -1;
-  return attach(call, comm_old, member, std::move(t), comm_cart, key);
+  const comm::LocalError bad =
+      first_of(null_output(comm_cart, "comm_cart"), topo::check_cart(c->size(), ndims, dims, periods));
+  const bool ok = bad.code == MPI_SUCCESS;
+  const std::vector<int> d = ok ? std::vector<int>(dims, dims + ndims) : std::vector<int>{};
+  return deliver(call, topo::cart_create(*c, d, ok ? flags(ndims, periods) : d, reorder != 0, bad), comm_cart);
 }
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   Call call("MPI_Cart_map");
   comm::Comm* c;
   if (int e = call.intracomm(comm, "comm", &c)) return e;
-  if (int e = call.not_null(newrank, "newrank")) return e;
-  if (int e = check_cart_args(call, *c, ndims, dims, periods)) return e;
-  std::vector<int> d(dims, dims + ndims), p(static_cast<std::size_t>(ndims));
-  for (int i = 0; i < ndims; ++i) p[static_cast<std::size_t>(i)] = periods[i] ? 1 : 0;
-  const int r = topo::cart_map(*c, d, p);
-  *newrank = r < 0 ? MPI_UNDEFINED : r;
-  return MPI_SUCCESS;
+  const comm::LocalError bad =
+      first_of(null_output(newrank, "newrank"), topo::check_cart(c->size(), ndims, dims, periods));
+  const bool ok = bad.code == MPI_SUCCESS;
+  const std::vector<int> d = ok ? std::vector<int>(dims, dims + ndims) : std::vector<int>{};
+  return deliver(call, topo::cart_map(*c, d, ok ? flags(ndims, periods) : d, bad), newrank);
 }
 
 int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
@@ -195,31 +190,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   comm::Comm* c;
   const topo::Topology* t = &kNoTopology;
   if (int e = cart_of(call, comm, &c, &t)) return e;
-  if (int e = call.not_null(newcomm, "newcomm")) return e;
-  const int n = static_cast<int>(t->dims.size());
-  if (n > 0)
-    if (int e = call.not_null(remain_dims, "remain_dims")) return e;
-  std::vector<int> coords(n);
-  t->cart_coords(c->rank, coords.data());
-  // Ranks that agree on the dropped coordinates share a sub-grid; the key
-  // (row-major index over the kept ones) is their rank in it.
-  int color = 0, key = 0;
-  auto sub = std::make_shared<topo::Topology>();
-  sub->kind = topo::Topology::Kind::cart;
-  for (int i = 0; i < n; ++i) {
-    if (remain_dims[i]) {
-      key = key * t->dims[i] + coords[i];
-      sub->dims.push_back(t->dims[i]);
-      sub->periods.push_back(t->periods[i]);
-    } else {
-      color = color * t->dims[i] + coords[i];
-    }
-  }
-  const comm::Made m = comm::split(*c, color, key, comm::LocalError{});
-  *newcomm = m.handle;
-  if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
-  comm::lookup(*newcomm)->topo = std::move(sub);
-  return MPI_SUCCESS;
+  const comm::LocalError bad = first_of(null_output(newcomm, "newcomm"), topo::check_cart_sub(*t, remain_dims));
+  return deliver(call, topo::cart_sub(*c, remain_dims, bad), newcomm);
 }
 
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
@@ -227,33 +199,20 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   Call call("MPI_Graph_create");
   comm::Comm* c;
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
-  if (int e = call.not_null(comm_graph, "comm_graph")) return e;
-  if (nnodes < 0 || nnodes > c->size())
-    return call.fail(MPI_ERR_ARG, "argument nnodes=%d is outside 0..%d (the size of comm_old)", nnodes, c->size());
-  if (nnodes > 0 && (!index || (index[nnodes - 1] > 0 && !edges)))
-    return call.fail(MPI_ERR_ARG, "argument index or edges is NULL");
-  const std::string why = topo::graph_invalid(nnodes, index, edges);
-  if (!why.empty()) return call.fail(MPI_ERR_TOPOLOGY, "%s", why.c_str());
-  (void)reorder;
-  auto t = std::make_shared<topo::Topology>();
-  t->kind = topo::Topology::Kind::graph;
-  t->index.assign(index, index + nnodes);
-  if (nnodes > 0) t->edges.assign(edges, edges + index[nnodes - 1]);
-  return attach(call, comm_old, c->rank < nnodes, std::move(t), comm_graph);
+  const comm::LocalError bad = first_of(null_output(comm_graph, "comm_graph"),
+                                        topo::check_graph(c->size(), nnodes, index, edges, false));
+  if (bad.code != MPI_SUCCESS) nnodes = 0;
+  return deliver(call, topo::graph_create(*c, nnodes, index, edges, reorder != 0, bad), comm_graph);
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   Call call("MPI_Graph_map");
   comm::Comm* c;
   if (int e = call.intracomm(comm, "comm", &c)) return e;
-  if (int e = call.not_null(newrank, "newrank")) return e;
-  if (nnodes < 1 || nnodes > c->size())
-    return call.fail(MPI_ERR_ARG, "argument nnodes=%d is outside 1..%d", nnodes, c->size());
-  if (!index || !edges) return call.fail(MPI_ERR_ARG, "argument index or edges is NULL");
-  const std::string why = topo::graph_invalid(nnodes, index, edges);
-  if (!why.empty()) return call.fail(MPI_ERR_TOPOLOGY, "%s", why.c_str());
-  *newrank = c->rank < nnodes ? c->rank : MPI_UNDEFINED;
-  return MPI_SUCCESS;
+  const comm::LocalError bad =
+      first_of(null_output(newrank, "newrank"), topo::check_graph(c->size(), nnodes, index, edges, true));
+  if (bad.code != MPI_SUCCESS) nnodes = 0;
+  return deliver(call, topo::graph_map(*c, nnodes, index, edges, bad), newrank);
 }
 
 int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
@@ -305,18 +264,6 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
   return MPI_SUCCESS;
 }
 
-static int dist_graph_adjacent(Call& call, MPI_Comm comm_old, std::vector<int> sources, std::vector<int> sw,
-                               std::vector<int> dests, std::vector<int> dw, bool weighted, MPI_Comm* out) {
-  auto t = std::make_shared<topo::Topology>();
-  t->kind = topo::Topology::Kind::dist_graph;
-  t->sources = std::move(sources);
-  t->source_weights = std::move(sw);
-  t->destinations = std::move(dests);
-  t->dest_weights = std::move(dw);
-  t->weighted = weighted;
-  return attach(call, comm_old, true, std::move(t), out);
-}
-
 static bool is_unweighted(const int* w) { return w == MPI_UNWEIGHTED; }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
@@ -325,23 +272,15 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   Call call("MPI_Dist_graph_create_adjacent");
   comm::Comm* c;
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
-  if (int e = call.not_null(comm_dist_graph, "comm_dist_graph")) return e;
-  if (indegree < 0 || outdegree < 0)
-    return call.fail(MPI_ERR_ARG, "indegree=%d or outdegree=%d is negative", indegree, outdegree);
   const bool weighted = !is_unweighted(sourceweights) && !is_unweighted(destweights);
-  for (int i = 0; i < indegree; ++i)
-    if (int e = check_rank(call, *c, sources[i], "sources[i]")) return e;
-  for (int i = 0; i < outdegree; ++i)
-    if (int e = check_rank(call, *c, destinations[i], "destinations[i]")) return e;
-  (void)reorder;
-  std::vector<int> sw, dw;
-  if (weighted) {
-    if (indegree > 0 && sourceweights != MPI_WEIGHTS_EMPTY) sw.assign(sourceweights, sourceweights + indegree);
-    if (outdegree > 0 && destweights != MPI_WEIGHTS_EMPTY) dw.assign(destweights, destweights + outdegree);
-  }
-  return dist_graph_adjacent(call, comm_old, std::vector<int>(sources, sources + indegree), std::move(sw),
-                             std::vector<int>(destinations, destinations + outdegree), std::move(dw), weighted,
-                             comm_dist_graph);
+  topo::Adjacency mine;
+  const comm::LocalError bad =
+      first_of(null_output(comm_dist_graph, "comm_dist_graph"),
+               topo::check_adjacent(c->size(), indegree, sources, sourceweights, outdegree, destinations, destweights,
+                                    weighted, &mine));
+  if (bad.code != MPI_SUCCESS) mine = {};
+  return deliver(call, topo::dist_graph_create_adjacent(*c, std::move(mine), weighted, reorder != 0, bad),
+                 comm_dist_graph);
 }
 
 int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
@@ -350,48 +289,13 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
   Call call("MPI_Dist_graph_create");
   comm::Comm* c;
   if (int e = call.intracomm(comm_old, "comm_old", &c)) return e;
-  if (int e = call.not_null(comm_dist_graph, "comm_dist_graph")) return e;
-  (void)reorder;
-  // Argument errors are only noted here: they travel in route_edges' first
-  // round, so every rank fails together and none waits for the others.
-  const int size = c->size();
   const bool weighted = !is_unweighted(weights);
   std::vector<topo::Edge> mine;
-  std::string bad;
-  int bad_code = MPI_ERR_ARG;
-  auto rank_ok = [&](int r, const char* what, int i) {
-    if (r >= 0 && r < size) return true;
-    bad = std::string("argument ") + what + "[" + std::to_string(i) + "]=" + std::to_string(r) + " is outside 0.." +
-          std::to_string(size - 1);
-    bad_code = MPI_ERR_RANK;
-    return false;
-  };
-  if (n < 0) bad = "argument n=" + std::to_string(n) + " is negative";
-  else if (n > 0 && (!sources || !degrees)) bad = "argument sources or degrees is NULL";
-  for (int i = 0, k = 0; bad.empty() && i < n; ++i) {
-    if (!rank_ok(sources[i], "sources", i)) break;
-    if (degrees[i] < 0) {
-      bad = "argument degrees[" + std::to_string(i) + "]=" + std::to_string(degrees[i]) + " is negative";
-      break;
-    }
-    if (degrees[i] > 0 && (!destinations || (weighted && !weights))) {
-      bad = "argument destinations or weights is NULL";
-      break;
-    }
-    for (int j = 0; j < degrees[i]; ++j, ++k) {
-      if (!rank_ok(destinations[k], "destinations", k)) break;
-      mine.push_back({sources[i], destinations[k], weighted ? weights[k] : 1});
-    }
-  }
-  topo::Adjacency adj;
-  std::string why;
-  if (!topo::route_edges(*c, mine, bad, &adj, &why)) {
-    *comm_dist_graph = MPI_COMM_NULL;
-    return call.fail(bad.empty() ? MPI_ERR_ARG : bad_code, "%s", why.c_str());
-  }
-  if (!weighted) adj.source_weights.clear(), adj.dest_weights.clear();
-  return dist_graph_adjacent(call, comm_old, std::move(adj.sources), std::move(adj.source_weights),
-                             std::move(adj.destinations), std::move(adj.dest_weights), weighted, comm_dist_graph);
+  const comm::LocalError bad = first_of(
+      null_output(comm_dist_graph, "comm_dist_graph"),
+      topo::check_dist_graph(c->size(), n, sources, degrees, destinations, weights, weighted, &mine));
+  if (bad.code != MPI_SUCCESS) mine.clear();
+  return deliver(call, topo::dist_graph_create(*c, mine, weighted, reorder != 0, bad), comm_dist_graph);
 }
 
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
@@ -416,6 +320,11 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   if (maxindegree < in || maxoutdegree < out)
     return call.fail(MPI_ERR_ARG, "maxindegree=%d / maxoutdegree=%d are smaller than the degrees %d / %d",
                      maxindegree, maxoutdegree, in, out);
+  if ((in > 0 && !sources) || (out > 0 && !destinations))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", in > 0 && !sources ? "sources" : "destinations");
+  if (t->weighted && ((in > 0 && !sourceweights) || (out > 0 && !destweights)))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL (the graph is weighted; MPI_UNWEIGHTED skips the weights)",
+                     in > 0 && !sourceweights ? "sourceweights" : "destweights");
   for (int i = 0; i < in; ++i) {
     sources[i] = t->sources[i];
     if (t->weighted && !is_unweighted(sourceweights) && i < static_cast<int>(t->source_weights.size()))

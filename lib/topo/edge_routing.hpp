@@ -2,7 +2,6 @@
 // any edge; each edge (s -> d, w) must end up in s's out-list and d's in-list.
 #pragma once
 
-#include <string>
 #include <vector>
 
 #include "comm/comm.hpp"
@@ -13,17 +12,20 @@ struct Edge {
   int source, dest, weight;
 };
 
-// Each rank's in- and out-neighbours with their weights, in the order of the
-// edges' contributors (rank order), then the order each contributor gave.
+// A node's in- and out-neighbours with their weights.
 struct Adjacency {
   std::vector<int> sources, source_weights, destinations, dest_weights;
 };
 
-// Collective over c (two internal rounds on its collective context). `bad`
-// is this rank's argument error ("" if none): it travels in the first round,
-// so every rank returns false together when any rank's arguments were bad
-// (*why then says whether it was this rank's or another's) and nobody waits.
-bool route_edges(const comm::Comm& c, const std::vector<Edge>& mine, const std::string& bad, Adjacency* out,
-                 std::string* why);
+// Collective over c (one internal round on its collective context): every
+// rank's edges, per rank in rank order; counts[r] is rank r's number of
+// edges, agreed in an earlier round (topo/create.hpp), so a round where
+// nobody has an edge is skipped by every rank alike.
+std::vector<std::vector<Edge>> gather_edges(const comm::Comm& c, const std::vector<Edge>& mine,
+                                            const std::vector<int>& counts);
+
+// Node's in- and out-lists among all ranks' edges, in the order of the
+// edges' contributors (rank order), then the order each contributor gave.
+Adjacency adjacency_of(const std::vector<std::vector<Edge>>& all, int node);
 
 }  // namespace ringmpi::topo

@@ -3,36 +3,17 @@
 // round-robin launcher does), neighbour pairs that cross a NUMA node under
 // the identity and under topo::place.
 #include <doctest/doctest.h>
-#include <hwloc.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "topo/reorder.hpp"
+#include "synthetic.hpp"
 
 using namespace ringmpi::topo;
+using namespace ringmpi::topo::testing;
 
 namespace {
-
-// NUMA node (logical index) of every PU (logical index) of a synthetic machine.
-std::vector<int> numa_of_pus(const char* synthetic) {
-  hwloc_topology_t t;
-  hwloc_topology_init(&t);
-  REQUIRE(hwloc_topology_set_synthetic(t, synthetic) == 0);
-  REQUIRE(hwloc_topology_load(t) == 0);
-  const int pus = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-  const int nodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
-  std::vector<int> out(static_cast<std::size_t>(pus), 0);
-  for (int p = 0; p < pus; ++p) {
-    hwloc_obj_t pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, static_cast<unsigned>(p));
-    for (int n = 0; n < nodes; ++n)
-      if (hwloc_bitmap_isset(hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(n))->cpuset,
-                             pu->os_index))
-        out[static_cast<std::size_t>(p)] = n;
-  }
-  hwloc_topology_destroy(t);
-  return out;
-}
 
 struct Cut {
   int identity, reordered;
@@ -44,15 +25,6 @@ Cut cut(const std::vector<std::vector<int>>& adj, const std::vector<int>& order,
   std::vector<int> at(domain.size());
   for (std::size_t p = 0; p < domain.size(); ++p) at[static_cast<std::size_t>(pos[p])] = domain[p];
   return {crossing_pairs(adj, domain), crossing_pairs(adj, at)};
-}
-
-// Process p on PU p (packed) or on NUMA node p % nodes (scattered).
-std::vector<int> domains(const std::vector<int>& numa, int nodes, bool scattered) {
-  std::vector<int> d(numa.size());
-  const int per = static_cast<int>(numa.size()) / nodes;
-  for (int p = 0; p < static_cast<int>(numa.size()); ++p)
-    d[static_cast<std::size_t>(p)] = numa[static_cast<std::size_t>(scattered ? (p % nodes) * per + p / nodes : p)];
-  return d;
 }
 
 }  // namespace

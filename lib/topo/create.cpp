@@ -1,0 +1,255 @@
+// See create.hpp for the protocol. Every rank computes the same placement
+// from the same gathered inputs (the placement functions are deterministic),
+// so the new ranks are consistent without another exchange.
+#include "topo/create.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "coll/base.hpp"
+#include "comm/numa.hpp"
+#include "topo/cart_map.hpp"
+#include "topo/graph_map.hpp"
+#include "topo/locality.hpp"
+
+namespace ringmpi::topo {
+namespace {
+
+using std::size_t;
+
+size_t at(int i) { return static_cast<size_t>(i); }
+
+// One rank's contribution to the agreement round.
+struct Vote {
+  std::int32_t err = MPI_SUCCESS;  // its argument error class
+  std::int32_t reorder = 0;        // it asked for reordering
+  std::int32_t numa = -1;          // its NUMA node, when it asked
+  std::int32_t count = 0;          // distributed graphs: edges it contributes
+  std::int32_t outdeg = 0;         // Dist_graph_create_adjacent: of which out-edges
+  std::int32_t weighted = 0;       // Dist_graph_create_adjacent: it passed weights
+  std::int32_t package = -1;       // the package above its NUMA node, when it asked
+};
+
+struct Agreement {
+  std::vector<Vote> all;  // in rank order
+  bool reorder = false;   // every rank asked for it
+
+  std::vector<int> numa(int n) const {
+    std::vector<int> d;
+    for (int i = 0; i < n; ++i) d.push_back(all[at(i)].numa);
+    return d;
+  }
+  std::vector<int> package(int n) const {
+    std::vector<int> d;
+    for (int i = 0; i < n; ++i) d.push_back(all[at(i)].package);
+    return d;
+  }
+  // Some two of the first n processes run on different NUMA nodes (else no
+  // placement can beat the identity).
+  bool spans_domains(int n) const {
+    for (int i = 1; i < n; ++i)
+      if (all[at(i)].numa != all[0].numa) return true;
+    return false;
+  }
+};
+
+// Round 1 (see create.hpp). False, with *failed the outcome every rank
+// returns, when some rank's arguments were bad.
+bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vote mine, Agreement* a,
+           comm::Made* failed) {
+  const coll::Peers peers = coll::peers_of(c);
+  mine.err = local.code;
+  mine.reorder = reorder && local.code == MPI_SUCCESS;
+  mine.numa = mine.reorder ? comm::this_process_numa_node() : -1;
+  mine.package = mine.reorder ? package_of_numa_node(mine.numa) : -1;
+  a->all.assign(at(peers.size()), Vote{});
+  std::uint64_t ignored = 1;
+  coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), &ignored, 1);
+  if (local.code != MPI_SUCCESS) {
+    *failed = {local.code, local.why, MPI_COMM_NULL};
+    return false;
+  }
+  for (size_t i = 0; i < a->all.size(); ++i)
+    if (a->all[i].err != MPI_SUCCESS) {
+      *failed = {a->all[i].err,
+                 "rank " + std::to_string(i) +
+                     " of the communicator passed an invalid argument (that rank's message says which), so the call "
+                     "fails on every rank",
+                 MPI_COMM_NULL};
+      return false;
+    }
+  a->reorder = std::all_of(a->all.begin(), a->all.end(), [](const Vote& v) { return v.reorder != 0; });
+  return true;
+}
+
+// The new communicator: members in key order, carrying t.
+comm::Made attach(const comm::Comm& old, bool member, int key, std::shared_ptr<const Topology> t) {
+  comm::Made m = comm::split(old, member ? 0 : MPI_UNDEFINED, key, comm::LocalError{});
+  if (m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL) comm::lookup(m.handle)->topo = std::move(t);
+  return m;
+}
+
+int product(const std::vector<int>& dims) {
+  long long n = 1;
+  for (int d : dims) n *= d;
+  return static_cast<int>(n);
+}
+
+// The grid rank of the caller under reordering, or its own rank.
+int cart_rank_of(const comm::Comm& c, const Agreement& a, const std::vector<int>& dims,
+                 const std::vector<int>& periods) {
+  const int cells = product(dims);
+  if (c.rank >= cells || !a.reorder || !a.spans_domains(cells)) return c.rank;
+  return cart_placement(dims, periods, a.numa(cells))[at(c.rank)];
+}
+
+// Graphs are partitioned over packages, then each part over NUMA nodes.
+int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
+  if (c.rank >= g.size() || !a.reorder || !a.spans_domains(g.size())) return c.rank;
+  return graph_placement_tree(g, {a.package(g.size()), a.numa(g.size())})[at(c.rank)];
+}
+
+CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_edges_only,
+                   const std::vector<Vote>& votes) {
+  std::vector<WeightedEdge> list;
+  for (size_t r = 0; r < all.size(); ++r) {
+    const size_t k = out_edges_only ? at(votes[r].outdeg) : all[r].size();
+    for (size_t i = 0; i < k; ++i) list.push_back({all[r][i].source, all[r][i].dest, all[r][i].weight});
+  }
+  return make_comm_graph(n, list);
+}
+
+std::shared_ptr<Topology> dist_graph(Adjacency adj, bool weighted) {
+  auto t = std::make_shared<Topology>();
+  t->kind = Topology::Kind::dist_graph;
+  t->sources = std::move(adj.sources);
+  t->destinations = std::move(adj.destinations);
+  t->weighted = weighted;
+  if (weighted) {
+    t->source_weights = std::move(adj.source_weights);
+    t->dest_weights = std::move(adj.dest_weights);
+  }
+  return t;
+}
+
+}  // namespace
+
+comm::Made cart_create(const comm::Comm& old, const std::vector<int>& dims, const std::vector<int>& periods,
+                       bool reorder, const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  if (!agree(old, local, reorder, Vote{}, &a, &failed)) return failed;
+  auto t = std::make_shared<Topology>();
+  t->kind = Topology::Kind::cart;
+  t->dims = dims;
+  for (int p : periods) t->periods.push_back(p ? 1 : 0);
+  return attach(old, old.rank < product(dims), cart_rank_of(old, a, dims, periods), std::move(t));
+}
+
+comm::Made cart_sub(const comm::Comm& c, const int* remain_dims, const comm::LocalError& local) {
+  int color = 0, key = 0;
+  auto sub = std::make_shared<Topology>();
+  sub->kind = Topology::Kind::cart;
+  if (local.code == MPI_SUCCESS) {
+    const Topology& t = *c.topo;
+    std::vector<int> coords(t.dims.size());
+    t.cart_coords(c.rank, coords.data());
+    for (size_t i = 0; i < t.dims.size(); ++i) {
+      if (remain_dims[i]) {
+        key = key * t.dims[i] + coords[i];
+        sub->dims.push_back(t.dims[i]);
+        sub->periods.push_back(t.periods[i]);
+      } else {
+        color = color * t.dims[i] + coords[i];
+      }
+    }
+  }
+  comm::Made m = comm::split(c, color, key, local);
+  if (m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL) comm::lookup(m.handle)->topo = std::move(sub);
+  return m;
+}
+
+comm::Made graph_create(const comm::Comm& old, int nnodes, const int* index, const int* edges, bool reorder,
+                        const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  if (!agree(old, local, reorder, Vote{}, &a, &failed)) return failed;
+  auto t = std::make_shared<Topology>();
+  t->kind = Topology::Kind::graph;
+  t->index.assign(index, index + nnodes);
+  if (nnodes > 0) t->edges.assign(edges, edges + index[nnodes - 1]);
+  const int key = a.reorder ? graph_rank_of(old, a, graph_of_index(nnodes, index, edges)) : old.rank;
+  return attach(old, old.rank < nnodes, key, std::move(t));
+}
+
+comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& mine, bool weighted, bool reorder,
+                             const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  Vote v;
+  v.count = static_cast<std::int32_t>(mine.size());
+  if (!agree(old, local, reorder, v, &a, &failed)) return failed;
+  std::vector<int> counts;
+  for (const Vote& x : a.all) counts.push_back(x.count);
+  const auto all = gather_edges(old, mine, counts);
+  const int node = a.reorder ? graph_rank_of(old, a, graph_of(old.size(), all, false, a.all)) : old.rank;
+  return attach(old, true, node, dist_graph(adjacency_of(all, node), weighted));
+}
+
+comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, bool weighted, bool reorder,
+                                      const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  Vote v;
+  v.outdeg = static_cast<std::int32_t>(mine.destinations.size());
+  v.count = v.outdeg + static_cast<std::int32_t>(mine.sources.size());
+  v.weighted = weighted;
+  if (!agree(old, local, reorder, v, &a, &failed)) return failed;
+  if (!a.reorder || !a.spans_domains(old.size())) return attach(old, true, old.rank, dist_graph(std::move(mine), weighted));
+  // Round 2: every rank's lists (out-edges first, then in-edges, each in
+  // the order given), so that the process taking node k gets rank k's lists.
+  std::vector<Edge> lists;
+  for (size_t i = 0; i < mine.destinations.size(); ++i)
+    lists.push_back({old.rank, mine.destinations[i], weighted ? mine.dest_weights[i] : 1});
+  for (size_t i = 0; i < mine.sources.size(); ++i)
+    lists.push_back({mine.sources[i], old.rank, weighted ? mine.source_weights[i] : 1});
+  std::vector<int> counts;
+  for (const Vote& x : a.all) counts.push_back(x.count);
+  const auto all = gather_edges(old, lists, counts);
+  const int node = graph_rank_of(old, a, graph_of(old.size(), all, true, a.all));
+  if (node == old.rank) return attach(old, true, node, dist_graph(std::move(mine), weighted));
+  Adjacency theirs;
+  const auto& rec = all[at(node)];
+  const size_t outdeg = at(a.all[at(node)].outdeg);
+  for (size_t i = 0; i < rec.size(); ++i) {
+    if (i < outdeg) {
+      theirs.destinations.push_back(rec[i].dest);
+      theirs.dest_weights.push_back(rec[i].weight);
+    } else {
+      theirs.sources.push_back(rec[i].source);
+      theirs.source_weights.push_back(rec[i].weight);
+    }
+  }
+  return attach(old, true, node, dist_graph(std::move(theirs), a.all[at(node)].weighted != 0));
+}
+
+Mapped cart_map(const comm::Comm& c, const std::vector<int>& dims, const std::vector<int>& periods,
+                const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  if (!agree(c, local, true, Vote{}, &a, &failed)) return {failed.code, failed.why, MPI_UNDEFINED};
+  if (c.rank >= product(dims)) return {MPI_SUCCESS, "", MPI_UNDEFINED};
+  return {MPI_SUCCESS, "", cart_rank_of(c, a, dims, periods)};
+}
+
+Mapped graph_map(const comm::Comm& c, int nnodes, const int* index, const int* edges, const comm::LocalError& local) {
+  Agreement a;
+  comm::Made failed;
+  if (!agree(c, local, true, Vote{}, &a, &failed)) return {failed.code, failed.why, MPI_UNDEFINED};
+  if (c.rank >= nnodes) return {MPI_SUCCESS, "", MPI_UNDEFINED};
+  return {MPI_SUCCESS, "", graph_rank_of(c, a, graph_of_index(nnodes, index, edges))};
+}
+
+}  // namespace ringmpi::topo
