@@ -786,6 +786,14 @@ int MPI_Win_flush_local_all(MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 /* ==== end of one-sided communication ================================================== */
 
+/* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
+ * How many times this process took an internal path: "rndv_read", "rndv_split",
+ * "rndv_push", "exchange_dissemination", "exchange_tree" (README, "Tunables").
+ * For tests that force a path with a RINGMPI_* variable and must show it was
+ * taken. MPI_ERR_ARG for an unknown name. Guard uses with RINGMPI_HAVE_MPIX_QUERY_COUNTER. */
+#define RINGMPI_HAVE_MPIX_QUERY_COUNTER 1
+int MPIX_Query_counter(const char *name, MPI_Count *value);
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

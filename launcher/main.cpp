@@ -10,15 +10,18 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "binding.hpp"
+#include "shm/trace_record.hpp"
 #include "job.hpp"
 #include "mpi.h"
 #include "options.hpp"
 #include "poller.hpp"
 #include "shm/arena.hpp"
 #include "spawn.hpp"
+#include "trace.hpp"
 #include "tunables/tunables.hpp"
 
 using namespace ringmpi;
@@ -85,7 +88,8 @@ int main(int argc, char** argv) {
     case ParseResult::Action::error: say(parsed.error); return kExitUsage;
     case ParseResult::Action::run: break;
   }
-  const Options& o = parsed.options;
+  Options options = parsed.options;
+  const Options& o = options;
 
   const Resolved program = resolve_program(o.program[0], std::getenv("PATH"));
   if (!program.error.empty()) {
@@ -98,6 +102,26 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   const std::uint64_t capacity = ring_capacity(o.nranks);
+
+  // --trace: the ranks write into a private directory that `trace` removes
+  // on every way out of main; merged into o.trace_path after the job.
+  std::optional<TraceDir> trace;
+  if (!o.trace_path.empty()) {
+    if (FILE* f = std::fopen(o.trace_path.c_str(), "a")) {
+      std::fclose(f);
+    } else {
+      say("--trace: cannot write " + o.trace_path + ": " + std::strerror(errno));
+      return kExitUsage;
+    }
+    trace.emplace();
+    if (trace->path().empty()) {
+      say(std::string("--trace: cannot make a temporary directory: ") + std::strerror(errno));
+      return kExitInternal;
+    }
+    options.env.emplace_back(shm::kEnvTraceDir, trace->path());
+  } else if (std::getenv(shm::kEnvTraceDir)) {
+    options.env.emplace_back(shm::kEnvTraceDir, "");  // not inherited from an outer traced job
+  }
 
   Inherited inherited{};
   sigprocmask(SIG_BLOCK, nullptr, &inherited.sigmask);
@@ -161,6 +185,12 @@ int main(int argc, char** argv) {
   {
     Job job(setup);
     status = job.run();
+  }
+  if (trace) {
+    if (const std::string why = merge_trace(trace->path(), o.nranks, o.trace_path); !why.empty()) {
+      say("--trace: " + why);
+      if (status == 0) status = kExitInternal;
+    }
   }
   close(signal_fd);
   close(arena_fd);

@@ -14,7 +14,8 @@ namespace {
 constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
-enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock, check };
+enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
+          trace, check };
 
 struct Spec {
   std::string_view name;
@@ -32,6 +33,7 @@ constexpr Spec kSpecs[] = {
     {"oversubscribe", Id::noop, 0}, {"allow-run-as-root", Id::noop, 0},
     {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
     {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
+    {"trace", Id::trace, 1},
     {"check", Id::check, 0},
 };
 
@@ -141,6 +143,10 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
       case Id::report: o.report_bindings = true; break;
       case Id::verbose: o.verbose = true; break;
       case Id::no_deadlock: o.deadlock_check = false; break;
+      case Id::trace:
+        if (values[0].empty()) return fail("option '" + arg + "' needs a file name");
+        o.trace_path = values[0];
+        break;
       case Id::check: o.check = true; break;
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
@@ -211,6 +217,10 @@ options:
   --oversubscribe        accepted; more ranks than cores is always allowed
   --allow-run-as-root    accepted; nothing is refused to root
   --no-deadlock-check    do not end a deadlocked job (see exit status 123)
+  --trace FILE           record every MPI call and message of every rank and
+                         write them to FILE as Chrome trace-event JSON (open
+                         it in ui.perfetto.dev or chrome://tracing; render
+                         it with ringmpi-trace svg|summary FILE)
   --check                check arguments across ranks: every collective verifies
                          that all ranks pass the same call, root, op and type
                          signature (count x datatype), every receive that the

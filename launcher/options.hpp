@@ -29,6 +29,7 @@ struct Options {
   bool verbose = false;
   double timeout_s = 0;  // 0: no time limit
   bool deadlock_check = true;  // --no-deadlock-check turns it off
+  std::string trace_path;  // --trace FILE: Chrome trace-event JSON written there ("" = off)
   bool check = false;          // --check: ranks verify arguments across ranks (shm::kFlagCheck)
   // Variables set in every rank's environment, in command-line order (a later
   // setting of the same name wins). Everything else is inherited from mpiexec.

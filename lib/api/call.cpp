@@ -33,6 +33,29 @@ int current_rank() {
 
 }  // namespace
 
+// The record of one MPI call for mpiexec --trace (core/trace.hpp); runs in
+// ~Call only while tracing.
+void Call::trace_end() {
+  core::Runtime& r = core::rt();
+  core::Tracer& t = *r.tracer;
+  const std::uint64_t end = core::trace_clock();
+  core::TraceRecord& rec = t.append();
+  rec.kind = static_cast<std::uint32_t>(core::TraceKind::call);
+  rec.t0 = trace_begin_ != 0 ? trace_begin_ : t.start();  // MPI_Init began before the tracer existed
+  rec.t1 = end;
+  rec.peer = trace_peer_;
+  rec.tag = trace_tag_;
+  rec.count = trace_count_;
+  rec.comm = static_cast<std::uint32_t>(comm_given_ ? comm_ : MPI_COMM_NULL);
+  std::snprintf(rec.name, sizeof rec.name, "%s", name_);
+  if (trace_type_ != MPI_DATATYPE_NULL) {
+    const dtype::Datatype* d = dtype::lookup(trace_type_);
+    if (d && !d->name.empty()) std::snprintf(rec.datatype, sizeof rec.datatype, "%s", d->name.c_str());
+    else std::snprintf(rec.datatype, sizeof rec.datatype, "datatype 0x%x", static_cast<unsigned>(trace_type_));
+  }
+  if (r.phase == core::Phase::finalized) t.flush();  // MPI_Finalize's own record included
+}
+
 std::string describe_comm(MPI_Comm h) {
   if (h == MPI_COMM_WORLD) return "MPI_COMM_WORLD";
   if (h == MPI_COMM_SELF) return "MPI_COMM_SELF";

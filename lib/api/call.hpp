@@ -27,7 +27,13 @@ class Call {
     core::Runtime& r = core::rt();
     r.current_call = name;
     r.call_args.kind = core::Runtime::CallArgs::Kind::none;
+    if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
   }
+  ~Call() {
+    if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();
+  }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
   // What this call may wait on, for the deadlock report (see core::Runtime::CallArgs).
   static void note_args(core::Runtime::CallArgs::Kind kind, int peer, int tag, int count, MPI_Comm comm,
                         MPI_Datatype type) {
@@ -47,8 +53,16 @@ class Call {
   }
   const char* name() const { return name_; }
 
+  // Arguments for the trace (mpiexec --trace); the checks below note comm,
+  // count and datatype themselves. Plain stores: read only when tracing.
+  void note_peer(int peer_or_root) { trace_peer_ = peer_or_root; }
+  void note_tag(int tag) { trace_tag_ = tag; }
+
   // Errors raised from now on go to this communicator's handler.
-  void raise_on(MPI_Comm c) { comm_ = c; }
+  void raise_on(MPI_Comm c) {
+    comm_ = c;
+    comm_given_ = true;
+  }
   MPI_Comm comm_handle() const { return comm_; }
 
   int fail(int error_code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -70,12 +84,16 @@ class Call {
   }
   int intracomm(MPI_Comm h, const char* arg, comm::Comm** out);
   int datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {  // must be committed
+    trace_type_ = h;
     const dtype::Datatype* t = dtype::lookup(h);  // nullptr for MPI_DATATYPE_NULL too
     *out = t;
     if (__builtin_expect(t == nullptr || !t->committed, 0)) return bad_datatype(h, arg);
     return MPI_SUCCESS;
   }
-  int count(int n, const char* arg) { return __builtin_expect(n >= 0, 1) ? MPI_SUCCESS : bad_count(n, arg); }
+  int count(int n, const char* arg) {
+    trace_count_ = n;
+    return __builtin_expect(n >= 0, 1) ? MPI_SUCCESS : bad_count(n, arg);
+  }
   int not_null(const void* p, const char* arg) {
     if (__builtin_expect(p != nullptr, 1)) return MPI_SUCCESS;
     const int e = null_arg(arg);
@@ -88,8 +106,15 @@ class Call {
   [[gnu::cold]] int bad_datatype(MPI_Datatype h, const char* arg);
   [[gnu::cold]] int bad_count(int n, const char* arg);
   [[gnu::cold]] int null_arg(const char* arg);
+  [[gnu::cold]] void trace_end();  // appends this call's record (call.cpp)
   const char* name_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
+  bool comm_given_ = false;
+  std::uint64_t trace_begin_ = 0;
+  int trace_peer_ = core::kTraceNone;
+  int trace_tag_ = core::kTraceNone;
+  int trace_count_ = core::kTraceNone;
+  MPI_Datatype trace_type_ = MPI_DATATYPE_NULL;
 };
 
 // Dispatches an error code to the handler of `comm` (used by fail() and by

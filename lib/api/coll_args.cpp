@@ -14,6 +14,7 @@ int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only) {
 }
 
 int check_root(Call& call, const comm::Comm& c, int root) {
+  call.note_peer(root);
   if (!c.inter) {
     if (root < 0 || root >= c.size())
       return call.fail(MPI_ERR_ROOT, "argument root=%d is outside 0..%d of %s", root, c.size() - 1,

@@ -1,10 +1,12 @@
 // Info objects (MPI-3.1 chapter 9): MPI_Info_create ... MPI_Info_free and
 // the predefined MPI_INFO_ENV (the logic is in lib/core/info.cpp).
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <string>
 
 #include "api/call.hpp"
+#include "api/info_args.hpp"
 #include "core/info.hpp"
 
 using namespace ringmpi;
@@ -34,15 +36,32 @@ int key_arg(Call& call, const char* key, std::string* out) {
 
 }  // namespace
 
+namespace ringmpi::api {
+
+int new_info_handle(Call& call, std::unique_ptr<core::Info> info, MPI_Info* out) {
+  const int h = core::info_state().table.add(std::move(info));
+  if (h == MPI_INFO_NULL) return call.fail(MPI_ERR_INTERN, "2^20 info objects are live; free some with MPI_Info_free");
+  *out = h;
+  return MPI_SUCCESS;
+}
+
+bool hint_is_true(MPI_Info h, const char* key) {
+  const core::Info* in = h == MPI_INFO_NULL ? nullptr : core::info_state().table.get(h);
+  const std::string* v = in ? in->find(key) : nullptr;
+  if (!v || v->size() != 4) return false;
+  std::string lower = *v;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  return lower == "true";
+}
+
+}  // namespace ringmpi::api
+
 extern "C" {
 
 int MPI_Info_create(MPI_Info* info) {
   Call call("MPI_Info_create");
   if (int e = call.not_null(info, "info")) return e;
-  const int h = core::info_state().table.add(std::make_unique<core::Info>());
-  if (h == MPI_INFO_NULL) return call.fail(MPI_ERR_INTERN, "2^20 info objects are live; free some with MPI_Info_free");
-  *info = h;
-  return MPI_SUCCESS;
+  return api::new_info_handle(call, std::make_unique<core::Info>(), info);
 }
 
 int MPI_Info_set(MPI_Info info, const char* key, const char* value) {
@@ -135,10 +154,7 @@ int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo) {
   core::Info* in;
   if (int e = info_arg(call, info, "info", &in)) return e;
   if (int e = call.not_null(newinfo, "newinfo")) return e;
-  const int h = core::info_state().table.add(std::make_unique<core::Info>(*in));
-  if (h == MPI_INFO_NULL) return call.fail(MPI_ERR_INTERN, "2^20 info objects are live; free some with MPI_Info_free");
-  *newinfo = h;
-  return MPI_SUCCESS;
+  return api::new_info_handle(call, std::make_unique<core::Info>(*in), newinfo);
 }
 
 int MPI_Info_free(MPI_Info* info) {

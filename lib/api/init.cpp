@@ -88,6 +88,7 @@ int do_init(Call& call, int required, int* provided) {
   install_call_report();
   r.phase = core::Phase::running;
   p2p::init();
+  if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);
   return MPI_SUCCESS;
 }
 

@@ -26,12 +26,14 @@ inline int check_buffer(Call& call, const void* buf, int count, const dtype::Dat
 }
 
 inline int check_tag(Call& call, int tag, bool any_ok, const char* arg) {
+  call.note_tag(tag);
   if (__builtin_expect(tag >= 0, 1) || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;  // kTagUb is INT_MAX
   return bad_tag(call, tag, any_ok, arg);
 }
 
 // `rank` addresses the destination group: the remote one of an intercommunicator.
 inline int check_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg) {
+  call.note_peer(rank);
   if (__builtin_expect(static_cast<unsigned>(rank) < c->peer_world.size(), 1) || rank == MPI_PROC_NULL ||
       (any_ok && rank == MPI_ANY_SOURCE))
     return MPI_SUCCESS;

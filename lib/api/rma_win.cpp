@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "api/attr_check.hpp"
+#include "api/info_args.hpp"
 #include "api/rma_check.hpp"
 #include "comm/errhandler.hpp"
 #include "group/group.hpp"
@@ -95,17 +96,15 @@ int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_
   comm::Comm* c;
   if (int e = call.intracomm(comm, "comm", &c)) return e;
   const rma::LocalError local = local_verdict(flavor, size, disp_unit, user_base, info, baseptr, win);
-  // No info object can carry alloc_shared_noncontig yet (MPI_Info_create is
-  // not implemented), so shared windows are always contiguous.
-  const rma::Made m = rma::create_window(flavor, comm, size, disp_unit, user_base, false, local);
+  // alloc_shared_noncontig (MPI-3.1 §11.2.3): each rank's memory on its own
+  // pages; the only hint that changes what ringmpi does.
+  const bool noncontig = flavor == rma::Flavor::shared && local.code == MPI_SUCCESS &&
+                         api::hint_is_true(info, "alloc_shared_noncontig");
+  const rma::Made m = rma::create_window(flavor, comm, size, disp_unit, user_base, noncontig, local);
   if (m.code != MPI_SUCCESS) return call.fail(m.code, "%s", m.why.c_str());
   if (baseptr != nullptr) std::memcpy(baseptr, &m.base, sizeof m.base);
   *win = m.handle;
   return MPI_SUCCESS;
-}
-
-int unsupported(Call& call, const char* what) {
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s is not implemented in ringmpi", what);
 }
 
 }  // namespace
@@ -312,11 +311,15 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   return MPI_SUCCESS;
 }
 
-int MPI_Win_get_info(MPI_Win win, MPI_Info*) {
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
   Call call("MPI_Win_get_info");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  return unsupported(call, "MPI_Win_get_info (info objects)");
+  if (int e = call.not_null(info_used, "info_used")) return e;
+  // The hints in use: the layout of a shared window (the one hint honoured).
+  auto info = std::make_unique<core::Info>();
+  if (w->flavor == rma::Flavor::shared) info->set("alloc_shared_noncontig", w->noncontig ? "true" : "false");
+  return api::new_info_handle(call, std::move(info), info_used);
 }
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn, MPI_Errhandler* errhandler) {

@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "coll/partition.hpp"
 #include "dtype/op.hpp"
 
 namespace ringmpi::coll {
@@ -195,13 +196,6 @@ void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>&
 
 namespace {
 
-// Element displacements of consecutive blocks of counts[i] elements.
-std::vector<int> prefix(int n, const int* counts) {
-  std::vector<int> displs(static_cast<std::size_t>(n));
-  for (int i = 1; i < n; ++i) displs[static_cast<std::size_t>(i)] = displs[static_cast<std::size_t>(i - 1)] + counts[i - 1];
-  return displs;
-}
-
 // Rank i owns block i of the vector (counts[i] elements at displs[i]):
 // every rank sends block i of its contribution to rank i and folds the n
 // blocks it receives for its own block in rank order into `out`. Each
@@ -246,8 +240,7 @@ void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* resul
   const int n = s.peers().size(), me = s.peers().me;
   if (reduce_by_blocks(r, n)) {
     // Rank i folds block i, then the root gathers the blocks.
-    std::vector<int> counts(static_cast<std::size_t>(n), r.count / n);
-    for (int i = 0; i < r.count % n; ++i) ++counts[static_cast<std::size_t>(i)];
+    const std::vector<int> counts = even_counts(r.count, n);
     const std::vector<int> displs = prefix(n, counts.data());
     const Reduction mine_r{r.op, r.type_handle, r.type, counts[me]};
     void* own = operand(s, mine_r);
@@ -314,8 +307,7 @@ void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* re
     return;
   }
   // Reduce-scatter by blocks, then every rank sends its reduced block to all.
-  std::vector<int> counts(static_cast<std::size_t>(n), r.count / n);
-  for (int i = 0; i < r.count % n; ++i) ++counts[static_cast<std::size_t>(i)];
+  const std::vector<int> counts = even_counts(r.count, n);
   const std::vector<int> displs = prefix(n, counts.data());
   const int me = s.peers().me;
   reduce_blocks(s, r, mine, counts.data(), displs,

@@ -43,9 +43,9 @@
 //    out of its mask (mask()). The slot it picks from the AND was reserved in
 //    every participant all along, so it is still free in each when they claim it.
 //
-// Why not the arena's shared counter (ArenaHeader::next_context_id): ids
-// taken from it are never reused without a job-wide agreement on which ids
-// are dead, which costs a round of its own; the masks get reuse for free.
+// Why not a shared counter in the arena: ids taken from one are never reused
+// without a job-wide agreement on which ids are dead, which costs a round of
+// its own; the masks get reuse for free.
 #pragma once
 
 #include <array>

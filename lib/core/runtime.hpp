@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#include "core/counters.hpp"
+#include "core/trace.hpp"
 #include "mpi.h"
 #include "shm/arena.hpp"
 
@@ -61,6 +63,9 @@ struct Runtime {
   std::unique_ptr<dtype::State> dtypes;
   std::unique_ptr<p2p::State> p2p;
   std::unique_ptr<rma::State> rma;  // windows (lib/rma)
+  Counters counters{};               // paths taken (core/counters.hpp)
+  // mpiexec --trace: this rank's trace buffer (core/trace.hpp); null when off.
+  std::unique_ptr<Tracer> tracer;
 };
 
 // The runtime: made on first use and never destroyed (MPI calls may come
@@ -71,6 +76,8 @@ inline Runtime& rt() {
   Runtime* r = g_runtime;
   return __builtin_expect(r != nullptr, 1) ? *r : make_runtime();
 }
+
+inline void count(Counter c) { ++rt().counters[static_cast<std::size_t>(c)]; }
 
 // Ends this process as part of a job-wide abort: writes the exit note that
 // mpiexec reports, prints nothing itself, and exits with `code` (1 if code

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/runtime.hpp"
 #include "p2p/internal_transfer.hpp"
 
 namespace ringmpi::exchange {
@@ -99,10 +100,13 @@ void allgather_and(const Peers& p, const void* mine, std::size_t block, void* al
     return;
   }
   const std::size_t largest = std::size_t(words) * 8 + std::size_t((n + 1) / 2) * block;
-  if (largest <= eager_safe_bytes())
+  if (largest <= eager_safe_bytes()) {
+    core::count(core::Counter::exchange_dissemination);
     dissemination(p, mine, block, all, mask, words, tag);
-  else
+  } else {
+    core::count(core::Counter::exchange_tree);
     tree(p, mine, block, all, mask, words, tag);
+  }
 }
 
 void bcast(const Peers& p, int root, void* buf, std::size_t max_bytes, std::size_t* bytes, int tag) {

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
@@ -87,6 +88,18 @@ void set_match(Request* r, const wire::Envelope& env, std::size_t bytes);
 
 void set_error_detail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 [[noreturn]] void internal_error(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// mpiexec --trace (core/trace.hpp): a message handed to the transport (peer:
+// destination's world rank) and a message matched by a receive (peer: the
+// sender's world rank). One branch when tracing is off.
+inline void trace_send(int dest_world, std::uint32_t context, int tag, std::size_t bytes) {
+  if (core::Tracer* t = core::rt().tracer.get(); __builtin_expect(t != nullptr, 0))
+    t->message(core::TraceKind::send, core::trace_clock(), dest_world, context, tag, bytes);
+}
+inline void trace_recv(int src_world, std::uint32_t context, int tag, std::size_t bytes) {
+  if (core::Tracer* t = core::rt().tracer.get(); __builtin_expect(t != nullptr, 0))
+    t->message(core::TraceKind::recv, core::trace_clock(), src_world, context, tag, bytes);
+}
 
 inline std::uint64_t cookie_of(const Request* r) { return reinterpret_cast<std::uint64_t>(r); }
 inline Request* from_cookie(std::uint64_t c) { return reinterpret_cast<Request*>(c); }

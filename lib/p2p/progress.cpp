@@ -61,8 +61,9 @@ void drain(State& s, int from);
 
 // After consuming from ring `from`: publishes the space and wakes a producer
 // asleep on the full ring. After a large drain (`big`) the fence makes the
-// check exact; after a small one the producer's short sleep timeout covers
-// the race (and a small drain rarely unblocks it).
+// check exact; after a small one the producer's 1 ms sleep timeout covers
+// the race (and a small drain rarely unblocks it): the one place where a
+// timeout is part of liveness (wait.hpp, "The timeouts").
 void room_made(State& s, int from, bool big) {
   PeerIn& p = s.in[static_cast<std::size_t>(from)];
   p.ring.release_space();

@@ -52,7 +52,6 @@ struct Rts {
 enum CtsMode : std::uint32_t {
   cts_push = 1,   // push `bytes` bytes through the ring as Data records
   cts_write = 2,  // write [write_offset, write_offset+write_bytes) to recv_addr+write_offset
-  cts_none = 3,   // the receiver reads everything itself; only an Ack follows (unused on the wire)
 };
 
 struct Cts {

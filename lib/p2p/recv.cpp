@@ -49,7 +49,10 @@ void fill(Request* r, void* buf, int count, MPI_Datatype datatype, const dtype::
   r->type = type;
   r->bytes = static_cast<std::size_t>(count) * type->size;
   r->contig = r->bytes == 0 || type->contiguous();
-  if (hold && !r->contig && !type->predefined) r->hold = dtype::lookup_shared(datatype);
+  // Any derived type, contiguous or not: the user may free it before the
+  // receive completes (MPI-3.1 §4.1.9), and describing a truncation still
+  // reads its size.
+  if (hold && !type->predefined) r->hold = dtype::lookup_shared(datatype);
 }
 
 void fill(Request* r, const RecvArgs& a, bool hold) {
@@ -109,6 +112,7 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
       dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
   }
   consumed(s, d.from_world, rec);
+  trace_recv(d.from_world, env->context, env->tag, n);
   *bytes = n;
   return true;
 }
@@ -127,6 +131,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
     case wire::eager:
       check_signature(r->type, r->count, env.signature, body_bytes, from);
       set_match(r, env, body_bytes);
+      trace_recv(from, r->context, env.tag, body_bytes);
       copy_in(r, body, body_bytes);
       complete(s, r);
       return;
@@ -136,6 +141,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
       const std::size_t n = body_bytes - sizeof(wire::SyncCookie);
       check_signature(r->type, r->count, env.signature, n, from);
       set_match(r, env, n);
+      trace_recv(from, r->context, env.tag, n);
       copy_in(r, body + sizeof(wire::SyncCookie), n);
       send_control(s, from, wire::ack, &ack, sizeof ack);
       complete(s, r);
@@ -146,6 +152,7 @@ void deliver(State& s, Request* r, int from, std::uint8_t kind, const wire::Enve
       std::memcpy(&rts, body, sizeof rts);
       check_signature(r->type, r->count, env.signature, rts.bytes, from);
       set_match(r, env, rts.bytes);
+      trace_recv(from, r->context, env.tag, rts.bytes);
       start_rndv_recv(s, r, from, rts);
       return;
     }
@@ -159,6 +166,7 @@ void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
     case wire::eager_sync:
       check_signature(r->type, r->count, env.signature, u->bytes, u->from_world);
       set_match(r, env, u->bytes);
+      trace_recv(u->from_world, r->context, u->tag, u->bytes);
       copy_in(r, u->data(), u->bytes);
       if (u->kind == wire::eager_sync) {
         const wire::Ack ack{u->cookie};
@@ -171,6 +179,7 @@ void deliver_unexpected(State& s, Request* r, UnexpectedPtr u) {
       std::memcpy(&rts, u->data(), sizeof rts);
       check_signature(r->type, r->count, env.signature, rts.bytes, u->from_world);
       set_match(r, env, rts.bytes);
+      trace_recv(u->from_world, r->context, u->tag, rts.bytes);
       start_rndv_recv(s, r, u->from_world, rts);
       return;
     }
@@ -229,8 +238,7 @@ int recv_init(const RecvArgs& a, MPI_Request* request) {
   State& s = state();
   Request* r = new_request(s, true);
   if (!r) return MPI_ERR_INTERN;
-  fill(r, a, false);
-  if (!r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
+  fill(r, a, true);
   r->persistent = true;
   r->complete = true;
   *request = s.requests.handle(r);

@@ -153,6 +153,7 @@ void ask_push(State& s, Request* r, int from, std::uint64_t send_cookie) {
   c.bytes = r->xfer_bytes;
   c.mode = wire::cts_push;
   r->xfer_done = 0;
+  core::count(core::Counter::rndv_push);
   send_control(s, from, wire::cts, &c, sizeof c);
   if (r->xfer_bytes == 0) complete(s, r);
 }
@@ -190,7 +191,9 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
     return;
   }
   peer.readable = true;
+  core::count(core::Counter::rndv_read);
   if (split && own < n) {
+    core::count(core::Counter::rndv_split);
     wire::Cts c{};
     c.send_cookie = rts.cookie;
     c.recv_cookie = cookie_of(r);

@@ -121,6 +121,7 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   if (!o.queue.empty()) return false;
   std::byte* p = o.ring.reserve(sizeof env + bytes);
   if (!p) return false;
+  trace_send(dest, env.context, env.tag, bytes);  // before commit: the receiver cannot see it earlier
   std::memcpy(p, &env, sizeof env);
   if (bytes == 0) {
     // buf may be NULL (MPI_Send(NULL, 0, ...)): nothing to copy.
@@ -145,6 +146,7 @@ void start_send(State& s, Request* r) {
     complete(s, r);
     return;
   }
+  trace_send(r->world, r->context, r->tag, r->bytes);
   if (r->bytes > s.tune.eager_limit) prepare_rts(r);
   PeerOut& o = s.out[static_cast<std::size_t>(r->world)];
   OutItem item;

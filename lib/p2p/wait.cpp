@@ -108,7 +108,8 @@ void wait_slow(const std::function<bool()>& done) {
   for (;;) {
     const std::uint32_t seen = me.doorbell.load(std::memory_order_acquire);
     // Data we could not hand over yet: the consumer wakes us when it makes
-    // room, and the short timeout covers the one race that check leaves.
+    // room, and the 1 ms timeout covers the one race that check leaves (it
+    // is part of the liveness argument: wait.hpp, "The timeouts").
     const bool sending = prepare_to_sleep();
     me.sleeping.store(1, std::memory_order_seq_cst);
     std::atomic_thread_fence(std::memory_order_seq_cst);

@@ -16,7 +16,19 @@
 // seq_cst order than the waker's, so its progress() after it sees the
 // published data.
 // If it reads 1, the doorbell moves past `seen` and futex_wait returns at once.
-// The timeout is a safety net for wakers that died, not part of correctness.
+//
+// The timeouts, and which of them liveness rests on:
+// - A waiter with data waiting for ring space (prepare_to_sleep() true)
+//   sleeps at most 1 ms, and THIS timeout is part of the liveness argument:
+//   a consumer that made room after a small drain checks the producer's
+//   `producer_waiting` flag without a fence (progress.cpp, room_made(), to
+//   keep small drains cheap), so it may miss the flag, and the producer then
+//   finds the room when its sleep times out.
+// - Every other sleep is woken exactly by the protocol above; its 50 ms
+//   timeout is not needed for correctness. It bounds how stale the rank's
+//   deadlock-detection counters can be (launcher/deadlock.cpp counts those
+//   timed-out sleeps) and covers a waker that died (mpiexec then ends the
+//   job anyway).
 #pragma once
 
 #include <cstdint>

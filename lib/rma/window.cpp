@@ -105,9 +105,12 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   RankInfo mine{static_cast<std::int64_t>(size), reinterpret_cast<std::uint64_t>(user_base), disp_unit,
                 static_cast<std::int32_t>(getpid()), local.code, 0};
   std::vector<RankInfo> all(n);
-  std::uint64_t mask = local.code == MPI_SUCCESS ? 1 : 0;
+  // Mask bit 0: every rank's arguments are valid; bit 1: every rank asked
+  // for a contiguous layout (one rank asking alloc_shared_noncontig makes
+  // the whole window non-contiguous: the offsets must agree everywhere).
+  std::uint64_t mask = (local.code == MPI_SUCCESS ? 1u : 0u) | (noncontig ? 0u : 2u);
   coll::allgather_and(peers, &mine, sizeof mine, all.data(), &mask, 1);
-  if (mask != 1) {
+  if ((mask & 1) == 0) {
     comm::destroy(dup.handle);
     if (local.code != MPI_SUCCESS) {
       made.code = local.code;
@@ -138,7 +141,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   const std::size_t ctl_bytes = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
   std::size_t at = round_up(ctl_bytes, page);
   const bool holds_memory = flavor == Flavor::allocate || flavor == Flavor::shared;
-  w->noncontig = noncontig || flavor == Flavor::allocate;
+  w->noncontig = (mask & 2) == 0 || flavor == Flavor::allocate;
   if (holds_memory) {
     for (int r = 0; r < n; ++r) {
       if (w->noncontig) at = round_up(at, page);

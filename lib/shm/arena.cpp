@@ -68,9 +68,7 @@ int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32
   h->pending_stride = l.pending_stride;
   h->rings_offset = l.rings_offset;
   h->flags = flags;
-  h->launcher_pid = static_cast<std::int32_t>(getpid());
   // Context ids below 16 are reserved for MPI_COMM_WORLD and MPI_COMM_SELF.
-  h->next_context_id.store(16, std::memory_order_relaxed);
   munmap(p, sizeof(ArenaHeader));
   return fd;
 }

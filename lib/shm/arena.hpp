@@ -24,7 +24,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 3;
+inline constexpr std::uint32_t kLayoutVersion = 4;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
@@ -78,10 +78,7 @@ struct alignas(kCacheLine) ArenaHeader {
   std::uint64_t pending_stride;  // bytes of one rank's bitmap (multiple of a cache line)
   std::uint64_t rings_offset;
   std::uint32_t flags;           // ArenaFlags
-  std::int32_t launcher_pid;
-  // Shared counters. Context ids: a new communicator's leader takes the next
-  // block from here (see lib/comm).
-  alignas(kCacheLine) std::atomic<std::uint32_t> next_context_id;
+  // (Context ids are agreed per communicator, not counted here: lib/comm/context.hpp.)
   // MPI_COMM_WORLD barrier: arrivals counted in barrier_count; the last
   // arriver resets the count and bumps barrier_generation (a futex word).
   alignas(kCacheLine) std::atomic<std::uint32_t> barrier_count;

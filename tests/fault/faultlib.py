@@ -106,22 +106,49 @@ def tagged_pids(tag):
     return found
 
 
-def arena_holders(pids):
-    """Those of pids that map or hold an fd of a ringmpi arena memfd."""
+def arena_holders(pids, name=ARENA_NAME):
+    """Those of pids that map or hold an fd of a memfd whose name contains name."""
     holders = []
     for pid in pids:
         try:
             with open("/proc/%d/maps" % pid) as f:
-                if ARENA_NAME in f.read():
+                if name in f.read():
                     holders.append(pid)
                     continue
             for fd in os.listdir("/proc/%d/fd" % pid):
-                if ARENA_NAME in os.readlink("/proc/%d/fd/%s" % (pid, fd)):
+                if name in os.readlink("/proc/%d/fd/%s" % (pid, fd)):
                     holders.append(pid)
                     break
         except OSError:
             continue
     return holders
+
+
+def memfd_holders(suite):
+    """{pid: command} of the processes started by this test program (their
+    environment holds FL_SUITE=suite) that map or hold a ringmpi memfd (the
+    arena, an RMA window). ringmpi's shared memory is memfds only (no name in
+    /dev/shm): it lives exactly as long as some process maps it or holds a
+    descriptor of it, so a leak is a process, found in the process table."""
+    want = ("FL_SUITE=" + suite).encode()
+    pids = []
+    for e in os.listdir("/proc"):
+        if not e.isdigit():
+            continue
+        try:
+            with open("/proc/%s/environ" % e, "rb") as f:
+                if want in f.read().split(b"\0"):
+                    pids.append(int(e))
+        except OSError:
+            continue
+    out = {}
+    for pid in arena_holders(pids, "ringmpi-"):
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                out[pid] = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except OSError:
+            pass
+    return out
 
 
 def wait_gone(pids, limit=10.0):
@@ -156,13 +183,6 @@ def wait_for_records(path, kind, count, limit=20.0):
     raise Failure("only %d of %d '%s' records appeared in %s" % (len(read_records(path, kind)), count, kind, path))
 
 
-def shm_names():
-    try:
-        return set(os.listdir("/dev/shm"))
-    except OSError:
-        return set()
-
-
 # --- the context a test gets -------------------------------------------------
 
 class Context:
@@ -172,6 +192,7 @@ class Context:
         self.poll = args.poll
         self.extra = args.extra
         self.tmp = tempfile.mkdtemp(prefix="ringmpi-fault-")
+        self.suite = uuid.uuid4().hex  # FL_SUITE of every process this program starts
 
     def prog(self, name):
         """A program built in the build tree (tests/fault/*/name or examples/name)."""
@@ -193,6 +214,7 @@ class Context:
             env.pop(k, None)
         if self.poll:
             env["RINGMPI_LAUNCHER_POLL"] = "1"
+        env["FL_SUITE"] = self.suite
         return env
 
     def run(self, cmd, env=None, stdin=subprocess.DEVNULL, input=None, limit=30.0):
@@ -276,7 +298,6 @@ def main(tests, argv=None):
     args = parse_args(argv)
     ctx = Context(args)
     failed = 0
-    shm_before = shm_names()
     suite_start = time.monotonic()
     for t in tests:
         if args.only and args.only not in t.__name__:
@@ -291,10 +312,17 @@ def main(tests, argv=None):
         except Exception:
             failed += 1
             print("FAIL %s: exception\n%s" % (t.__name__, traceback.format_exc()), flush=True)
-    leaked = [n for n in shm_names() - shm_before if "ringmpi" in n]
+    # Every job is over: no process may still hold ringmpi shared memory
+    # (give exiting ranks the second the brief allows).
+    deadline = time.monotonic() + 1.0
+    while True:
+        leaked = memfd_holders(ctx.suite)
+        if not leaked or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     if leaked:
         failed += 1
-        print("FAIL shared-memory objects left in /dev/shm: %s" % leaked)
+        print("FAIL processes still holding ringmpi shared memory after the tests: %s" % leaked)
     print("%d failed, %.1f s%s" % (failed, time.monotonic() - suite_start, " (poll)" if args.poll else ""))
     subprocess.run(["rm", "-rf", ctx.tmp])
     sys.exit(1 if failed else 0)

@@ -1,6 +1,11 @@
 /* comm_intra.c with every internal allgather on the binomial-tree path
  * (the one large communicators take), forced through the test knob. */
 #include <stdlib.h>
+
+#include "check.h"
+#define FORCED_PATH "exchange_tree"
+#define FORCED_PATH_NOT "exchange_dissemination"
+#include "forced_path.h"
 #define main comm_intra_main
 #include "comm_intra.c"
 #undef main

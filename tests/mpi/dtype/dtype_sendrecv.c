@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "check.h"
+#ifdef FORCED_PATH /* the RINGMPI_FORCE_COPY_FALLBACK=1 build (meson.build) */
+#include "forced_path.h"
+#endif
 
 static int rank, size, next, prev;
 

@@ -5,6 +5,9 @@
 #include <sched.h>
 #include <stdint.h>
 
+#include <string.h>
+#include <unistd.h>
+
 #include "check.h"
 
 int main(int argc, char** argv) {
@@ -62,6 +65,44 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Win_sync(win));
   if (size > 1) CHECK(p0[0] == 200);
   CHECK_MPI(MPI_Win_unlock_all(win));
+  MPI_Info used;
+  char value[MPI_MAX_INFO_VAL + 1];
+  CHECK_MPI(MPI_Win_get_info(win, &used));
+  CHECK_MPI(MPI_Info_get(used, "alloc_shared_noncontig", MPI_MAX_INFO_VAL, value, &flag));
+  CHECK(flag && strcmp(value, "false") == 0);
+  CHECK_MPI(MPI_Info_free(&used));
+  CHECK_MPI(MPI_Win_free(&win));
+
+  /* alloc_shared_noncontig = true (asked by rank 0 only: one rank's hint
+   * decides for all): every rank's memory starts on its own page, and the
+   * memory of each rank is still reached through MPI_Win_shared_query. */
+  MPI_Info hint;
+  CHECK_MPI(MPI_Info_create(&hint));
+  if (rank == 0) CHECK_MPI(MPI_Info_set(hint, "alloc_shared_noncontig", "true"));
+  int *mem = NULL;
+  CHECK_MPI(MPI_Win_allocate_shared(sizeof(int), sizeof(int), hint, MPI_COMM_WORLD, &mem, &win));
+  CHECK_MPI(MPI_Info_free(&hint));
+  const long page = sysconf(_SC_PAGESIZE);
+  CHECK(((unsigned long)mem % (unsigned long)page) == 0);
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  *mem = 1000 + rank;
+  CHECK_MPI(MPI_Win_sync(win));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Win_sync(win));
+  for (int r = 0; r < size; ++r) {
+    MPI_Aint rsize;
+    int unit;
+    int *rbase;
+    CHECK_MPI(MPI_Win_shared_query(win, r, &rsize, &unit, &rbase));
+    CHECK(rsize == (MPI_Aint)sizeof(int) && unit == (int)sizeof(int));
+    CHECK(((unsigned long)rbase % (unsigned long)page) == 0);
+    CHECK(*rbase == 1000 + r);
+  }
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Win_get_info(win, &used));
+  CHECK_MPI(MPI_Info_get(used, "alloc_shared_noncontig", MPI_MAX_INFO_VAL, value, &flag));
+  CHECK(flag && strcmp(value, "true") == 0);
+  CHECK_MPI(MPI_Info_free(&used));
   CHECK_MPI(MPI_Win_free(&win));
   MPI_Finalize();
   return 0;

@@ -35,6 +35,15 @@ TEST_CASE("options: the program and its arguments are kept verbatim, option-like
   CHECK_FALSE(r.options.tag_output);
 }
 
+TEST_CASE("options: --trace FILE names the trace file, with = or as the next argument") {
+  CHECK(parse({"-n", "2", "./prog"}).options.trace_path.empty());
+  CHECK(parse({"--trace", "out.json", "./prog"}).options.trace_path == "out.json");
+  CHECK(parse({"-trace=t.json", "./prog"}).options.trace_path == "t.json");
+  CHECK(error_of({"--trace", "", "./prog"}).find("needs a file name") != std::string::npos);
+  CHECK(error_of({"--trace"}).find("needs a value") != std::string::npos);
+  CHECK(usage_text().find("--trace FILE") != std::string::npos);
+}
+
 TEST_CASE("options: -- ends the options, so a program may start with a dash") {
   const ParseResult r = parse({"-np", "2", "--", "-weird", "--"});
   REQUIRE(r.action == ParseResult::Action::run);

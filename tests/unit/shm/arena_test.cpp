@@ -26,7 +26,6 @@ TEST_CASE("arena create/map round trip; a bad header is refused with a clear err
   Arena a = Arena::map(fd, &err);
   REQUIRE(a.mapped());
   CHECK(a.nranks() == 4);
-  CHECK(a.header().next_context_id.load() == 16);
   CHECK(a.ring(1, 2) - a.ring(1, 1) == static_cast<std::ptrdiff_t>(a.header().ring_stride));
   CHECK(a.slot(3).pid.load() == 0);
   a.header().magic = 42;  // corrupt it

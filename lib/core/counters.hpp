@@ -1,0 +1,36 @@
+// Counts of the internal paths that tests force with a tunable
+// (RINGMPI_FORCE_COPY_FALLBACK, RINGMPI_INTERNAL_EAGER_SAFE, ...), so that a
+// test can check that the path it forced was really taken (a test that forces
+// a mode and passes on the default path proves nothing). Read by programs
+// through MPIX_Query_counter (include/mpi.h, ringmpi's only extension); a
+// plain increment on paths that are not the small-message fast path.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace ringmpi::core {
+
+enum class Counter : int {
+  rndv_read,               // receiver-side rendezvous: read with process_vm_readv
+  rndv_split,              // ... and the sender wrote a share (cts_write)
+  rndv_push,               // ... pushed through the ring (cts_push: copy fallback)
+  exchange_dissemination,  // library allgather rounds: dissemination (eager steps)
+  exchange_tree,           // ... binomial tree (messages above the eager-safe size)
+};
+inline constexpr int kCounters = 5;
+
+inline constexpr std::array<std::string_view, kCounters> kCounterNames{
+    "rndv_read", "rndv_split", "rndv_push", "exchange_dissemination", "exchange_tree"};
+
+using Counters = std::array<std::uint64_t, kCounters>;
+
+// The counter named `name`, or -1.
+inline int counter_index(std::string_view name) {
+  for (int i = 0; i < kCounters; ++i)
+    if (kCounterNames[static_cast<std::size_t>(i)] == name) return i;
+  return -1;
+}
+
+}  // namespace ringmpi::core
