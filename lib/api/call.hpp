@@ -27,8 +27,8 @@ class Call {
   explicit Call(const char* name) : name_(name) {
     core::Runtime& r = core::rt();
     r.current_call = name;
-    if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
     r.call_args.kind = core::Runtime::CallArgs::Kind::none;
+    if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
   }
   ~Call() {
     if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();

@@ -12,7 +12,7 @@
 //
 // Not checked: nonblocking collectives (the exchange would make them
 // synchronizing, and a correct program may rely on them not being),
-// intercommunicator collectives, the per-rank counts of the v/w forms (only
+// intercommunicator and neighborhood collectives, the per-rank counts of the v/w forms (only
 // the call, root and basic types are compared there), and communicator
 // constructors. The exchange runs on the communicator's collective context
 // with its own tag (exchange::kTagCheck); without --check nothing of this

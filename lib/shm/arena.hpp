@@ -24,7 +24,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 3;
+inline constexpr std::uint32_t kLayoutVersion = 4;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
