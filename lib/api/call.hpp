@@ -23,7 +23,21 @@ namespace ringmpi::api {
 
 class Call {
  public:
-  explicit Call(const char* name) : name_(name) { core::rt().current_call = name; }
+  // At MPI_THREAD_MULTIPLE the call holds the process's call lock from here
+  // to its return (core/call_lock.hpp); at the other levels no lock at all.
+  explicit Call(const char* name) : name_(name) {
+    core::Runtime& r = core::rt();
+    if (__builtin_expect(r.serialize_calls, 0)) {
+      r.call_lock.lock();
+      locked_ = true;
+    }
+    r.current_call = name;
+  }
+  ~Call() {
+    if (__builtin_expect(locked_, 0)) core::rt().call_lock.unlock();
+  }
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
   const char* name() const { return name_; }
 
   // Errors raised from now on go to this communicator's handler.
@@ -69,6 +83,7 @@ class Call {
   [[gnu::cold]] int null_arg(const char* arg);
   const char* name_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
+  bool locked_ = false;
 };
 
 // Dispatches an error code to the handler of `comm` (used by fail() and by
