@@ -18,14 +18,14 @@
 
 #include "check.h"
 
-enum { NITER = 300, KREPORT = 50, NWORKERS = 4 };
+enum { NITER = 600, KREPORT = 50, NWORKERS = 4 };
 
 static int rank, size, partner;
 static MPI_Comm comm_pp, comm_coll, comm_report;
 static long long report_sent[NWORKERS];
 
 static void report(int tid, int i) {
-  /* Every tenth iteration: value encodes sender, thread and number. */
+  /* Every NITER/KREPORT-th iteration: the value encodes sender, thread and number. */
   if (i % (NITER / KREPORT) != 0) return;
   long long v = (long long)rank * 1000000 + tid * 10000 + i / (NITER / KREPORT);
   CHECK_MPI(MPI_Send(&v, 1, MPI_LONG_LONG, (rank + 1) % size, tid, comm_report));
