@@ -786,6 +786,15 @@ int MPI_Win_flush_local_all(MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 /* ==== end of one-sided communication ================================================== */
 
+/* ==== generalized requests (MPI-3.1 §12.2) =============================================== */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+/* ==== end of generalized requests ======================================================== */
+
 /* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
  * How many times this process took an internal path: "rndv_read", "rndv_split",
  * "rndv_push", "exchange_dissemination", "exchange_tree" (README, "Tunables").

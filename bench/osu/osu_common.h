@@ -22,7 +22,20 @@ typedef struct {
  * when the options are wrong (every rank parses the same argv). */
 static inline int osu_start(int *argc, char ***argv, osu_env *e, osu_opts defaults, int min_ranks,
                      const char *name, const char *columns) {
-  MPI_Init(argc, argv);
+  /* OSU_THREAD_LEVEL=single|funneled|serialized|multiple: MPI_Init_thread at
+   * that level (to compare the thread levels' cost); unset: MPI_Init. */
+  const char *level = getenv("OSU_THREAD_LEVEL");
+  if (level) {
+    int required = strcmp(level, "multiple") == 0     ? MPI_THREAD_MULTIPLE
+                   : strcmp(level, "serialized") == 0 ? MPI_THREAD_SERIALIZED
+                   : strcmp(level, "funneled") == 0   ? MPI_THREAD_FUNNELED
+                                                      : MPI_THREAD_SINGLE;
+    int provided = -1;
+    MPI_Init_thread(argc, argv, required, &provided);
+    if (provided < required) fprintf(stderr, "%s: asked for thread level %d, got %d\n", name, required, provided);
+  } else {
+    MPI_Init(argc, argv);
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &e->rank);
   MPI_Comm_size(MPI_COMM_WORLD, &e->size);
   e->o = defaults;

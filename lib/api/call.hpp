@@ -24,14 +24,21 @@ namespace ringmpi::api {
 
 class Call {
  public:
+  // At MPI_THREAD_MULTIPLE the call holds the process's call lock from here
+  // to its return (core/call_lock.hpp); at the other levels no lock at all.
   explicit Call(const char* name) : name_(name) {
     core::Runtime& r = core::rt();
+    if (__builtin_expect(r.serialize_calls, 0)) {
+      r.call_lock.lock();
+      locked_ = true;
+    }
     r.current_call = name;
     r.call_args.kind = core::Runtime::CallArgs::Kind::none;
     if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
   }
   ~Call() {
     if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();
+    if (__builtin_expect(locked_, 0)) core::rt().call_lock.unlock();
   }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
@@ -116,6 +123,7 @@ class Call {
   int trace_tag_ = core::kTraceNone;
   int trace_count_ = core::kTraceNone;
   MPI_Datatype trace_type_ = MPI_DATATYPE_NULL;
+  bool locked_ = false;
 };
 
 // Dispatches an error code to the handler of `comm` (used by fail() and by

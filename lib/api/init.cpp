@@ -1,8 +1,8 @@
 // MPI_Init / MPI_Finalize and the rest of the environment calls.
 //
-// Thread support: the library keeps no locks, so it provides
-// MPI_THREAD_SERIALIZED at most (calls from any thread, never two at once);
-// MPI_Init_thread reports that honestly when MULTIPLE is asked for.
+// Thread support: every level is provided as asked. At MPI_THREAD_MULTIPLE
+// each call holds the process's call lock (lib/core/call_lock.hpp says why
+// that is correct); below it no lock is taken.
 #include <pthread.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -80,8 +80,7 @@ int do_init(Call& call, int required, int* provided) {
   r.size = static_cast<int>(size);
   r.check_mode = (r.arena.header().flags & shm::kFlagCheck) != 0;  // mpiexec --check
   r.arena.slot(r.rank).pid.store(static_cast<std::int32_t>(getpid()), std::memory_order_relaxed);
-  r.thread_level = required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED : required;
-  if (r.thread_level < MPI_THREAD_SINGLE) r.thread_level = MPI_THREAD_SINGLE;
+  r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
   r.main_thread = static_cast<unsigned long>(pthread_self());
   if (provided) *provided = r.thread_level;
   comm::init_world(r.rank, r.size);
@@ -89,6 +88,8 @@ int do_init(Call& call, int required, int* provided) {
   r.phase = core::Phase::running;
   p2p::init();
   if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);
+  // From the next call on, every call takes the call lock (this one never held it).
+  r.serialize_calls = r.thread_level == MPI_THREAD_MULTIPLE;
   return MPI_SUCCESS;
 }
 

@@ -1,5 +1,7 @@
 #include "api/p2p_args.hpp"
 
+#include "api/grequest.hpp"
+
 #include <cstdio>
 
 namespace ringmpi::api {
@@ -59,6 +61,7 @@ int check_requests(Call& call, int count, const MPI_Request* array, p2p::Request
 }
 
 int finish_request(MPI_Request* h, p2p::Request* r, MPI_Status* status, RequestError* err) {
+  if (auto* g = grequest_of(r)) return finish_grequest(h, r, g, status, err);
   const MPI_Comm comm = r->comm;
   if (!r->shared_done && !r->cancelled && r->active && r->st_error != MPI_SUCCESS)
     p2p::describe_error(*r, err->why, sizeof err->why);

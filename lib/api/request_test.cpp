@@ -2,6 +2,7 @@
 // status helpers (MPI-3.1 §3.7.3 - §3.8).
 #include <vector>
 
+#include "api/grequest.hpp"
 #include "api/p2p_args.hpp"
 #include "p2p/wait.hpp"
 
@@ -118,6 +119,16 @@ int MPI_Request_free(MPI_Request* request) {
   if (int e = call.not_null(request, "request")) return e;
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  if (auto* g = api::grequest_of(r)) {
+    // Allowed before completion (MPI-3.1 §12.2): free_fn runs once the
+    // request is both freed and completed by MPI_Grequest_complete.
+    const bool done = g->user_completed();
+    const int code = done ? g->free_once() : MPI_SUCCESS;
+    if (done && !r->complete) p2p::progress();  // lets the engine complete it, so release() frees it now
+    p2p::release(request, r);
+    if (code != MPI_SUCCESS) return call.fail(code, "%s", g->describe());
+    return MPI_SUCCESS;
+  }
   if (r->kind == p2p::Kind::ext && !r->complete)
     return call.fail(MPI_ERR_REQUEST,
                      "argument request is a nonblocking collective still in progress; freeing it is erroneous "
@@ -143,6 +154,11 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     p2p::empty_status(status);
     return MPI_SUCCESS;
   }
+  if (auto* g = api::grequest_of(r)) {  // query_fn fills the status; the request stays
+    MPI_Status local;
+    if (int code = g->query(status == MPI_STATUS_IGNORE ? &local : status)) return call.fail(code, "%s", g->describe());
+    return MPI_SUCCESS;
+  }
   p2p::status_of(*r, status);
   if (!r->cancelled && r->st_error != MPI_SUCCESS) {
     char why[512];
@@ -158,6 +174,10 @@ int MPI_Cancel(MPI_Request* request) {
   if (int e = call.not_null(request, "request")) return e;
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  if (auto* g = api::grequest_of(r)) {
+    if (int code = g->cancel()) return call.fail(code, "the generalized request's cancel_fn returned error code %d", code);
+    return MPI_SUCCESS;
+  }
   if (r->kind == p2p::Kind::ext)
     return call.fail(MPI_ERR_REQUEST,
                      "argument request is a nonblocking collective, which cannot be cancelled (MPI-3.1 §5.12)");

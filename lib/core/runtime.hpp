@@ -6,6 +6,7 @@
 
 #include <memory>
 
+#include "core/call_lock.hpp"
 #include "core/counters.hpp"
 #include "mpi.h"
 #include "shm/arena.hpp"
@@ -53,6 +54,10 @@ struct Runtime {
   bool check_mode = false;
   int thread_level = MPI_THREAD_SINGLE;
   unsigned long main_thread = 0;  // pthread_self() of the MPI_Init caller
+  // MPI_THREAD_MULTIPLE: every MPI call holds call_lock (core/call_lock.hpp).
+  // Set once in MPI_Init_thread, before the program can start other threads.
+  bool serialize_calls = false;
+  CallLock call_lock;
   shm::Arena arena;
   std::unique_ptr<ErrorRegistry> errors;
   std::unique_ptr<AttrState> attrs;  // keyvals (core/attributes.cpp)

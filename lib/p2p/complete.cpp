@@ -9,6 +9,7 @@
 namespace ringmpi::p2p {
 
 Request* lookup(MPI_Request h) { return state().requests.get(h); }
+Request* lookup_held(MPI_Request h) { return state().requests.get_held(h); }
 
 namespace {
 bool done(const Request* r) { return r->complete || (r->persistent && !r->active); }

@@ -68,6 +68,8 @@ int start(Request* r);
 
 // Requests. lookup() is nullptr for anything but a live request handle.
 Request* lookup(MPI_Request h);
+// lookup(), also finding a request the user freed that is not complete yet.
+Request* lookup_held(MPI_Request h);
 // Progresses once and says whether r is complete (inactive persistent
 // requests count as complete).
 bool test(Request* r);

@@ -135,6 +135,15 @@ class RequestPool {
     if (i != 1 && r->user_freed) return nullptr;
     return r;
   }
+  // As get(), but also a request the user freed that the engine still holds
+  // (MPI_Grequest_complete after MPI_Request_free, MPI-3.1 §12.2).
+  Request* get_held(MPI_Request h) const {
+    if (!core::handle_is(h, core::Kind::request)) return nullptr;
+    const std::uint32_t i = core::handle_index(h);
+    if (i <= 1 || i >= next_) return nullptr;
+    Request* r = slot(i);
+    return r->gen == core::handle_gen(h) ? r : nullptr;
+  }
   // Back to the pool: the handle stops decoding at once; what the request
   // holds (a datatype, an iovec array) is let go now, the rest on reuse.
   void release(Request* r) {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <ctime>
 
@@ -69,6 +70,7 @@ bool oversubscribed_slow() {
 // we yield almost at once.
 void wait_slow(const std::function<bool()>& done) {
   core::Runtime& r = core::rt();
+  if (__builtin_expect(r.serialize_calls, 0) && r.call_lock.held_by_me()) return wait_threaded(done);
   const bool over = oversubscribed();
   const std::uint64_t start = now_ns();
   if (!over) {
@@ -135,10 +137,58 @@ void wait_slow(const std::function<bool()>& done) {
   me.sleeping.store(0, std::memory_order_relaxed);
 }
 
+// MPI_THREAD_MULTIPLE (core/call_lock.hpp): the same spin, yield, sleep,
+// but the call lock is given up between two checks, so that other threads
+// of this process run their calls; progress() and done() run only under it.
+// Several threads may sleep on the doorbell: `sleeping` counts them (the
+// peers only test it for nonzero) and a wake wakes them all. A thread whose
+// request another thread of this process completes is not rung: the short
+// sleep bounds that delay, and the waker rings us when it saw sleepers.
+// The deadlock-detection hook is not fed here: with several threads one
+// thread's idle sleep says nothing about the process.
+void wait_threaded(const std::function<bool()>& done) {
+  core::Runtime& r = core::rt();
+  core::CallLock& lock = r.call_lock;
+  shm::RankSlot& me = r.arena.slot(r.rank);
+  const bool over = oversubscribed();
+  static const std::uint64_t yield_ns = yield_window_ns(over);
+  const std::uint64_t start = now_ns();
+  const std::uint64_t spin_until = start + (over ? 0 : kSpinNs);
+  const std::uint64_t yield_until = spin_until + yield_ns;
+  for (;;) {
+    const std::uint64_t before = activity();
+    progress();
+    if (done()) return;
+    // Work done here may be what a sleeping thread of ours waits for.
+    if (activity() != before && me.sleeping.load(std::memory_order_relaxed) != 0) ring_doorbell(r.rank);
+    const std::uint64_t t = now_ns();
+    if (t < yield_until) {
+      const int depth = lock.release_all();
+      if (t >= spin_until || lock.contended()) sched_yield();
+      lock.reacquire(depth);
+      continue;
+    }
+    const std::uint32_t seen = me.doorbell.load(std::memory_order_acquire);
+    const bool sending = prepare_to_sleep();
+    me.sleeping.fetch_add(1, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    progress();
+    const bool finished = done();
+    if (!finished) {
+      const int depth = lock.release_all();
+      const timespec timeout{0, sending ? 200'000 : 1'000'000};
+      futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
+      lock.reacquire(depth);
+    }
+    me.sleeping.fetch_sub(1, std::memory_order_relaxed);
+    if (finished) return;
+  }
+}
+
 void ring_doorbell(int world_rank) {
   shm::RankSlot& peer = core::rt().arena.slot(static_cast<std::uint32_t>(world_rank));
   peer.doorbell.fetch_add(1, std::memory_order_release);
-  futex(&peer.doorbell, FUTEX_WAKE, 1, nullptr);
+  futex(&peer.doorbell, FUTEX_WAKE, INT_MAX, nullptr);  // all its sleeping threads
 }
 
 void wake(int world_rank) {
@@ -147,7 +197,7 @@ void wake(int world_rank) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (peer.sleeping.load(std::memory_order_relaxed)) {
     peer.doorbell.fetch_add(1, std::memory_order_release);
-    futex(&peer.doorbell, FUTEX_WAKE, 1, nullptr);
+    futex(&peer.doorbell, FUTEX_WAKE, INT_MAX, nullptr);  // all its sleeping threads
   }
 }
 

@@ -48,6 +48,8 @@ inline bool oversubscribed() { return g_oversubscribed_known ? g_oversubscribed 
 
 // The rest of wait_until(): spins on, then yields, then sleeps.
 void wait_slow(const std::function<bool()>& done);
+// wait_slow() at MPI_THREAD_MULTIPLE: gives the call lock up between checks.
+void wait_threaded(const std::function<bool()>& done);
 
 // Polls before wait_until() leaves its inline loop: a peer on another core
 // usually answers within them, and the loop costs no indirect calls.

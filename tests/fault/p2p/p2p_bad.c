@@ -6,6 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
+static int grq_query(void *extra, MPI_Status *st) {
+  (void)extra;
+  MPI_Status_set_cancelled(st, 0);
+  return MPI_SUCCESS;
+}
+static int grq_free(void *extra) { return extra ? MPI_ERR_OTHER : MPI_SUCCESS; }
+static int grq_cancel(void *extra, int complete) { return extra && complete ? MPI_ERR_OTHER : MPI_SUCCESS; }
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank;
@@ -64,6 +72,11 @@ int main(int argc, char **argv) {
       MPI_Recv_init(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r);
       MPI_Start(&r);
       MPI_Start(&r);
+    }
+    if (!strcmp(c, "grequest_twice")) { /* MPI_Grequest_complete called twice (MPI-3.1 §12.2) */
+      MPI_Grequest_start(grq_query, grq_free, grq_cancel, NULL, &r);
+      MPI_Grequest_complete(r);
+      MPI_Grequest_complete(r);
     }
     if (!strcmp(c, "bsend_no_buffer")) MPI_Bsend(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     printf("case %s was not reported as an error\n", c);

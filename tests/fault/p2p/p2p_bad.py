@@ -24,6 +24,7 @@ CASES = {
     "garbage_request": ("MPI_Wait", "MPI_ERR_REQUEST", ["request=0x5eed", "not a valid request"]),
     "stale_request": ("MPI_Test", "MPI_ERR_REQUEST", ["request=0x", "already completed or freed"]),
     "start_active": ("MPI_Start", "MPI_ERR_REQUEST", ["already active"]),
+    "grequest_twice": ("MPI_Grequest_complete", "MPI_ERR_REQUEST", ["already called", "once only"]),
     "bsend_no_buffer": ("MPI_Bsend", "MPI_ERR_BUFFER", ["MPI_Buffer_attach"]),
 }
 
