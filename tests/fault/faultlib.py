@@ -89,9 +89,9 @@ def is_alive(pid):
     return stat[stat.rfind(")") + 2] not in "ZX"
 
 
-def tagged_pids(tag):
-    """Live processes whose environment holds FL_TAG=tag."""
-    want = ("FL_TAG=" + tag).encode()
+def tagged_pids(tag, var="FL_TAG"):
+    """Live processes whose environment holds var=tag."""
+    want = (var + "=" + tag).encode()
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -130,19 +130,8 @@ def memfd_holders(suite):
     arena, an RMA window). ringmpi's shared memory is memfds only (no name in
     /dev/shm): it lives exactly as long as some process maps it or holds a
     descriptor of it, so a leak is a process, found in the process table."""
-    want = ("FL_SUITE=" + suite).encode()
-    pids = []
-    for e in os.listdir("/proc"):
-        if not e.isdigit():
-            continue
-        try:
-            with open("/proc/%s/environ" % e, "rb") as f:
-                if want in f.read().split(b"\0"):
-                    pids.append(int(e))
-        except OSError:
-            continue
     out = {}
-    for pid in arena_holders(pids, "ringmpi-"):
+    for pid in arena_holders(tagged_pids(suite, "FL_SUITE"), "ringmpi-"):
         try:
             with open("/proc/%d/cmdline" % pid, "rb") as f:
                 out[pid] = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
