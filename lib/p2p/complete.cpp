@@ -156,7 +156,8 @@ void complete(State& s, Request* r) {
       r->bsend_offset = -1;
     }
   }
-  if (!r->persistent) r->hold.reset();
+  // r->hold (a derived type) stays until the request is released: an error
+  // description read after completion still needs the type.
   if (r->user_freed && r->pooled) s.requests.release(r);
 }
 
