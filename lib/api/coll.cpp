@@ -11,6 +11,7 @@
 #include "api/coll_args.hpp"
 #include "api/coll_check.hpp"
 #include "coll/movement.hpp"
+#include "coll/seg.hpp"
 
 using namespace ringmpi;
 using namespace ringmpi::api;
@@ -20,6 +21,13 @@ namespace {
 
 using coll::Block;
 using Rule = CollArgs::Rule;
+using Family = tunables::Id;
+
+// The shared segment for a blocking collective on an intracommunicator, or nullptr.
+coll::Segment* segment_for(comm::Comm& c, MPI_Request* req, Family family) {
+  if (req || c.inter) return nullptr;
+  return coll::segment_for(c, family);
+}
 
 std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
   auto s = coll::make_schedule(c);
@@ -62,6 +70,8 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
   if (!req) agree(call, *c, comm, {Rule::same, root, MPI_OP_NULL, {takes_part(*c, root), count, datatype}, {}});
   const Typed buf{buffer, count, t};
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_bcast))
+    if (coll::seg_bcast(*seg, buf, root)) return MPI_SUCCESS;
   if (!c->inter && !req) {
     coll::bcast(*c, buf, root);
     return MPI_SUCCESS;
@@ -101,6 +111,10 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_gather))
+    if (coll::seg_gatherv(*seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root,
+                          uniform ? static_cast<long long>(block()) : -1))
+      return MPI_SUCCESS;
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
     return MPI_SUCCESS;
@@ -159,6 +173,10 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
            {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype}, {receives, recvcount, recvtype}});
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_scatter))
+    if (coll::seg_scatterv(*seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root,
+                           uniform ? static_cast<long long>(block()) : -1))
+      return MPI_SUCCESS;
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
     return MPI_SUCCESS;
@@ -211,6 +229,8 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
           {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL, {!in_place, sendcount, sendtype},
            {true, uniform ? recvcounts[0] : 0, recvtype}});
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_allgather))
+    if (coll::seg_allgatherv(*seg, send, in_place, recvbuf, recvcounts, displs, *rt)) return MPI_SUCCESS;
   if (!c->inter && !req && !coll::allgather_direct(c->size(), recvcounts, *rt)) {
     coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
     return MPI_SUCCESS;
@@ -284,6 +304,10 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
     agree(call, *c, comm,
           {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL,
            {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype}, {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype}});
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_alltoall))
+    if (coll::seg_alltoallv(*seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
+                            in_place, uniform ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1))
+      return MPI_SUCCESS;
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(std::size_t(recvcounts[0]) * rt->size))) {
     coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
     return MPI_SUCCESS;
@@ -404,6 +428,10 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
   if (!req) agree(call, *c, comm, {Rule::same, root, op, {takes_part(*c, root), count, datatype}, {}});
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
+    const int e = coll::seg_reduce(*seg, r, mine, recvbuf, root);
+    if (e >= 0) return op_result(call, e);
+  }
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});
@@ -426,6 +454,10 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
+    const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
+    if (e >= 0) return op_result(call, e);
+  }
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
   auto s = schedule_for(*c, {datatype});
@@ -454,6 +486,10 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
   if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, static_cast<int>(total), datatype}, {}});
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce_scatter)) {
+    const int e = coll::seg_reduce_scatter(*seg, r, mine, recvbuf, recvcounts);
+    if (e >= 0) return op_result(call, e);
+  }
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
   auto s = schedule_for(*c, {datatype});
@@ -490,6 +526,10 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
+  if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
+    const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);
+    if (e >= 0) return op_result(call, e);
+  }
   if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);

@@ -1,4 +1,6 @@
 // MPIX_Query_counter: the internal path counters of core/counters.hpp.
+#include <string>
+
 #include "api/call.hpp"
 #include "core/counters.hpp"
 #include "core/runtime.hpp"
@@ -11,11 +13,11 @@ extern "C" int MPIX_Query_counter(const char* name, MPI_Count* value) {
   if (!name) return call.fail(MPI_ERR_ARG, "argument name is NULL");
   if (!value) return call.fail(MPI_ERR_ARG, "argument value is NULL");
   const int i = core::counter_index(name);
-  if (i < 0)
-    return call.fail(MPI_ERR_ARG,
-                     "argument name=\"%s\" is not a counter (rndv_read, rndv_split, rndv_push, "
-                     "exchange_dissemination, exchange_tree)",
-                     name);
+  if (i < 0) {
+    std::string names;
+    for (std::string_view n : core::kCounterNames) names += (names.empty() ? "" : ", ") + std::string(n);
+    return call.fail(MPI_ERR_ARG, "argument name=\"%s\" is not a counter (%s)", name, names.c_str());
+  }
   *value = static_cast<MPI_Count>(core::rt().counters[static_cast<std::size_t>(i)]);
   return MPI_SUCCESS;
 }

@@ -7,6 +7,7 @@
 #include "coll/barrier.hpp"
 
 #include "coll/base.hpp"
+#include "coll/seg.hpp"
 #include "core/runtime.hpp"
 #include "p2p/wait.hpp"
 
@@ -27,9 +28,10 @@ void barrier_world() {
   p2p::wait_until([&] { return h.barrier_generation.load(std::memory_order_acquire) != gen; });
 }
 
-void barrier(MPI_Comm handle, const comm::Comm& c) {
-  if (handle == MPI_COMM_WORLD) return barrier_world();
+void barrier(MPI_Comm handle, comm::Comm& c) {
   if (!c.inter && c.size() == 1) return;
+  if (Segment* s = segment_for(c, tunables::Id::coll_barrier)) return seg_barrier(*s);
+  if (handle == MPI_COMM_WORLD) return barrier_world();
   barrier(peers_of(c));
 }
 

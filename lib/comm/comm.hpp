@@ -35,7 +35,27 @@ namespace ringmpi::topo {
 struct Topology;
 }  // namespace ringmpi::topo
 
+namespace ringmpi::coll {
+// Opaque here as well: the communicator's shared segment (coll/segment.hpp).
+class Segment;
+}  // namespace ringmpi::coll
+
 namespace ringmpi::comm {
+
+// The collective engine's state of one communicator object: its shared
+// segment once attached (lib/coll/segment.hpp). A copy starts empty: a
+// duplicate is another communicator with a segment of its own.
+struct CollState {
+  std::shared_ptr<coll::Segment> segment;  // deleter bound in lib/coll (detaches)
+  bool attach_tried = false;
+  CollState() = default;
+  CollState(const CollState&) {}
+  CollState& operator=(const CollState&) {
+    segment.reset();
+    attach_tried = false;
+    return *this;
+  }
+};
 
 inline constexpr std::uint32_t kWorldContext = 0;
 inline constexpr std::uint32_t kSelfContext = 2;
@@ -57,6 +77,7 @@ struct Comm {
   int window = 0;  // lib/rma: the MPI_Win this private communicator serves (its handler gets the MPI_Win)
   // Collectives run as schedules so far (lib/coll/schedule.hpp): their tag.
   std::uint32_t schedule_seq = 0;
+  CollState coll;  // the blocking collectives' shared segment
 
   int size() const { return local->size(); }
   int remote_size() const { return remote->size(); }

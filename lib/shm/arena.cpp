@@ -27,7 +27,8 @@ ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capaci
   // Rings start on a page so that a ring's pages belong to that ring alone.
   l.rings_offset = round_up(l.pending_offset + std::uint64_t(nranks) * l.pending_stride, page);
   l.ring_stride = kRingHeaderBytes + ring_capacity;
-  l.total_bytes = round_up(l.rings_offset + std::uint64_t(nranks) * nranks * l.ring_stride, page);
+  l.coll_offset = round_up(l.rings_offset + std::uint64_t(nranks) * nranks * l.ring_stride, page);
+  l.total_bytes = l.coll_offset + std::uint64_t(nranks) * kCollSegmentsPerOwner * coll_segment_bytes(nranks);
   return l;
 }
 
@@ -67,6 +68,7 @@ int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32
   h->pending_offset = l.pending_offset;
   h->pending_stride = l.pending_stride;
   h->rings_offset = l.rings_offset;
+  h->coll_offset = l.coll_offset;
   h->flags = flags;
   // Context ids below 16 are reserved for MPI_COMM_WORLD and MPI_COMM_SELF.
   munmap(p, sizeof(ArenaHeader));
@@ -125,6 +127,11 @@ std::atomic<std::uint64_t>* Arena::pending(std::uint32_t rank) const {
 std::byte* Arena::ring(std::uint32_t from, std::uint32_t to) const {
   const ArenaHeader& h = header();
   return base() + h.rings_offset + (std::uint64_t(from) * h.nranks + to) * h.ring_stride;
+}
+
+std::byte* Arena::coll_segment(std::uint32_t owner, std::uint32_t index) const {
+  const ArenaHeader& h = header();
+  return base() + h.coll_offset + (std::uint64_t(owner) * kCollSegmentsPerOwner + index) * coll_segment_bytes(h.nranks);
 }
 
 }  // namespace ringmpi::shm

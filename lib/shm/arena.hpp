@@ -3,6 +3,7 @@
 //
 // Layout (all offsets in the header, every region cache-line aligned):
 //   [ArenaHeader][RankSlot x N][pending bitmap x N][ring i->j x N*N]
+//   [collective segments: N owners x kCollSegmentsPerOwner]
 //
 // Invariants
 // - The object is a memfd: it has no name, so nothing survives any exit path.
@@ -24,7 +25,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 4;
+inline constexpr std::uint32_t kLayoutVersion = 5;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
@@ -43,6 +44,30 @@ constexpr std::size_t default_ring_capacity(std::uint64_t nranks) {
   return cap;
 }
 inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
+
+// Collective segments (layout and protocol: lib/coll/segment.hpp). World
+// rank o owns kCollSegmentsPerOwner of them and hands them out to the
+// communicators whose rank 0 it is. One segment: a control part (a header
+// of kCollHeaderBytes, then one kCacheLine line per member), page-aligned
+// data slots of coll_slot_bytes(N) per member. Sparse like the rings: a
+// segment costs memory once a communicator uses it.
+inline constexpr std::uint32_t kCollSegmentsPerOwner = 8;
+inline constexpr std::size_t kCollHeaderBytes = 4 * kCacheLine;
+// Data slot bytes per member for a job of nranks: 64 KiB, less from 16
+// ranks on so that all segments stay within 256 MiB of address space, never
+// below 8 KiB.
+constexpr std::size_t coll_slot_bytes(std::uint64_t nranks) {
+  const std::uint64_t budget = std::uint64_t(256) << 20;
+  std::size_t b = 64 * 1024;
+  while (b > 8 * 1024 && nranks * nranks * kCollSegmentsPerOwner * b > budget) b /= 2;
+  return b;
+}
+constexpr std::size_t coll_control_bytes(std::uint64_t nranks) {
+  return (kCollHeaderBytes + nranks * kCacheLine + 4095) / 4096 * 4096;
+}
+constexpr std::size_t coll_segment_bytes(std::uint64_t nranks) {
+  return coll_control_bytes(nranks) + nranks * coll_slot_bytes(nranks);
+}
 
 enum class ExitKind : std::uint32_t { none = 0, abort = 1, fatal_error = 2 };
 
@@ -77,6 +102,7 @@ struct alignas(kCacheLine) ArenaHeader {
   std::uint64_t pending_offset;
   std::uint64_t pending_stride;  // bytes of one rank's bitmap (multiple of a cache line)
   std::uint64_t rings_offset;
+  std::uint64_t coll_offset;  // first collective segment (page-aligned)
   std::uint32_t flags;           // ArenaFlags
   // (Context ids are agreed per communicator, not counted here: lib/comm/context.hpp.)
   // MPI_COMM_WORLD barrier: arrivals counted in barrier_count; the last
@@ -92,7 +118,7 @@ enum ArenaFlags : std::uint32_t {
 
 // Byte sizes of every region for nranks; pure function, unit-tested.
 struct ArenaLayout {
-  std::uint64_t slots_offset, pending_offset, pending_stride, rings_offset, ring_stride, total_bytes;
+  std::uint64_t slots_offset, pending_offset, pending_stride, rings_offset, ring_stride, coll_offset, total_bytes;
   static ArenaLayout compute(std::uint32_t nranks, std::uint64_t ring_capacity);
 };
 
@@ -122,6 +148,8 @@ class Arena {
   std::atomic<std::uint64_t>* pending(std::uint32_t rank) const;
   // Start of the ring from -> to (kRingHeaderBytes of header, then ring_capacity bytes).
   std::byte* ring(std::uint32_t from, std::uint32_t to) const;
+  // Collective segment `index` (< kCollSegmentsPerOwner) of world rank `owner`.
+  std::byte* coll_segment(std::uint32_t owner, std::uint32_t index) const;
   std::byte* base() const { return static_cast<std::byte*>(base_); }
 
  private:

@@ -36,8 +36,20 @@ enum class Id : int {
   yield_us,
   force_copy_fallback,
   launcher_poll,
+  // One per collective: 0 chooses by size (lib/coll/seg_select.hpp), 1
+  // forces the shared-segment algorithms, 2 the message-passing ones.
+  coll_barrier,
+  coll_bcast,
+  coll_scatter,
+  coll_gather,
+  coll_allgather,
+  coll_alltoall,
+  coll_reduce,
+  coll_allreduce,
+  coll_reduce_scatter,
+  coll_scan,
 };
-inline constexpr int kCount = 8;
+inline constexpr int kCount = 18;
 
 struct Spec {
   Id id;

@@ -1,0 +1,52 @@
+// Blocking collectives on a communicator's shared segment (coll/segment.hpp
+// has the layout and the protocol; docs/design/collectives.md the
+// algorithms). Each function returns false, having done nothing, when its
+// algorithm does not apply to the call; that verdict rests only on what
+// every rank knows alike (sizes all ranks agree on, the communicator size,
+// the agreed single-copy bit), so every rank takes the same path.
+//
+// Data moves in one of two ways, chosen per call:
+//   - through the writer's slot half (one copy in, one copy out per reader):
+//     messages up to half a slot;
+//   - straight from the writer's buffer, which it publishes by address and
+//     keeps until every reader is done (one copy: process_vm_readv).
+// Reductions fold in rank order, x0 op (x1 op (... op x(n-1))), every
+// element by one rank in one order, so non-commutative operations get the
+// standard's result and all ranks the same bits.
+#pragma once
+
+#include "coll/reduction.hpp"
+#include "coll/segment.hpp"
+#include "coll/typed.hpp"
+#include "tunables/tunables.hpp"
+
+namespace ringmpi::coll {
+
+// The segment to run collective `family` (one of tunables::Id::coll_*) on,
+// or nullptr for the message-passing algorithms: RINGMPI_COLL_* forces
+// either; by default the segment is used whenever c has one (the figures
+// behind that choice: docs/design/collectives.md).
+Segment* segment_for(comm::Comm& c, tunables::Id family);
+
+void seg_barrier(Segment& s);
+bool seg_bcast(Segment& s, const Typed& buf, int root);
+// `block`: the bytes of every block when all ranks know it (MPI_Scatter,
+// MPI_Gather), else -1 (the v forms).
+bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
+                  const Typed& recv, bool in_place, int root, long long block);
+bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+                 const dtype::Datatype& rtype, int root, long long block);
+bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+                    const dtype::Datatype& rtype);
+bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
+                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                   const dtype::Datatype& rtype, bool in_place, long long block);
+
+// Reductions: -1 when the segment algorithm does not apply, else the error
+// class of applying the operation (MPI_SUCCESS).
+int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root);
+int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result);
+int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts);
+int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive);
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,135 @@
+// What the segment collectives (seg_movement.cpp, seg_reduction.cpp) share:
+// moving typed data into and out of slots and published buffers.
+#pragma once
+
+#include <cstring>
+#include <vector>
+
+#include "coll/segment.hpp"
+#include "coll/typed.hpp"
+#include "core/counters.hpp"
+#include "p2p/state.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::coll::seg {
+
+// Per-rank table entry of a v-collective published in a slot: where the
+// block is (a byte offset in the slot half, or an address) and its length.
+struct Entry {
+  std::uint64_t where;
+  std::uint64_t bytes;
+};
+// SegmentLine::bytes of a writer that published a table: how its blocks travel.
+inline constexpr std::uint64_t kInSlot = 0;
+inline constexpr std::uint64_t kByAddress = 1;
+
+inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
+
+inline Typed block_of(const void* base, const dtype::Datatype& t, int displ, int count) {
+  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
+}
+
+// t's packed bytes into dst (t.bytes() of them).
+inline void pack_to(const Typed& t, std::byte* dst) {
+  if (t.bytes() == 0) return;
+  if (t.type->contiguous())
+    std::memcpy(dst, t.buf, t.bytes());
+  else
+    dtype::pack(t.buf, t.count, *t.type, 0, dst, t.bytes());
+}
+
+// `bytes` packed bytes at src into t (at most t.bytes()).
+inline void unpack_from(const std::byte* src, std::size_t bytes, const Typed& t) {
+  bytes = std::min(bytes, t.bytes());
+  if (bytes == 0) return;
+  if (t.type->contiguous())
+    std::memcpy(const_cast<void*>(t.buf), src, bytes);
+  else
+    dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, src, bytes);
+}
+
+// Memory from the engine's scratch pool, given back on destruction.
+class Temp {
+ public:
+  Temp() = default;
+  explicit Temp(std::size_t bytes) : block_(p2p::state().scratch.take(bytes ? bytes : 1)), live_(true) {}
+  ~Temp() {
+    if (live_) p2p::state().scratch.give(block_);
+  }
+  Temp(const Temp&) = delete;
+  Temp& operator=(const Temp&) = delete;
+  std::byte* get() const { return block_.p; }
+
+ private:
+  core::ScratchPool::Block block_{};
+  bool live_ = false;
+};
+
+// Reads `bytes` packed bytes at member i's address into t (single copy;
+// through a temporary when t is not contiguous).
+inline void read_into(const Segment& s, int i, std::uint64_t addr, std::size_t bytes, const Typed& t) {
+  bytes = std::min(bytes, t.bytes());
+  if (bytes == 0) return;
+  core::count(core::Counter::seg_single_copy);
+  if (t.type->contiguous()) {
+    s.read(i, addr, const_cast<void*>(t.buf), bytes);
+    return;
+  }
+  Temp tmp(bytes);
+  s.read(i, addr, tmp.get(), bytes);
+  dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, tmp.get(), bytes);
+}
+
+// t's packed stream at a stable address for others to read: t's own memory
+// when contiguous, else a packed copy kept as long as this object.
+class Published {
+ public:
+  explicit Published(const Typed& t) {
+    if (t.type->contiguous() || t.bytes() == 0) {
+      addr_ = reinterpret_cast<std::uint64_t>(t.buf);
+    } else {
+      tmp_ = std::make_unique<Temp>(t.bytes());
+      pack_to(t, tmp_->get());
+      addr_ = reinterpret_cast<std::uint64_t>(tmp_->get());
+    }
+  }
+  std::uint64_t addr() const { return addr_; }
+
+ private:
+  std::unique_ptr<Temp> tmp_;
+  std::uint64_t addr_ = 0;
+};
+
+// Calls fn(j) once for every member j with want[j] set, as soon as j has
+// posted collective k, in the order they post.
+template <class Fn>
+void each_posted(const Segment& s, std::uint64_t k, std::vector<char> want, Fn&& fn) {
+  int left = 0;
+  for (char w : want) left += w ? 1 : 0;
+  const auto posted = [&](int j) { return s.line(j).posted.load(std::memory_order_acquire) >= k; };
+  while (left > 0) {
+    bool any = false;
+    for (int j = 0; j < s.size(); ++j)
+      if (want[static_cast<std::size_t>(j)] && posted(j)) {
+        fn(j);
+        want[static_cast<std::size_t>(j)] = 0;
+        --left;
+        any = true;
+      }
+    if (!any)
+      p2p::wait_until([&] {
+        for (int j = 0; j < s.size(); ++j)
+          if (want[static_cast<std::size_t>(j)] && posted(j)) return true;
+        return false;
+      });
+  }
+}
+
+// Every member but this one.
+inline std::vector<char> others(const Segment& s) {
+  std::vector<char> w(static_cast<std::size_t>(s.size()), 1);
+  w[static_cast<std::size_t>(s.me())] = 0;
+  return w;
+}
+
+}  // namespace ringmpi::coll::seg

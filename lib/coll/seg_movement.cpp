@@ -1,0 +1,304 @@
+// Data-movement collectives on the shared segment (see coll/seg.hpp).
+#include <algorithm>
+
+#include "coll/seg.hpp"
+#include "coll/seg_common.hpp"
+#include "tunables/tunables.hpp"
+
+namespace ringmpi::coll {
+
+using namespace seg;
+
+void seg_barrier(Segment& s) {
+  core::count(core::Counter::seg_barrier);
+  s.barrier();
+}
+
+// Root's buffer goes through its slot half (small) or is read by everybody
+// straight from the root's memory (large); the root waits for the readers
+// only in the second case.
+bool seg_bcast(Segment& s, const Typed& buf, int root) {
+  const std::size_t m = buf.bytes();
+  const bool small = m <= s.half_bytes();
+  if (!small && !s.single_copy()) return false;
+  core::count(core::Counter::seg_bcast);
+  if (m == 0) return true;
+  const std::uint64_t k = s.begin();
+  if (s.me() == root) {
+    if (small) {
+      pack_to(buf, s.my_half_for_write(k));
+      s.post(k);
+      s.wake_all();
+      s.finish(k);
+      return true;
+    }
+    const Published pub(buf);
+    s.line(root).addr = pub.addr();
+    s.post(k);
+    s.wake_all();
+    s.finish(k);
+    s.wait_all_done(k);
+    return true;
+  }
+  s.wait_posted(root, k);
+  if (small)
+    unpack_from(s.half(root, k), m, buf);
+  else
+    read_into(s, root, s.line(root).addr, m, buf);
+  s.finish(k);
+  if (!small) s.wake(root);
+  return true;
+}
+
+namespace {
+
+// A writer's table of n entries at the start of its half, its data after.
+Entry* table_of(std::byte* half) { return reinterpret_cast<Entry*>(half); }
+std::size_t table_bytes(int n) { return align64(static_cast<std::size_t>(n) * sizeof(Entry)); }
+
+// Publishes blocks[j] for every j in `to` from this member: packed into its
+// slot half when they all fit there, else by address (their own memory when
+// contiguous, a packed copy in `keep` otherwise). Returns the mode.
+std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
+                             const std::vector<char>& to, std::unique_ptr<Temp>* keep) {
+  const int n = s.size();
+  std::size_t total = table_bytes(n);
+  for (int j = 0; j < n; ++j)
+    if (to[static_cast<std::size_t>(j)]) total += align64(blocks[static_cast<std::size_t>(j)].bytes());
+  std::byte* half = s.my_half_for_write(k);
+  Entry* table = table_of(half);
+  std::uint64_t mode = kInSlot;
+  if (total <= s.half_bytes()) {
+    std::size_t at = table_bytes(n);
+    for (int j = 0; j < n; ++j) {
+      if (!to[static_cast<std::size_t>(j)]) continue;
+      const Typed& b = blocks[static_cast<std::size_t>(j)];
+      pack_to(b, half + at);
+      table[j] = Entry{at, b.bytes()};
+      at += align64(b.bytes());
+    }
+  } else {
+    mode = kByAddress;
+    bool all_contiguous = true;
+    std::size_t packed = 0;
+    for (int j = 0; j < n; ++j)
+      if (to[static_cast<std::size_t>(j)]) {
+        const Typed& b = blocks[static_cast<std::size_t>(j)];
+        all_contiguous = all_contiguous && b.type->contiguous();
+        packed += align64(b.bytes());
+      }
+    std::byte* base = nullptr;
+    if (!all_contiguous) {
+      *keep = std::make_unique<Temp>(packed);
+      base = (*keep)->get();
+    }
+    std::size_t at = 0;
+    for (int j = 0; j < n; ++j) {
+      if (!to[static_cast<std::size_t>(j)]) continue;
+      const Typed& b = blocks[static_cast<std::size_t>(j)];
+      if (all_contiguous) {
+        table[j] = Entry{reinterpret_cast<std::uint64_t>(b.buf), b.bytes()};
+      } else {
+        pack_to(b, base + at);
+        table[j] = Entry{reinterpret_cast<std::uint64_t>(base + at), b.bytes()};
+        at += align64(b.bytes());
+      }
+    }
+  }
+  s.line(s.me()).bytes = mode;
+  s.post(k);
+  return mode;
+}
+
+// Takes member i's block for this member (from i's table) into t.
+void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
+  const std::byte* half = s.half(i, k);
+  const Entry e = reinterpret_cast<const Entry*>(half)[s.me()];
+  if (s.line(i).bytes == kInSlot)
+    unpack_from(half + e.where, e.bytes, t);
+  else
+    read_into(s, i, e.where, e.bytes, t);
+}
+
+// Whether a table of n entries and (when block >= 0) n blocks of `block`
+// bytes fit a slot half, so no single copy is needed.
+bool fits_half(const Segment& s, long long block) {
+  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  return block >= 0 &&
+         table_bytes(s.size()) + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <=
+             s.half_bytes();
+}
+
+}  // namespace
+
+bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
+                  const Typed& recv, bool in_place, int root, long long block) {
+  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  if (!s.single_copy() && !fits_half(s, block)) return false;
+  core::count(core::Counter::seg_scatter);
+  const std::uint64_t k = s.begin();
+  const int n = s.size();
+  if (s.me() == root) {
+    std::vector<Typed> blocks(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
+    std::unique_ptr<Temp> keep;
+    const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep);
+    s.wake_all();
+    if (!in_place) copy_typed(blocks[static_cast<std::size_t>(root)], recv);
+    s.finish(k);
+    if (mode == kByAddress) s.wait_all_done(k);
+    return true;
+  }
+  s.wait_posted(root, k);
+  take_block(s, k, root, recv);
+  s.finish(k);
+  if (s.line(root).bytes == kByAddress) s.wake(root);
+  return true;
+}
+
+// Each member's block goes through its own slot half when it fits (it
+// returns at once), else the root reads it from the member's buffer (the
+// member waits for the root). Both sides know the block's size.
+bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+                 const dtype::Datatype& rtype, int root, long long block) {
+  if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.half_bytes())) return false;
+  core::count(core::Counter::seg_gather);
+  const std::uint64_t k = s.begin();
+  if (s.me() != root) {
+    const std::size_t m = send.bytes();
+    if (m <= s.half_bytes()) {
+      pack_to(send, s.my_half_for_write(k));
+      s.post(k);
+      s.wake(root);
+      s.finish(k);
+      return true;
+    }
+    const Published pub(send);
+    s.line(s.me()).addr = pub.addr();
+    s.post(k);
+    s.wake(root);
+    s.finish(k);
+    s.wait_done(root, k);
+    return true;
+  }
+  if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
+  bool woke_needed = false;
+  each_posted(s, k, others(s), [&](int j) {
+    const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
+    const std::size_t m = dst.bytes();
+    if (m <= s.half_bytes()) {
+      unpack_from(s.half(j, k), m, dst);
+    } else {
+      read_into(s, j, s.line(j).addr, m, dst);
+      woke_needed = true;
+    }
+  });
+  s.finish(k);
+  if (woke_needed) s.wake_all();
+  return true;
+}
+
+// Every member publishes its block (slot or address, by its size, which all
+// know) and takes everybody else's; with any block by address, everybody
+// waits for everybody before returning.
+bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+                    const dtype::Datatype& rtype) {
+  const int n = s.size();
+  bool any_large = false;
+  for (int j = 0; j < n; ++j)
+    any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.half_bytes();
+  if (any_large && !s.single_copy()) return false;
+  core::count(core::Counter::seg_allgather);
+  const std::uint64_t k = s.begin();
+  const int me = s.me();
+  const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
+  if (!in_place) copy_typed(send, own);
+  std::unique_ptr<Published> pub;
+  if (own.bytes() <= s.half_bytes()) {
+    pack_to(own, s.my_half_for_write(k));
+  } else {
+    pub = std::make_unique<Published>(own);
+    s.line(me).addr = pub->addr();
+  }
+  s.post(k);
+  s.wake_all();
+  each_posted(s, k, others(s), [&](int j) {
+    const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
+    if (dst.bytes() <= s.half_bytes())
+      unpack_from(s.half(j, k), dst.bytes(), dst);
+    else
+      read_into(s, j, s.line(j).addr, dst.bytes(), dst);
+  });
+  s.finish(k);
+  if (any_large) {
+    s.wake_all();
+    s.wait_all_done(k);
+  }
+  return true;
+}
+
+// Every member publishes a table of its outgoing blocks (slot or address)
+// and takes its block from everybody else's table.
+bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
+                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                   const dtype::Datatype& rtype, bool in_place, long long block) {
+  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  if (!s.single_copy() && !fits_half(s, block)) return false;
+  core::count(core::Counter::seg_alltoall);
+  const std::uint64_t k = s.begin();
+  const int n = s.size();
+  const int me = s.me();
+  std::vector<Typed> blocks(static_cast<std::size_t>(n));
+  std::unique_ptr<Temp> saved;  // MPI_IN_PLACE: the outgoing blocks, before recvbuf is overwritten
+  if (in_place) {
+    std::size_t total = 0;
+    for (int j = 0; j < n; ++j) total += align64(static_cast<std::size_t>(rcounts[j]) * rtype.size);
+    saved = std::make_unique<Temp>(total);
+    std::size_t at = 0;
+    for (int j = 0; j < n; ++j) {
+      const Typed b = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
+      pack_to(b, saved->get() + at);
+      blocks[static_cast<std::size_t>(j)] = Typed{saved->get() + at, static_cast<int>(b.bytes()), nullptr};
+      at += align64(b.bytes());
+    }
+  }
+  if (in_place) {
+    // The saved blocks are packed bytes: MPI_BYTE describes them.
+    const dtype::Datatype* bytes = dtype::lookup(MPI_BYTE);
+    for (auto& b : blocks) b.type = bytes;
+  } else {
+    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, sdispls[j], scounts[j]);
+  }
+  std::unique_ptr<Temp> keep;
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep);
+  s.wake_all();
+  if (!in_place)
+    copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  each_posted(s, k, others(s), [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
+  s.finish(k);
+  s.wake_all();
+  // Others read this member's buffer (or its temporary) until they are done;
+  // a member that published in its slot still returns at once.
+  if (mode == kByAddress) s.wait_all_done(k);
+  return true;
+}
+
+Segment* segment_for(comm::Comm& c, tunables::Id id) {
+  static int forced[tunables::kCount];
+  static bool read[tunables::kCount];
+  const auto i = static_cast<std::size_t>(id);
+  if (!read[i]) {
+    forced[i] = static_cast<int>(tunables::value(id, 0));
+    read[i] = true;
+  }
+  if (c.inter || c.size() < 2) return nullptr;
+  if (forced[i] == 2) {
+    core::count(core::Counter::coll_messages);
+    return nullptr;
+  }
+  Segment* s = segment(c);
+  if (!s) core::count(core::Counter::coll_messages);
+  return s;
+}
+
+}  // namespace ringmpi::coll

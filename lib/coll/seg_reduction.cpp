@@ -1,0 +1,247 @@
+// Reductions on the shared segment (see coll/seg.hpp).
+//
+// Small vectors (up to kFoldWhole bytes): every contribution goes into its
+// owner's slot half and the ranks that need the result fold all of them,
+// x(n-1) first, then op(x_j, acc) for j = n-2 .. 0 (the same right fold as
+// the message-passing code in reduction.cpp).
+// Larger vectors, by blocks: rank i folds block i of the vector (the same
+// right fold, over that block of every contribution) and publishes it; the
+// ranks that need the whole result copy the other blocks. Contributions and
+// reduced blocks travel through slots when the vector fits a slot half, else
+// they are read straight from their owner's memory.
+// Scans: small vectors as above (rank i folds contributions i .. 0); larger
+// ones along the rank chain, each rank reading its predecessor's partial
+// result straight from its memory.
+// Only contiguous datatypes come here: their memory is their packed stream,
+// so a block of elements is a byte range.
+#include <cstring>
+
+#include "coll/partition.hpp"
+#include "coll/seg.hpp"
+#include "coll/seg_common.hpp"
+#include "dtype/op.hpp"
+
+namespace ringmpi::coll {
+
+using namespace seg;
+
+namespace {
+
+// Up to this many bytes, folding whole vectors beats folding by blocks
+// (one round of synchronisation instead of two; see docs/design/collectives.md).
+constexpr std::size_t kFoldWhole = 2048;
+
+int apply(const Reduction& r, const void* in, void* inout, int count) {
+  return count > 0 ? dtype::reduce(r.op, in, inout, count, r.type_handle) : MPI_SUCCESS;
+}
+
+std::size_t bytes_of(const Reduction& r, int count) { return static_cast<std::size_t>(count) * r.type->size; }
+
+// Which ranks need the folded vector.
+enum class Want { root, all, own_block };
+
+// Small vectors: every rank's contribution in its slot; `who` fold it all.
+int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, int root, bool all) {
+  const std::size_t m = bytes_of(r, r.count);
+  const std::uint64_t k = s.begin();
+  std::memcpy(s.my_half_for_write(k), mine, m);
+  s.post(k);
+  if (all)
+    s.wake_all();
+  else
+    s.wake(root);
+  int err = MPI_SUCCESS;
+  if (all || s.me() == root) {
+    const int n = s.size();
+    s.wait_posted(n - 1, k);
+    std::memcpy(result, s.half(n - 1, k), m);
+    for (int j = n - 2; j >= 0; --j) {
+      s.wait_posted(j, k);
+      const int e = apply(r, s.half(j, k), result, r.count);
+      if (err == MPI_SUCCESS) err = e;
+    }
+  }
+  s.finish(k);
+  return err;
+}
+
+// By blocks: block i (counts[i] elements from displs[i]) folded by rank i.
+int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, const std::vector<int>& counts,
+              const std::vector<int>& displs, Want want, int root) {
+  core::count(core::Counter::seg_by_blocks);
+  const int n = s.size();
+  const int me = s.me();
+  const std::size_t m = bytes_of(r, r.count);
+  const bool in_slot = m <= s.half_bytes();
+  const std::uint64_t k = s.begin();
+  const auto off = [&](int j) { return bytes_of(r, displs[static_cast<std::size_t>(j)]); };
+  const auto len = [&](int j) { return bytes_of(r, counts[static_cast<std::size_t>(j)]); };
+  SegmentLine& line = s.line(me);
+  if (in_slot) {
+    std::memcpy(s.my_half_for_write(k), mine, m);
+  } else {
+    line.addr = reinterpret_cast<std::uint64_t>(mine);
+  }
+  s.post(k);
+  s.wake_all();
+
+  // Fold my block into acc.
+  Temp acc(len(me)), piece(in_slot ? 0 : len(me)), own(in_slot ? 0 : len(me));
+  if (!in_slot) std::memcpy(own.get(), static_cast<const std::byte*>(mine) + off(me), len(me));
+  const auto source = [&](int j) -> const std::byte* {
+    if (in_slot) {
+      s.wait_posted(j, k);
+      return s.half(j, k) + off(me);
+    }
+    if (j == me) return own.get();
+    s.wait_posted(j, k);
+    if (len(me) > 0) {
+      core::count(core::Counter::seg_single_copy);
+      s.read(j, s.line(j).addr + off(me), piece.get(), len(me));
+    }
+    return piece.get();
+  };
+  int err = MPI_SUCCESS;
+  std::memcpy(acc.get(), source(n - 1), len(me));
+  for (int j = n - 2; j >= 0; --j) {
+    const int e = apply(r, source(j), acc.get(), counts[static_cast<std::size_t>(me)]);
+    if (err == MPI_SUCCESS) err = e;
+  }
+
+  // Publish it where the others copy it from, and take theirs.
+  const bool gather = want == Want::all || (want == Want::root && me == root);
+  std::unique_ptr<Temp> reduced;  // Want::root off the root, by address: the block lives here
+  if (want != Want::own_block) {
+    if (in_slot) {
+      std::memcpy(s.half(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my half
+    } else if (want == Want::all || me == root) {
+      std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
+      line.bytes = reinterpret_cast<std::uint64_t>(result);
+    } else {
+      line.bytes = reinterpret_cast<std::uint64_t>(acc.get());  // block me at acc (offset 0)
+      line.bytes -= off(me);
+    }
+    s.post_ready(k);
+    if (want == Want::all)
+      s.wake_all();
+    else
+      s.wake(root);
+  }
+  if (gather) {
+    if (in_slot) std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
+    for (int j = 0; j < n; ++j) {
+      if (j == me || len(j) == 0) continue;
+      s.wait_ready(j, k);
+      std::byte* dst = static_cast<std::byte*>(result) + off(j);
+      if (in_slot) {
+        std::memcpy(dst, s.half(j, k) + off(j), len(j));
+      } else {
+        core::count(core::Counter::seg_single_copy);
+        s.read(j, s.line(j).bytes + off(j), dst, len(j));
+      }
+    }
+  }
+  s.finish(k);
+  if (!in_slot) {
+    s.wake_all();
+    s.wait_all_done(k);  // the others read my contribution and my block until then
+  }
+  if (want == Want::own_block) std::memcpy(result, acc.get(), len(me));  // (MPI_IN_PLACE: only now)
+  return err;
+}
+
+bool reducible(const Segment& s, const Reduction& r) {
+  if (!r.type->contiguous()) return false;
+  const std::size_t m = bytes_of(r, r.count);
+  return m <= s.half_bytes() || s.single_copy();
+}
+
+}  // namespace
+
+int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
+  if (!reducible(s, r)) return -1;
+  core::count(core::Counter::seg_reduce);
+  if (r.count == 0) return MPI_SUCCESS;
+  if (bytes_of(r, r.count) <= kFoldWhole) return fold_whole(s, r, mine, result, root, false);
+  const std::vector<int> counts = even_counts(r.count, s.size());
+  return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), Want::root, root);
+}
+
+int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
+  if (!reducible(s, r)) return -1;
+  core::count(core::Counter::seg_allreduce);
+  if (r.count == 0) return MPI_SUCCESS;
+  if (bytes_of(r, r.count) <= kFoldWhole) return fold_whole(s, r, mine, result, -1, true);
+  const std::vector<int> counts = even_counts(r.count, s.size());
+  return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), Want::all, -1);
+}
+
+int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts) {
+  if (!reducible(s, r)) return -1;
+  core::count(core::Counter::seg_reduce_scatter);
+  if (r.count == 0) return MPI_SUCCESS;
+  const std::vector<int> c(counts, counts + s.size());
+  return by_blocks(s, r, mine, result, c, prefix(s.size(), counts), Want::own_block, -1);
+}
+
+int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  if (!reducible(s, r)) return -1;
+  core::count(core::Counter::seg_scan);
+  if (r.count == 0) return MPI_SUCCESS;
+  const std::size_t m = bytes_of(r, r.count);
+  const int me = s.me();
+  const std::uint64_t k = s.begin();
+  int err = MPI_SUCCESS;
+  if (m <= s.half_bytes()) {
+    std::memcpy(s.my_half_for_write(k), mine, m);
+    s.post(k);
+    s.wake_all();
+    const int first = exclusive ? me - 1 : me;
+    if (first >= 0) {
+      s.wait_posted(first, k);
+      std::memcpy(result, s.half(first, k), m);
+      for (int j = first - 1; j >= 0; --j) {
+        s.wait_posted(j, k);
+        const int e = apply(r, s.half(j, k), result, r.count);
+        if (err == MPI_SUCCESS) err = e;
+      }
+    }
+    s.finish(k);
+    return err;
+  }
+  // The chain: partial(i) = x0 op ... op xi, published by rank i (ready)
+  // at line.bytes for rank i + 1 to read.
+  core::count(core::Counter::seg_single_copy);
+  const int n = s.size();
+  Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
+  std::uint64_t partial = reinterpret_cast<std::uint64_t>(mine);  // rank 0: its own contribution
+  if (exclusive) {
+    if (me + 1 < n) std::memcpy(next.get(), mine, m);  // before MPI_IN_PLACE overwrites it
+    if (me > 0) {
+      s.wait_ready(me - 1, k);
+      s.read(me - 1, s.line(me - 1).bytes, result, m);
+      if (me + 1 < n) err = apply(r, result, next.get(), r.count);  // partial(me) = partial(me-1) op x(me)
+    }
+    partial = reinterpret_cast<std::uint64_t>(next.get());
+    if (me == 0) partial = reinterpret_cast<std::uint64_t>(mine);
+  } else {
+    if (result != mine) std::memcpy(result, mine, m);
+    if (me > 0) {
+      s.wait_ready(me - 1, k);
+      s.read(me - 1, s.line(me - 1).bytes, prev.get(), m);
+      err = apply(r, prev.get(), result, r.count);
+    }
+    partial = reinterpret_cast<std::uint64_t>(result);
+  }
+  s.finish(k);
+  if (me > 0) s.wake(me - 1);
+  if (me + 1 < n) {
+    s.line(me).bytes = partial;
+    s.post_ready(k);
+    s.wake(me + 1);
+    s.wait_done(me + 1, k);
+  }
+  return err;
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,198 @@
+#include "coll/segment.hpp"
+
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "coll/base.hpp"
+#include "comm/numa.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/state.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::coll {
+namespace {
+
+SegmentHeader* header_at(std::byte* seg) { return reinterpret_cast<SegmentHeader*>(seg); }
+SegmentLine* lines_at(std::byte* seg) { return reinterpret_cast<SegmentLine*>(seg + shm::kCollHeaderBytes); }
+
+// The NUMA node of this process, without loading hwloc's topology when the
+// machine has one node and no synthetic topology is asked for (the common
+// case: loading it costs milliseconds).
+int my_numa_node() {
+  static int node = -1;
+  if (node >= 0) return node;
+  const bool described = std::getenv("HWLOC_SYNTHETIC") || std::getenv("HWLOC_XMLFILE");
+  if (!described && access("/sys/devices/system/node/node1", F_OK) != 0)
+    node = 0;
+  else
+    node = comm::this_process_numa_node();
+  return node;
+}
+
+// Rank 0's choice: a segment of its own that nobody is attached to.
+int pick_free(std::uint32_t owner, int n) {
+  const shm::Arena& arena = core::rt().arena;
+  for (std::uint32_t i = 0; i < shm::kCollSegmentsPerOwner; ++i) {
+    std::byte* seg = arena.coll_segment(owner, i);
+    SegmentHeader* h = header_at(seg);
+    if (h->attached.load(std::memory_order_acquire) != 0) continue;
+    h->arrived.store(0, std::memory_order_relaxed);
+    h->released.store(0, std::memory_order_relaxed);
+    SegmentLine* lines = lines_at(seg);
+    for (int m = 0; m < n; ++m) {
+      lines[m].posted.store(0, std::memory_order_relaxed);
+      lines[m].ready.store(0, std::memory_order_relaxed);
+      lines[m].done.store(0, std::memory_order_relaxed);
+    }
+    // The attach round's messages publish these stores (see segment.hpp).
+    h->attached.store(static_cast<std::uint32_t>(n), std::memory_order_release);
+    return static_cast<int>(i);
+  }
+  return -1;
+}
+
+struct AttachBlock {
+  std::int32_t index;  // rank 0: the segment; others: -1
+  std::int32_t numa;
+};
+
+}  // namespace
+
+Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, std::vector<int> numa, bool single_copy,
+                 std::size_t slot_bytes, std::byte* slots)
+    : header_(header),
+      lines_(lines_at(reinterpret_cast<std::byte*>(header))),
+      slots_(slots),
+      n_(n),
+      me_(me),
+      world_(std::move(world)),
+      numa_(std::move(numa)),
+      single_copy_(single_copy),
+      slot_bytes_(slot_bytes) {
+  const shm::Arena& arena = core::rt().arena;
+  for (int w : world_) pid_.push_back(arena.slot(static_cast<std::uint32_t>(w)).pid.load(std::memory_order_acquire));
+}
+
+Segment::~Segment() {
+  // The runtime is never destroyed, but the arena may be unmapped by then.
+  if (core::rt().arena.mapped()) header_->attached.fetch_sub(1, std::memory_order_release);
+}
+
+std::byte* Segment::my_half_for_write(std::uint64_t k) {
+  std::uint64_t& last = last_written_[k & 1];
+  if (last != 0) {
+    const std::uint64_t need = last;
+    p2p::wait_until([&] {
+      for (int i = 0; i < n_; ++i)
+        if (i != me_ && lines_[i].done.load(std::memory_order_acquire) < need) return false;
+      return true;
+    });
+  }
+  last = k;
+  return half(me_, k);
+}
+
+void Segment::post(std::uint64_t k) { lines_[me_].posted.store(k, std::memory_order_release); }
+void Segment::post_ready(std::uint64_t k) { lines_[me_].ready.store(k, std::memory_order_release); }
+void Segment::finish(std::uint64_t k) { lines_[me_].done.store(k, std::memory_order_release); }
+
+void Segment::wait_posted(int i, std::uint64_t k) const {
+  const auto& w = lines_[i].posted;
+  if (w.load(std::memory_order_acquire) >= k) return;
+  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
+}
+void Segment::wait_ready(int i, std::uint64_t k) const {
+  const auto& w = lines_[i].ready;
+  if (w.load(std::memory_order_acquire) >= k) return;
+  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
+}
+void Segment::wait_done(int i, std::uint64_t k) const {
+  const auto& w = lines_[i].done;
+  if (w.load(std::memory_order_acquire) >= k) return;
+  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
+}
+void Segment::wait_all_done(std::uint64_t k) const {
+  p2p::wait_until([&] {
+    for (int i = 0; i < n_; ++i)
+      if (i != me_ && lines_[i].done.load(std::memory_order_acquire) < k) return false;
+    return true;
+  });
+}
+
+void Segment::wake(int i) const { p2p::wake(world_[static_cast<std::size_t>(i)]); }
+
+void Segment::wake_all() const {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  const auto& slots = p2p::state().slots;
+  for (int i = 0; i < n_; ++i) {
+    if (i == me_) continue;
+    const int w = world_[static_cast<std::size_t>(i)];
+    if (slots[static_cast<std::size_t>(w)]->sleeping.load(std::memory_order_relaxed)) p2p::ring_doorbell(w);
+  }
+}
+
+void Segment::barrier() {
+  const std::uint64_t b = ++barriers_;
+  const std::uint64_t arrival = header_->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
+  if (arrival == b * static_cast<std::uint64_t>(n_)) {
+    header_->released.store(b, std::memory_order_release);
+    wake_all();
+    return;
+  }
+  const auto& r = header_->released;
+  p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
+}
+
+void Segment::read(int i, std::uint64_t remote, void* local, std::size_t bytes) const {
+  auto* dst = static_cast<std::byte*>(local);
+  while (bytes > 0) {
+    const std::size_t chunk = bytes < (std::size_t{1} << 30) ? bytes : (std::size_t{1} << 30);
+    iovec l{dst, chunk};
+    iovec r{reinterpret_cast<void*>(remote), chunk};
+    const ssize_t got = process_vm_readv(pid_[static_cast<std::size_t>(i)], &l, 1, &r, 1, 0);
+    if (got <= 0) {
+      if (got < 0 && errno == EINTR) continue;
+      char line[400];
+      std::snprintf(line, sizeof line,
+                    "rank %d: internal error in a collective: process_vm_readv of rank %d's buffer failed (%s); "
+                    "RINGMPI_FORCE_COPY_FALLBACK=1 moves collective data through messages instead",
+                    core::rt().rank, i, got < 0 ? std::strerror(errno) : "no data");
+      std::fprintf(stderr, "ringmpi: %s\n", line);
+      core::abort_job(shm::ExitKind::fatal_error, 1, line);
+    }
+    dst += got;
+    remote += static_cast<std::uint64_t>(got);
+    bytes -= static_cast<std::size_t>(got);
+  }
+}
+
+Segment* segment(comm::Comm& c) {
+  comm::CollState& st = c.coll;
+  if (st.segment) return st.segment.get();
+  if (st.attach_tried || c.inter || c.size() < 2) return nullptr;
+  st.attach_tried = true;
+  const core::Runtime& rt = core::rt();
+  if (!rt.arena.mapped()) return nullptr;
+  const int n = c.size();
+  const auto owner = static_cast<std::uint32_t>(c.peer_world[0]);
+  AttachBlock mine{c.rank == 0 ? pick_free(owner, n) : -1, my_numa_node()};
+  std::vector<AttachBlock> all(static_cast<std::size_t>(n));
+  std::uint64_t mask = p2p::state().single_copy ? 1 : 0;
+  allgather_and(peers_of(c), &mine, sizeof mine, all.data(), &mask, 1, exchange::kTagSegment);
+  const int index = all[0].index;
+  if (index < 0) return nullptr;
+  std::vector<int> numa(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) numa[static_cast<std::size_t>(i)] = all[static_cast<std::size_t>(i)].numa;
+  std::byte* seg = rt.arena.coll_segment(owner, static_cast<std::uint32_t>(index));
+  const std::uint32_t N = rt.arena.nranks();
+  st.segment = std::make_shared<Segment>(header_at(seg), n, c.rank, c.peer_world, std::move(numa), mask & 1,
+                                         shm::coll_slot_bytes(N), seg + shm::coll_control_bytes(N));
+  return st.segment.get();
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,161 @@
+// A communicator's shared segment: the memory its blocking collectives run on
+// (lib/coll/shm_*.cpp), carved from the arena's collective region
+// (shm::Arena::coll_segment).
+//
+// Layout of one segment (world size N, communicator size n <= N):
+//   [Header: kCollHeaderBytes][Line x N][pad to a page][slot x N: coll_slot_bytes(N) each]
+// Member i (communicator rank i) owns Line i and slot i. A slot is used as two
+// halves: collective number k uses half k % 2, so a loop of collectives
+// does not wait for the readers of the previous one.
+//
+// Allocation (who may use which segment). World rank o owns
+// kCollSegmentsPerOwner segments and hands them only to communicators whose
+// rank 0 it is; o is a member of each of them, so o alone knows which of its
+// segments are in use, and no agreement among owners is needed.
+//   - Attach (attach(): in the first blocking collective on a communicator,
+//     which every member calls at the same point of its collective order):
+//     rank 0 picks a segment whose Header::attached reads 0 (acquire),
+//     zeroes the Header counters and the n Lines, stores attached = n, and
+//     then sends the segment's index in a round of exchange::allgather_and
+//     on the communicator (the message orders its stores before every
+//     member's first access). The same round carries each member's NUMA node
+//     and ANDs a bit "process_vm_readv works here", so all members agree on
+//     the single-copy paths. No free segment: index -1, the communicator
+//     runs its collectives over messages for good.
+//   - Detach (the communicator is freed, MPI_Comm_free being local): the
+//     member has finished every collective on it (blocking ones complete in
+//     the call; nonblocking ones never touch the segment), so its last
+//     access is done; it does attached.fetch_sub(1, release). A member that
+//     returned while others still read its slot does not make the segment
+//     free: the readers are still attached. So attached == 0 (acquire)
+//     means nobody reads or writes the segment any more.
+//
+// Sequence numbers. Every member numbers the segment collectives of its
+// communicator 1, 2, 3, ... (Comm order is the same on all ranks, so
+// collective k is the same call everywhere). In Line i, member i writes:
+//   posted  = k (release) when its data for collective k is in its slot (or
+//             its published buffer address is in `addr`/`bytes`);
+//   ready   = k (release) for a second publication within collective k
+//             (the reduced block of a large allreduce);
+//   done    = k (release) when it has finished every read of collective k
+//             (from any slot or published buffer). Every member stores done
+//             at the end of every segment collective, reading or not.
+// Readers load these with acquire, then read the data.
+//
+// Reuse rule. Before member i writes half h of its slot for collective k,
+// it waits until every member's done >= the last collective that wrote half
+// h (last_written[h]): all readers of the old contents have finished. A
+// buffer published for single copy (process_vm_readv by the others) is the
+// caller's own memory, so its owner waits for every reader's done >= k
+// before it returns.
+//
+// Barrier words. Header::arrived counts arrivals of every barrier so far
+// (fetch_add, acq_rel); the arrival that makes it b * n is the last one of
+// barrier b: it stores released = b (release) and wakes the sleepers; the
+// others wait for released >= b. No member arrives at barrier b + 1 before
+// released >= b, so the count of barrier b is never mixed with the next.
+//
+// Waking. Every wait is p2p::wait_until on the member's own doorbell (spin,
+// yield, then futex sleep, never a spin on a descheduled writer). A writer
+// publishes with release, then runs one seq_cst fence and rings the doorbell
+// of each member it may have unblocked whose `sleeping` flag is set: the
+// Dekker argument of lib/p2p/wait.hpp applies unchanged.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "comm/comm.hpp"
+#include "shm/arena.hpp"
+
+namespace ringmpi::coll {
+
+struct alignas(shm::kCacheLine) SegmentHeader {
+  std::atomic<std::uint32_t> attached;  // members not yet detached
+  alignas(shm::kCacheLine) std::atomic<std::uint64_t> arrived;
+  alignas(shm::kCacheLine) std::atomic<std::uint64_t> released;
+};
+static_assert(sizeof(SegmentHeader) <= shm::kCollHeaderBytes);
+
+struct alignas(shm::kCacheLine) SegmentLine {
+  std::atomic<std::uint64_t> posted;
+  std::atomic<std::uint64_t> ready;
+  std::atomic<std::uint64_t> done;
+  std::uint64_t addr;   // a published buffer (single copy), valid once posted == k
+  std::uint64_t bytes;  // its length, or algorithm-specific
+};
+static_assert(sizeof(SegmentLine) == shm::kCacheLine);
+
+// This rank's view of its communicator's segment (Comm::coll).
+class Segment {
+ public:
+  Segment(SegmentHeader* header, int n, int me, std::vector<int> world, std::vector<int> numa, bool single_copy,
+          std::size_t slot_bytes, std::byte* slots);
+  ~Segment();  // detaches
+  Segment(const Segment&) = delete;
+  Segment& operator=(const Segment&) = delete;
+
+  int size() const { return n_; }
+  int me() const { return me_; }
+  bool single_copy() const { return single_copy_; }
+  // NUMA node (logical index) of each member, as each one saw it at attach.
+  const std::vector<int>& numa() const { return numa_; }
+  std::size_t half_bytes() const { return slot_bytes_ / 2; }
+
+  // The next collective's sequence number (all members call it once per
+  // segment collective, in collective order).
+  std::uint64_t begin() { return ++seq_; }
+  std::uint64_t seq() const { return seq_; }
+
+  SegmentLine& line(int i) const { return lines_[i]; }
+  // Half k % 2 of member i's slot.
+  std::byte* half(int i, std::uint64_t k) const {
+    return slots_ + static_cast<std::size_t>(i) * slot_bytes_ + (k & 1) * half_bytes();
+  }
+  // Waits until this rank may overwrite its half for collective k (the
+  // reuse rule) and records that collective k writes it.
+  std::byte* my_half_for_write(std::uint64_t k);
+
+  // Publication and waits (see the header comment for the memory orders).
+  void post(std::uint64_t k);
+  void post_ready(std::uint64_t k);
+  void finish(std::uint64_t k);  // done = k
+  void wait_posted(int i, std::uint64_t k) const;
+  void wait_ready(int i, std::uint64_t k) const;
+  void wait_done(int i, std::uint64_t k) const;
+  void wait_all_done(std::uint64_t k) const;
+  // Rings the doorbells of sleeping members: one of them, or all others.
+  void wake(int i) const;
+  void wake_all() const;
+  void barrier();
+
+  // Single copy: reads `bytes` at member i's address `remote` into `local`
+  // (process_vm_readv). A refusal here is fatal: the members agreed at attach
+  // that it works.
+  void read(int i, std::uint64_t remote, void* local, std::size_t bytes) const;
+
+ private:
+  SegmentHeader* header_;
+  SegmentLine* lines_;
+  std::byte* slots_;
+  int n_, me_;
+  std::vector<int> world_;
+  std::vector<pid_t> pid_;
+  std::vector<int> numa_;
+  bool single_copy_;
+  std::size_t slot_bytes_;
+  std::uint64_t seq_ = 0;
+  std::uint64_t barriers_ = 0;
+  std::uint64_t last_written_[2] = {0, 0};
+};
+
+// The segment of intracommunicator c, attaching it on first use (a
+// collective step: every member must call it at the same point). nullptr
+// when c has none (one rank, an intercommunicator, no free segment).
+Segment* segment(comm::Comm& c);
+
+}  // namespace ringmpi::coll

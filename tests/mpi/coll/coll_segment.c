@@ -1,0 +1,310 @@
+/* Every blocking collective at sizes that take each path of the shared-segment
+ * engine (through a slot half: 4 B and 6000 B; straight from the writer's
+ * buffer: 160 KB), with a contiguous and a strided derived datatype, every
+ * root, MPI_IN_PLACE, a communicator split in two, and a non-commutative user
+ * operation (2x2 matrix product, folded whole and by blocks). Results are
+ * checked against values computed locally.
+ *
+ * Built three times (meson.build): EXPECT_SEGMENT checks before MPI_Finalize
+ * that every family ran on the segment and none over messages, with
+ * EXPECT_SINGLE_COPY also that large data was read straight from buffers
+ * and reductions were folded by blocks; EXPECT_MESSAGES (RINGMPI_COLL_*=2)
+ * that none ran on the segment. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static int rank, size;
+
+static long long counter(const char *name) {
+  MPI_Count v = -1;
+  CHECK_MPI(MPIX_Query_counter(name, &v));
+  return (long long)v;
+}
+
+/* 2x2 matrix product on int[4] elements: associative, not commutative. */
+static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
+  (void)dt;
+  int *a = in, *b = inout;
+  for (int k = 0; k < *len; ++k, a += 4, b += 4) {
+    int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+                a[2] * b[1] + a[3] * b[3]};
+    memcpy(b, r, sizeof r);
+  }
+}
+/* Unit upper/lower triangular matrices: products stay small and order shows. */
+static void matrix_of(int r, int k, int m[4]) {
+  m[0] = 1; m[1] = (r + k) % 3; m[2] = 0; m[3] = 1;
+  if (r % 2) { m[1] = 0; m[2] = (r + 2 * k) % 3; }
+}
+
+static int value(int owner, int dest, int i) { return owner * 1000003 + dest * 1009 + i; }
+
+/* Element counts (ints) that land on the slot path, the middle and the
+ * single-copy path. */
+static const int kCounts[] = {1, 1500, 40000};
+enum { kNCounts = 3 };
+
+static void movement(MPI_Comm comm) {
+  int me, n;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  MPI_Datatype stride2; /* every other int */
+  for (int ci = 0; ci < kNCounts; ++ci) {
+    const int cnt = kCounts[ci];
+    int *buf = malloc(sizeof(int) * (size_t)cnt * 2 * n + 8);
+    int *out = malloc(sizeof(int) * (size_t)cnt * 2 * n + 8);
+    CHECK_MPI(MPI_Type_vector(cnt, 1, 2, MPI_INT, &stride2));
+    CHECK_MPI(MPI_Type_commit(&stride2));
+    for (int root = 0; root < n; ++root) {
+      /* Bcast, contiguous and strided. */
+      for (int i = 0; i < cnt; ++i) buf[i] = me == root ? value(root, 0, i) : -1;
+      CHECK_MPI(MPI_Bcast(buf, cnt, MPI_INT, root, comm));
+      for (int i = 0; i < cnt; ++i) CHECK(buf[i] == value(root, 0, i));
+      for (int i = 0; i < 2 * cnt; ++i) buf[i] = me == root ? value(root, 1, i) : -7;
+      CHECK_MPI(MPI_Bcast(buf, 1, stride2, root, comm));
+      for (int i = 0; i < 2 * cnt; ++i) CHECK(buf[i] == (i % 2 == 0 || me == root ? value(root, 1, i) : -7));
+
+      /* Scatter, and in place at the root. */
+      if (me == root)
+        for (int d = 0; d < n; ++d)
+          for (int i = 0; i < cnt; ++i) buf[d * cnt + i] = value(root, d, i);
+      for (int i = 0; i < cnt; ++i) out[i] = -1;
+      CHECK_MPI(MPI_Scatter(buf, cnt, MPI_INT, out, cnt, MPI_INT, root, comm));
+      for (int i = 0; i < cnt; ++i) CHECK(out[i] == value(root, me, i));
+      CHECK_MPI(MPI_Scatter(buf, cnt, MPI_INT, me == root ? MPI_IN_PLACE : out, cnt, MPI_INT, root, comm));
+      for (int i = 0; i < cnt; ++i) CHECK((me == root ? buf[root * cnt + i] : out[i]) == value(root, me, i));
+
+      /* Scatterv: rank d gets (d % 3) * cnt / 2 ints, blocks in reverse order. */
+      {
+        int *counts = malloc(sizeof(int) * n), *displs = malloc(sizeof(int) * n);
+        int at = 0;
+        for (int d = n - 1; d >= 0; --d) { counts[d] = (d % 3) * cnt / 2; displs[d] = at; at += counts[d]; }
+        if (me == root)
+          for (int d = 0; d < n; ++d)
+            for (int i = 0; i < counts[d]; ++i) buf[displs[d] + i] = value(root, d, i);
+        for (int i = 0; i < counts[me]; ++i) out[i] = -1;
+        CHECK_MPI(MPI_Scatterv(buf, counts, displs, MPI_INT, out, counts[me], MPI_INT, root, comm));
+        for (int i = 0; i < counts[me]; ++i) CHECK(out[i] == value(root, me, i));
+        /* Gatherv back, in place at the root. */
+        for (int i = 0; i < counts[me]; ++i) out[i] = value(me, root, i);
+        if (me == root) for (int i = 0; i < at; ++i) buf[i] = -3;
+        if (me == root)
+          for (int i = 0; i < counts[root]; ++i) buf[displs[root] + i] = value(root, root, i);
+        CHECK_MPI(MPI_Gatherv(me == root ? MPI_IN_PLACE : out, counts[me], MPI_INT, buf, counts, displs, MPI_INT, root,
+                              comm));
+        if (me == root)
+          for (int d = 0; d < n; ++d)
+            for (int i = 0; i < counts[d]; ++i) CHECK(buf[displs[d] + i] == value(d, root, i));
+        free(counts);
+        free(displs);
+      }
+
+      /* Gather into a strided receive type. */
+      for (int i = 0; i < cnt; ++i) out[i] = value(me, root, i);
+      CHECK_MPI(MPI_Gather(out, cnt, MPI_INT, buf, 1, stride2, root, comm));
+      if (me == root)
+        for (int d = 0; d < n; ++d)
+          for (int i = 0; i < cnt; ++i) CHECK(buf[d * (2 * cnt - 1) + 2 * i] == value(d, root, i)); /* extent: 2 cnt - 1 ints */
+    }
+
+    /* Allgather (plain and in place) and Allgatherv. */
+    for (int i = 0; i < cnt; ++i) out[i] = value(me, 9, i);
+    CHECK_MPI(MPI_Allgather(out, cnt, MPI_INT, buf, cnt, MPI_INT, comm));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(buf[d * cnt + i] == value(d, 9, i));
+    for (int i = 0; i < n * cnt; ++i) buf[i] = -1;
+    for (int i = 0; i < cnt; ++i) buf[me * cnt + i] = value(me, 8, i);
+    CHECK_MPI(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, cnt, MPI_INT, comm));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(buf[d * cnt + i] == value(d, 8, i));
+    {
+      int *counts = malloc(sizeof(int) * n), *displs = malloc(sizeof(int) * n);
+      int at = 0;
+      for (int d = 0; d < n; ++d) { counts[d] = (d + 1) * cnt / n; displs[d] = at; at += counts[d] + 1; }
+      for (int i = 0; i < counts[me]; ++i) out[i] = value(me, 7, i);
+      CHECK_MPI(MPI_Allgatherv(out, counts[me], MPI_INT, buf, counts, displs, MPI_INT, comm));
+      for (int d = 0; d < n; ++d)
+        for (int i = 0; i < counts[d]; ++i) CHECK(buf[displs[d] + i] == value(d, 7, i));
+      free(counts);
+      free(displs);
+    }
+
+    /* Alltoall (plain, strided receive, in place) and Alltoallv. */
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) buf[d * cnt + i] = value(me, d, i);
+    CHECK_MPI(MPI_Alltoall(buf, cnt, MPI_INT, out, cnt, MPI_INT, comm));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(out[d * cnt + i] == value(d, me, i));
+    CHECK_MPI(MPI_Alltoall(buf, cnt, MPI_INT, out, 1, stride2, comm));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(out[d * (2 * cnt - 1) + 2 * i] == value(d, me, i));
+    CHECK_MPI(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf, cnt, MPI_INT, comm));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(buf[d * cnt + i] == value(d, me, i));
+    {
+      int *sc = malloc(sizeof(int) * n), *sd = malloc(sizeof(int) * n);
+      int *rc = malloc(sizeof(int) * n), *rd = malloc(sizeof(int) * n);
+      int sat = 0, rat = 0;
+      for (int d = 0; d < n; ++d) {
+        sc[d] = ((me + d) % 3) * cnt / 2; sd[d] = sat; sat += sc[d];
+        rc[d] = ((d + me) % 3) * cnt / 2; rd[d] = rat; rat += rc[d];
+      }
+      for (int d = 0; d < n; ++d)
+        for (int i = 0; i < sc[d]; ++i) buf[sd[d] + i] = value(me, d, i);
+      CHECK_MPI(MPI_Alltoallv(buf, sc, sd, MPI_INT, out, rc, rd, MPI_INT, comm));
+      for (int d = 0; d < n; ++d)
+        for (int i = 0; i < rc[d]; ++i) CHECK(out[rd[d] + i] == value(d, me, i));
+      free(sc); free(sd); free(rc); free(rd);
+    }
+    MPI_Type_free(&stride2);
+    free(buf);
+    free(out);
+  }
+}
+
+static void reductions(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
+  int me, n;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  for (int ci = 0; ci < kNCounts; ++ci) {
+    const int cnt = kCounts[ci]; /* matrices: 16 bytes each */
+    int *x = malloc(sizeof(int) * 4 * (size_t)cnt * n), *y = malloc(sizeof(int) * 4 * (size_t)cnt * n);
+    int *want = malloc(sizeof(int) * 4 * (size_t)cnt * (n + 1));
+    /* want[r] = m0 * m1 * ... * m(r) per element (inclusive prefixes). */
+    int *pre = malloc(sizeof(int) * 4 * (size_t)cnt * n);
+    for (int k = 0; k < cnt; ++k) {
+      int acc[4];
+      matrix_of(0, k, acc);
+      memcpy(pre + 4 * k, acc, sizeof acc);
+      for (int r = 1; r < n; ++r) {
+        int m[4];
+        matrix_of(r, k, m);
+        int t[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3], acc[2] * m[0] + acc[3] * m[2],
+                    acc[2] * m[1] + acc[3] * m[3]};
+        memcpy(acc, t, sizeof t);
+        memcpy(pre + 4 * ((size_t)r * cnt + k), acc, sizeof acc);
+      }
+    }
+    const int *total = pre + 4 * (size_t)(n - 1) * cnt;
+    for (int k = 0; k < cnt; ++k) matrix_of(me, k, x + 4 * k);
+    for (int root = 0; root < n; root += (n > 3 ? n - 1 : 1)) {
+      memset(y, 0, sizeof(int) * 4 * cnt);
+      CHECK_MPI(MPI_Reduce(x, y, cnt, mat, matop, root, comm));
+      if (me == root) CHECK(memcmp(y, total, sizeof(int) * 4 * cnt) == 0);
+      if (me == root) memcpy(y, x, sizeof(int) * 4 * cnt);
+      CHECK_MPI(MPI_Reduce(me == root ? MPI_IN_PLACE : x, y, cnt, mat, matop, root, comm));
+      if (me == root) CHECK(memcmp(y, total, sizeof(int) * 4 * cnt) == 0);
+    }
+    memset(y, 0, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Allreduce(x, y, cnt, mat, matop, comm));
+    CHECK(memcmp(y, total, sizeof(int) * 4 * cnt) == 0);
+    memcpy(y, x, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, y, cnt, mat, matop, comm));
+    CHECK(memcmp(y, total, sizeof(int) * 4 * cnt) == 0);
+    /* Sum of ints too (a predefined op on a predefined type). */
+    {
+      int *a = malloc(sizeof(int) * cnt), *b = malloc(sizeof(int) * cnt);
+      for (int i = 0; i < cnt; ++i) a[i] = me + i;
+      CHECK_MPI(MPI_Allreduce(a, b, cnt, MPI_INT, MPI_SUM, comm));
+      for (int i = 0; i < cnt; ++i) CHECK(b[i] == n * (n - 1) / 2 + n * i);
+      free(a);
+      free(b);
+    }
+    /* Scan and Exscan, plain and in place. */
+    memset(y, 0, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Scan(x, y, cnt, mat, matop, comm));
+    CHECK(memcmp(y, pre + 4 * (size_t)me * cnt, sizeof(int) * 4 * cnt) == 0);
+    memcpy(y, x, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Scan(MPI_IN_PLACE, y, cnt, mat, matop, comm));
+    CHECK(memcmp(y, pre + 4 * (size_t)me * cnt, sizeof(int) * 4 * cnt) == 0);
+    memset(y, 0, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Exscan(x, y, cnt, mat, matop, comm));
+    if (me > 0) CHECK(memcmp(y, pre + 4 * (size_t)(me - 1) * cnt, sizeof(int) * 4 * cnt) == 0);
+    memcpy(y, x, sizeof(int) * 4 * cnt);
+    CHECK_MPI(MPI_Exscan(MPI_IN_PLACE, y, cnt, mat, matop, comm));
+    if (me > 0) CHECK(memcmp(y, pre + 4 * (size_t)(me - 1) * cnt, sizeof(int) * 4 * cnt) == 0);
+    /* Reduce_scatter with uneven counts, plain and in place; and _block. */
+    {
+      int *counts = malloc(sizeof(int) * n);
+      int sum = 0, off = 0;
+      for (int d = 0; d < n; ++d) { counts[d] = (d % 2 + 1) * cnt / 2; sum += counts[d]; }
+      for (int d = 0; d < me; ++d) off += counts[d];
+      int *xs = malloc(sizeof(int) * 4 * (size_t)(sum + 1)), *ys = malloc(sizeof(int) * 4 * (size_t)(sum + 1));
+      /* Elements are the same matrices repeated: element e is matrix_of(rank, e % cnt). */
+      for (int e = 0; e < sum; ++e) matrix_of(me, e % cnt, xs + 4 * e);
+      CHECK_MPI(MPI_Reduce_scatter(xs, ys, counts, mat, matop, comm));
+      for (int e = 0; e < counts[me]; ++e) CHECK(memcmp(ys + 4 * e, total + 4 * ((off + e) % cnt), 16) == 0);
+      CHECK_MPI(MPI_Reduce_scatter(MPI_IN_PLACE, xs, counts, mat, matop, comm));
+      for (int e = 0; e < counts[me]; ++e) CHECK(memcmp(xs + 4 * e, total + 4 * ((off + e) % cnt), 16) == 0);
+      for (int e = 0; e < cnt * n; ++e) matrix_of(me, e % cnt, x + 4 * e);
+      CHECK_MPI(MPI_Reduce_scatter_block(x, y, cnt, mat, matop, comm));
+      for (int e = 0; e < cnt; ++e) CHECK(memcmp(y + 4 * e, total + 4 * ((me * cnt + e) % cnt), 16) == 0);
+      free(xs); free(ys); free(counts);
+    }
+    free(x); free(y); free(want); free(pre);
+  }
+}
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Op matop;
+  MPI_Datatype mat;
+  CHECK_MPI(MPI_Op_create(matmul, 0, &matop));
+  CHECK_MPI(MPI_Type_contiguous(4, MPI_INT, &mat));
+  CHECK_MPI(MPI_Type_commit(&mat));
+
+  for (int round = 0; round < 2; ++round) {
+    CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    movement(MPI_COMM_WORLD);
+    reductions(MPI_COMM_WORLD, matop, mat);
+  }
+  /* Two halves, ranks reversed: segments owned by other ranks, used at once. */
+  MPI_Comm half;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, size - rank, &half));
+  CHECK_MPI(MPI_Barrier(half));
+  movement(half);
+  reductions(half, matop, mat);
+  CHECK_MPI(MPI_Comm_free(&half));
+  /* Many communicators made and freed: segments are handed back and reused. */
+  for (int i = 0; i < 40; ++i) {
+    MPI_Comm d;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+    int v = rank == 0 ? i : -1;
+    CHECK_MPI(MPI_Bcast(&v, 1, MPI_INT, 0, d));
+    CHECK(v == i);
+    CHECK_MPI(MPI_Comm_free(&d));
+  }
+
+  const char *families[] = {"seg_barrier", "seg_bcast", "seg_scatter", "seg_gather", "seg_allgather",
+                            "seg_alltoall", "seg_reduce", "seg_allreduce", "seg_reduce_scatter", "seg_scan"};
+  long long seg_total = 0;
+  for (int f = 0; f < 10; ++f) {
+    const long long v = counter(families[f]);
+    seg_total += v;
+#ifdef EXPECT_SEGMENT
+    if (size > 1 && v == 0) fprintf(stderr, "rank %d: %s never ran on the segment\n", rank, families[f]);
+    CHECK(size == 1 || v > 0);
+#endif
+  }
+#ifdef EXPECT_SEGMENT
+  if (size > 1 && counter("coll_messages") != 0)
+    fprintf(stderr, "rank %d: %lld collectives ran over messages\n", rank, counter("coll_messages"));
+  CHECK(size == 1 || counter("coll_messages") == 0);
+#endif
+#ifdef EXPECT_SINGLE_COPY
+  CHECK(size == 1 || (counter("seg_single_copy") > 0 && counter("seg_by_blocks") > 0));
+#endif
+#ifdef EXPECT_MESSAGES
+  CHECK(seg_total == 0);
+  CHECK(size == 1 || counter("coll_messages") > 0);
+#endif
+  (void)seg_total;
+  MPI_Op_free(&matop);
+  MPI_Type_free(&mat);
+  MPI_Finalize();
+  return 0;
+}
