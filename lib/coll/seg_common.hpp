@@ -19,7 +19,7 @@ struct Entry {
   std::uint64_t where;
   std::uint64_t bytes;
 };
-// SegmentLine::bytes of a writer that published a table: how its blocks travel.
+// How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
 

@@ -19,14 +19,14 @@ void seg_barrier(Segment& s) {
 // only in the second case.
 bool seg_bcast(Segment& s, const Typed& buf, int root) {
   const std::size_t m = buf.bytes();
-  const bool small = m <= s.half_bytes();
+  const bool small = m <= s.inline_max();
   if (!small && !s.single_copy()) return false;
   core::count(core::Counter::seg_bcast);
   if (m == 0) return true;
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     if (small) {
-      pack_to(buf, s.my_half_for_write(k));
+      pack_to(buf, s.reserve(k, m));
       s.post(k);
       s.wake_all();
       s.finish(k);
@@ -42,7 +42,7 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
   }
   s.wait_posted(root, k);
   if (small)
-    unpack_from(s.half(root, k), m, buf);
+    unpack_from(s.data(root, k), m, buf);
   else
     read_into(s, root, s.line(root).addr, m, buf);
   s.finish(k);
@@ -52,12 +52,14 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
 
 namespace {
 
-// A writer's table of n entries at the start of its half, its data after.
-Entry* table_of(std::byte* half) { return reinterpret_cast<Entry*>(half); }
-std::size_t table_bytes(int n) { return align64(static_cast<std::size_t>(n) * sizeof(Entry)); }
+// A writer's region: a line with how its blocks travel (kInSlot or
+// kByAddress), a table of n entries, then (in the slot) the blocks.
+std::size_t table_bytes(int n) { return 64 + align64(static_cast<std::size_t>(n) * sizeof(Entry)); }
+Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + 64); }
+std::uint64_t& mode_of(std::byte* region) { return *reinterpret_cast<std::uint64_t*>(region); }
 
 // Publishes blocks[j] for every j in `to` from this member: packed into its
-// slot half when they all fit there, else by address (their own memory when
+// slot region when they all fit there, else by address (their own memory when
 // contiguous, a packed copy in `keep` otherwise). Returns the mode.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
                              const std::vector<char>& to, std::unique_ptr<Temp>* keep) {
@@ -65,20 +67,19 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Type
   std::size_t total = table_bytes(n);
   for (int j = 0; j < n; ++j)
     if (to[static_cast<std::size_t>(j)]) total += align64(blocks[static_cast<std::size_t>(j)].bytes());
-  std::byte* half = s.my_half_for_write(k);
-  Entry* table = table_of(half);
-  std::uint64_t mode = kInSlot;
-  if (total <= s.half_bytes()) {
+  const bool in_slot = total <= s.inline_max();
+  std::byte* region = s.reserve(k, in_slot ? total : table_bytes(n));
+  Entry* table = table_of(region);
+  if (in_slot) {
     std::size_t at = table_bytes(n);
     for (int j = 0; j < n; ++j) {
       if (!to[static_cast<std::size_t>(j)]) continue;
       const Typed& b = blocks[static_cast<std::size_t>(j)];
-      pack_to(b, half + at);
+      pack_to(b, region + at);
       table[j] = Entry{at, b.bytes()};
       at += align64(b.bytes());
     }
   } else {
-    mode = kByAddress;
     bool all_contiguous = true;
     std::size_t packed = 0;
     for (int j = 0; j < n; ++j)
@@ -105,35 +106,39 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Type
       }
     }
   }
-  s.line(s.me()).bytes = mode;
+  const std::uint64_t mode = in_slot ? kInSlot : kByAddress;
+  mode_of(region) = mode;
   s.post(k);
   return mode;
 }
 
-// Takes member i's block for this member (from i's table) into t.
-void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
-  const std::byte* half = s.half(i, k);
-  const Entry e = reinterpret_cast<const Entry*>(half)[s.me()];
-  if (s.line(i).bytes == kInSlot)
-    unpack_from(half + e.where, e.bytes, t);
+// Takes member i's block for this member (from i's table) into t; returns
+// how it travelled.
+std::uint64_t take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
+  std::byte* region = s.data(i, k);
+  const Entry e = table_of(region)[s.me()];
+  const std::uint64_t mode = mode_of(region);
+  if (mode == kInSlot)
+    unpack_from(region + e.where, e.bytes, t);
   else
     read_into(s, i, e.where, e.bytes, t);
+  return mode;
 }
 
 // Whether a table of n entries and (when block >= 0) n blocks of `block`
 // bytes fit a slot half, so no single copy is needed.
 bool fits_half(const Segment& s, long long block) {
-  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
   return block >= 0 &&
          table_bytes(s.size()) + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <=
-             s.half_bytes();
+             s.inline_max();
 }
 
 }  // namespace
 
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
-  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
   if (!s.single_copy() && !fits_half(s, block)) return false;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
@@ -150,9 +155,9 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     return true;
   }
   s.wait_posted(root, k);
-  take_block(s, k, root, recv);
+  const std::uint64_t mode = take_block(s, k, root, recv);
   s.finish(k);
-  if (s.line(root).bytes == kByAddress) s.wake(root);
+  if (mode == kByAddress) s.wake(root);
   return true;
 }
 
@@ -161,13 +166,13 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
 // member waits for the root). Both sides know the block's size.
 bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                  const dtype::Datatype& rtype, int root, long long block) {
-  if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.half_bytes())) return false;
+  if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
   core::count(core::Counter::seg_gather);
   const std::uint64_t k = s.begin();
   if (s.me() != root) {
     const std::size_t m = send.bytes();
-    if (m <= s.half_bytes()) {
-      pack_to(send, s.my_half_for_write(k));
+    if (m <= s.inline_max()) {
+      pack_to(send, s.reserve(k, m));
       s.post(k);
       s.wake(root);
       s.finish(k);
@@ -186,8 +191,8 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   each_posted(s, k, others(s), [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     const std::size_t m = dst.bytes();
-    if (m <= s.half_bytes()) {
-      unpack_from(s.half(j, k), m, dst);
+    if (m <= s.inline_max()) {
+      unpack_from(s.data(j, k), m, dst);
     } else {
       read_into(s, j, s.line(j).addr, m, dst);
       woke_needed = true;
@@ -206,7 +211,7 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const int n = s.size();
   bool any_large = false;
   for (int j = 0; j < n; ++j)
-    any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.half_bytes();
+    any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
   if (any_large && !s.single_copy()) return false;
   core::count(core::Counter::seg_allgather);
   const std::uint64_t k = s.begin();
@@ -214,8 +219,8 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
   if (!in_place) copy_typed(send, own);
   std::unique_ptr<Published> pub;
-  if (own.bytes() <= s.half_bytes()) {
-    pack_to(own, s.my_half_for_write(k));
+  if (own.bytes() <= s.inline_max()) {
+    pack_to(own, s.reserve(k, own.bytes()));
   } else {
     pub = std::make_unique<Published>(own);
     s.line(me).addr = pub->addr();
@@ -224,8 +229,8 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   s.wake_all();
   each_posted(s, k, others(s), [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
-    if (dst.bytes() <= s.half_bytes())
-      unpack_from(s.half(j, k), dst.bytes(), dst);
+    if (dst.bytes() <= s.inline_max())
+      unpack_from(s.data(j, k), dst.bytes(), dst);
     else
       read_into(s, j, s.line(j).addr, dst.bytes(), dst);
   });
@@ -242,7 +247,7 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
 bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block) {
-  if (table_bytes(s.size()) > s.half_bytes() / 2) return false;
+  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
   if (!s.single_copy() && !fits_half(s, block)) return false;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();

@@ -44,7 +44,7 @@ enum class Want { root, all, own_block };
 int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, int root, bool all) {
   const std::size_t m = bytes_of(r, r.count);
   const std::uint64_t k = s.begin();
-  std::memcpy(s.my_half_for_write(k), mine, m);
+  std::memcpy(s.reserve(k, m), mine, m);
   s.post(k);
   if (all)
     s.wake_all();
@@ -54,10 +54,10 @@ int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, i
   if (all || s.me() == root) {
     const int n = s.size();
     s.wait_posted(n - 1, k);
-    std::memcpy(result, s.half(n - 1, k), m);
+    std::memcpy(result, s.data(n - 1, k), m);
     for (int j = n - 2; j >= 0; --j) {
       s.wait_posted(j, k);
-      const int e = apply(r, s.half(j, k), result, r.count);
+      const int e = apply(r, s.data(j, k), result, r.count);
       if (err == MPI_SUCCESS) err = e;
     }
   }
@@ -72,13 +72,13 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const int n = s.size();
   const int me = s.me();
   const std::size_t m = bytes_of(r, r.count);
-  const bool in_slot = m <= s.half_bytes();
+  const bool in_slot = m <= s.inline_max();
   const std::uint64_t k = s.begin();
   const auto off = [&](int j) { return bytes_of(r, displs[static_cast<std::size_t>(j)]); };
   const auto len = [&](int j) { return bytes_of(r, counts[static_cast<std::size_t>(j)]); };
   SegmentLine& line = s.line(me);
   if (in_slot) {
-    std::memcpy(s.my_half_for_write(k), mine, m);
+    std::memcpy(s.reserve(k, m), mine, m);
   } else {
     line.addr = reinterpret_cast<std::uint64_t>(mine);
   }
@@ -91,7 +91,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const auto source = [&](int j) -> const std::byte* {
     if (in_slot) {
       s.wait_posted(j, k);
-      return s.half(j, k) + off(me);
+      return s.data(j, k) + off(me);
     }
     if (j == me) return own.get();
     s.wait_posted(j, k);
@@ -113,7 +113,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   std::unique_ptr<Temp> reduced;  // Want::root off the root, by address: the block lives here
   if (want != Want::own_block) {
     if (in_slot) {
-      std::memcpy(s.half(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my half
+      std::memcpy(s.data(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my half
     } else if (want == Want::all || me == root) {
       std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
       line.bytes = reinterpret_cast<std::uint64_t>(result);
@@ -134,7 +134,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
       s.wait_ready(j, k);
       std::byte* dst = static_cast<std::byte*>(result) + off(j);
       if (in_slot) {
-        std::memcpy(dst, s.half(j, k) + off(j), len(j));
+        std::memcpy(dst, s.data(j, k) + off(j), len(j));
       } else {
         core::count(core::Counter::seg_single_copy);
         s.read(j, s.line(j).bytes + off(j), dst, len(j));
@@ -153,7 +153,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
 bool reducible(const Segment& s, const Reduction& r) {
   if (!r.type->contiguous()) return false;
   const std::size_t m = bytes_of(r, r.count);
-  return m <= s.half_bytes() || s.single_copy();
+  return m <= s.inline_max() || s.single_copy();
 }
 
 }  // namespace
@@ -192,17 +192,17 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
-  if (m <= s.half_bytes()) {
-    std::memcpy(s.my_half_for_write(k), mine, m);
+  if (m <= s.inline_max()) {
+    std::memcpy(s.reserve(k, m), mine, m);
     s.post(k);
     s.wake_all();
     const int first = exclusive ? me - 1 : me;
     if (first >= 0) {
       s.wait_posted(first, k);
-      std::memcpy(result, s.half(first, k), m);
+      std::memcpy(result, s.data(first, k), m);
       for (int j = first - 1; j >= 0; --j) {
         s.wait_posted(j, k);
-        const int e = apply(r, s.half(j, k), result, r.count);
+        const int e = apply(r, s.data(j, k), result, r.count);
         if (err == MPI_SUCCESS) err = e;
       }
     }

@@ -3,6 +3,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -45,6 +46,7 @@ int pick_free(std::uint32_t owner, int n) {
     h->released.store(0, std::memory_order_relaxed);
     SegmentLine* lines = lines_at(seg);
     for (int m = 0; m < n; ++m) {
+      for (auto& o : lines[m].offset) o.store(0, std::memory_order_relaxed);
       lines[m].posted.store(0, std::memory_order_relaxed);
       lines[m].ready.store(0, std::memory_order_relaxed);
       lines[m].done.store(0, std::memory_order_relaxed);
@@ -83,18 +85,36 @@ Segment::~Segment() {
   if (core::rt().arena.mapped()) header_->attached.fetch_sub(1, std::memory_order_release);
 }
 
-std::byte* Segment::my_half_for_write(std::uint64_t k) {
-  std::uint64_t& last = last_written_[k & 1];
-  if (last != 0) {
-    const std::uint64_t need = last;
-    p2p::wait_until([&] {
-      for (int i = 0; i < n_; ++i)
-        if (i != me_ && lines_[i].done.load(std::memory_order_acquire) < need) return false;
-      return true;
-    });
+void Segment::wait_min_done(std::uint64_t k) {
+  if (min_done_ >= k) return;
+  p2p::wait_until([&] {
+    std::uint64_t least = ~std::uint64_t{0};
+    for (int i = 0; i < n_; ++i)
+      if (i != me_) least = std::min(least, lines_[i].done.load(std::memory_order_acquire));
+    min_done_ = least;
+    return least >= k;
+  });
+}
+
+std::byte* Segment::reserve(std::uint64_t k, std::size_t bytes) {
+  const std::uint64_t S = slot_bytes_;
+  bytes = (std::max<std::size_t>(bytes, 1) + 63) & ~std::size_t{63};
+  if (k > static_cast<std::uint64_t>(kDepth)) wait_min_done(k - kDepth);
+  std::uint64_t start = ring_pos_;
+  if (start % S + bytes > S) start = (start / S + 1) * S;  // no region wraps
+  const std::uint64_t end = start + bytes;
+  // Regions that began less than a lap before `end` may share bytes with
+  // [start, end): their readers must be done (the newest of them suffices).
+  std::uint64_t overlapped = 0;
+  while (!regions_.empty() && regions_.front().start + S < end) {
+    overlapped = regions_.front().k;
+    regions_.pop_front();
   }
-  last = k;
-  return half(me_, k);
+  if (overlapped) wait_min_done(overlapped);
+  regions_.push_back(Region{k, start, end});
+  ring_pos_ = end;
+  lines_[me_].offset[k % kDepth].store(static_cast<std::uint32_t>(start % S), std::memory_order_relaxed);
+  return slots_ + static_cast<std::size_t>(me_) * slot_bytes_ + start % S;
 }
 
 void Segment::post(std::uint64_t k) { lines_[me_].posted.store(k, std::memory_order_release); }

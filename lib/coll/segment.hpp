@@ -4,9 +4,12 @@
 //
 // Layout of one segment (world size N, communicator size n <= N):
 //   [Header: kCollHeaderBytes][Line x N][pad to a page][slot x N: coll_slot_bytes(N) each]
-// Member i (communicator rank i) owns Line i and slot i. A slot is used as two
-// halves: collective number k uses half k % 2, so a loop of collectives
-// does not wait for the readers of the previous one.
+// Member i (communicator rank i) owns Line i and slot i. Its slot is a ring:
+// each collective that puts data there takes the next free region of at
+// most inline_max() bytes (half a slot), so a loop of collectives runs up to
+// kDepth collectives ahead of its slowest reader instead of waiting for it
+// every time (what makes a loop of small collectives fast with more ranks
+// than cores: a rank runs several calls per time slice).
 //
 // Allocation (who may use which segment). World rank o owns
 // kCollSegmentsPerOwner segments and hands them only to communicators whose
@@ -35,6 +38,8 @@
 // collective k is the same call everywhere). In Line i, member i writes:
 //   posted  = k (release) when its data for collective k is in its slot (or
 //             its published buffer address is in `addr`/`bytes`);
+//   offset[k % kDepth] (relaxed, before posted) = where collective k's
+//             region starts in slot i;
 //   ready   = k (release) for a second publication within collective k
 //             (the reduced block of a large allreduce);
 //   done    = k (release) when it has finished every read of collective k
@@ -42,12 +47,19 @@
 //             at the end of every segment collective, reading or not.
 // Readers load these with acquire, then read the data.
 //
-// Reuse rule. Before member i writes half h of its slot for collective k,
-// it waits until every member's done >= the last collective that wrote half
-// h (last_written[h]): all readers of the old contents have finished. A
-// buffer published for single copy (process_vm_readv by the others) is the
-// caller's own memory, so its owner waits for every reader's done >= k
-// before it returns.
+// Reuse rules. Before member i takes a region for collective k (reserve()):
+//   - it waits until every member's done >= k - kDepth, so offset[k % kDepth]
+//     is no longer read for collective k - kDepth;
+//   - it waits until every member's done >= the newest collective whose
+//     region overlaps the new one (records_: the regions in ring order), so
+//     all readers of the old bytes have finished.
+// Everything a reader needs from a region (a table, how its blocks travel)
+// is inside the region; Line fields other than offset (addr, bytes) are
+// written only by a member that then waits for its readers' done >= k
+// before it returns, so they are never overwritten while read. A buffer
+// published for single copy (process_vm_readv by the others) is the
+// caller's own memory: its owner waits for every reader's done >= k before
+// it returns.
 //
 // Barrier words. Header::arrived counts arrivals of every barrier so far
 // (fetch_add, acq_rel); the arrival that makes it b * n is the last one of
@@ -67,6 +79,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "comm/comm.hpp"
@@ -81,14 +94,18 @@ struct alignas(shm::kCacheLine) SegmentHeader {
 };
 static_assert(sizeof(SegmentHeader) <= shm::kCollHeaderBytes);
 
+// How many collectives a member's slot regions may run ahead of its slowest reader.
+inline constexpr int kDepth = 8;
+
 struct alignas(shm::kCacheLine) SegmentLine {
   std::atomic<std::uint64_t> posted;
   std::atomic<std::uint64_t> ready;
   std::atomic<std::uint64_t> done;
   std::uint64_t addr;   // a published buffer (single copy), valid once posted == k
-  std::uint64_t bytes;  // its length, or algorithm-specific
+  std::uint64_t bytes;  // a second published address (algorithm-specific)
+  alignas(shm::kCacheLine) std::atomic<std::uint32_t> offset[kDepth];
 };
-static_assert(sizeof(SegmentLine) == shm::kCacheLine);
+static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
 
 // This rank's view of its communicator's segment (Comm::coll).
 class Segment {
@@ -104,7 +121,8 @@ class Segment {
   bool single_copy() const { return single_copy_; }
   // NUMA node (logical index) of each member, as each one saw it at attach.
   const std::vector<int>& numa() const { return numa_; }
-  std::size_t half_bytes() const { return slot_bytes_ / 2; }
+  // The largest region one collective may take in a member's slot.
+  std::size_t inline_max() const { return slot_bytes_ / 2; }
 
   // The next collective's sequence number (all members call it once per
   // segment collective, in collective order).
@@ -112,13 +130,14 @@ class Segment {
   std::uint64_t seq() const { return seq_; }
 
   SegmentLine& line(int i) const { return lines_[i]; }
-  // Half k % 2 of member i's slot.
-  std::byte* half(int i, std::uint64_t k) const {
-    return slots_ + static_cast<std::size_t>(i) * slot_bytes_ + (k & 1) * half_bytes();
+  // Member i's region of collective k (read after i posted k).
+  std::byte* data(int i, std::uint64_t k) const {
+    return slots_ + static_cast<std::size_t>(i) * slot_bytes_ +
+           lines_[i].offset[k % kDepth].load(std::memory_order_relaxed);
   }
-  // Waits until this rank may overwrite its half for collective k (the
-  // reuse rule) and records that collective k writes it.
-  std::byte* my_half_for_write(std::uint64_t k);
+  // Takes this member's region of `bytes` (<= inline_max()) for collective
+  // k, waiting as the reuse rules say; publish it with post(k).
+  std::byte* reserve(std::uint64_t k, std::size_t bytes);
 
   // Publication and waits (see the header comment for the memory orders).
   void post(std::uint64_t k);
@@ -148,9 +167,19 @@ class Segment {
   std::vector<int> numa_;
   bool single_copy_;
   std::size_t slot_bytes_;
+  // Waits until every other member's done >= k.
+  void wait_min_done(std::uint64_t k);
+
   std::uint64_t seq_ = 0;
   std::uint64_t barriers_ = 0;
-  std::uint64_t last_written_[2] = {0, 0};
+  // The ring of this member's slot: positions only grow (position % slot
+  // bytes is the place); regions still possibly read, oldest first.
+  struct Region {
+    std::uint64_t k, start, end;
+  };
+  std::uint64_t ring_pos_ = 0;
+  std::deque<Region> regions_;
+  std::uint64_t min_done_ = 0;  // every other member's done was at least this, last we looked
 };
 
 // The segment of intracommunicator c, attaching it on first use (a

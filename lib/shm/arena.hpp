@@ -48,11 +48,12 @@ inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
 // Collective segments (layout and protocol: lib/coll/segment.hpp). World
 // rank o owns kCollSegmentsPerOwner of them and hands them out to the
 // communicators whose rank 0 it is. One segment: a control part (a header
-// of kCollHeaderBytes, then one kCacheLine line per member), page-aligned
-// data slots of coll_slot_bytes(N) per member. Sparse like the rings: a
+// of kCollHeaderBytes, then kCollLineBytes per member), page-aligned data
+// slots of coll_slot_bytes(N) per member. Sparse like the rings: a
 // segment costs memory once a communicator uses it.
 inline constexpr std::uint32_t kCollSegmentsPerOwner = 8;
 inline constexpr std::size_t kCollHeaderBytes = 4 * kCacheLine;
+inline constexpr std::size_t kCollLineBytes = 2 * kCacheLine;
 // Data slot bytes per member for a job of nranks: 64 KiB, less from 16
 // ranks on so that all segments stay within 256 MiB of address space, never
 // below 8 KiB.
@@ -63,7 +64,7 @@ constexpr std::size_t coll_slot_bytes(std::uint64_t nranks) {
   return b;
 }
 constexpr std::size_t coll_control_bytes(std::uint64_t nranks) {
-  return (kCollHeaderBytes + nranks * kCacheLine + 4095) / 4096 * 4096;
+  return (kCollHeaderBytes + nranks * kCollLineBytes + 4095) / 4096 * 4096;
 }
 constexpr std::size_t coll_segment_bytes(std::uint64_t nranks) {
   return coll_control_bytes(nranks) + nranks * coll_slot_bytes(nranks);
