@@ -106,7 +106,7 @@ template <class Fn>
 void each_posted(const Segment& s, std::uint64_t k, std::vector<char> want, Fn&& fn) {
   int left = 0;
   for (char w : want) left += w ? 1 : 0;
-  const auto posted = [&](int j) { return s.line(j).posted.load(std::memory_order_acquire) >= k; };
+  const auto posted = [&](int j) { return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k; };
   while (left > 0) {
     bool any = false;
     for (int j = 0; j < s.size(); ++j)

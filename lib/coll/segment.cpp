@@ -113,18 +113,19 @@ std::byte* Segment::reserve(std::uint64_t k, std::size_t bytes) {
   if (overlapped) wait_min_done(overlapped);
   regions_.push_back(Region{k, start, end});
   ring_pos_ = end;
-  lines_[me_].offset[k % kDepth].store(static_cast<std::uint32_t>(start % S), std::memory_order_relaxed);
+  offset_ = start % S;
+  lines_[me_].offset[k % kDepth].store(static_cast<std::uint32_t>(offset_), std::memory_order_relaxed);
   return slots_ + static_cast<std::size_t>(me_) * slot_bytes_ + start % S;
 }
 
-void Segment::post(std::uint64_t k) { lines_[me_].posted.store(k, std::memory_order_release); }
+void Segment::post(std::uint64_t k) { lines_[me_].posted.store(k << 24 | offset_, std::memory_order_release); }
 void Segment::post_ready(std::uint64_t k) { lines_[me_].ready.store(k, std::memory_order_release); }
 void Segment::finish(std::uint64_t k) { lines_[me_].done.store(k, std::memory_order_release); }
 
 void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;
-  if (w.load(std::memory_order_acquire) >= k) return;
-  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
+  if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
+  p2p::wait_until([&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
 }
 void Segment::wait_ready(int i, std::uint64_t k) const {
   const auto& w = lines_[i].ready;

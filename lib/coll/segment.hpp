@@ -36,10 +36,12 @@
 // Sequence numbers. Every member numbers the segment collectives of its
 // communicator 1, 2, 3, ... (Comm order is the same on all ranks, so
 // collective k is the same call everywhere). In Line i, member i writes:
-//   posted  = k (release) when its data for collective k is in its slot (or
-//             its published buffer address is in `addr`/`bytes`);
-//   offset[k % kDepth] (relaxed, before posted) = where collective k's
-//             region starts in slot i;
+//   posted  = k << 24 | offset (release, one store) when its data for
+//             collective k is in its slot region at `offset` (or its
+//             published buffer address is in `addr`/`bytes`): a reader of
+//             the newest collective finds seq and place in one cache line;
+//   offset[k % kDepth] (relaxed, before posted) = the same offset, for a
+//             reader that finds posted already past k;
 //   ready   = k (release) for a second publication within collective k
 //             (the reduced block of a large allreduce);
 //   done    = k (release) when it has finished every read of collective k
@@ -95,7 +97,7 @@ struct alignas(shm::kCacheLine) SegmentHeader {
 static_assert(sizeof(SegmentHeader) <= shm::kCollHeaderBytes);
 
 // How many collectives a member's slot regions may run ahead of its slowest reader.
-inline constexpr int kDepth = 8;
+inline constexpr int kDepth = 64;
 
 struct alignas(shm::kCacheLine) SegmentLine {
   std::atomic<std::uint64_t> posted;
@@ -132,9 +134,12 @@ class Segment {
   SegmentLine& line(int i) const { return lines_[i]; }
   // Member i's region of collective k (read after i posted k).
   std::byte* data(int i, std::uint64_t k) const {
-    return slots_ + static_cast<std::size_t>(i) * slot_bytes_ +
-           lines_[i].offset[k % kDepth].load(std::memory_order_relaxed);
+    const std::uint64_t p = lines_[i].posted.load(std::memory_order_acquire);
+    const std::size_t off = seq_of(p) == k ? p & kOffsetMask : lines_[i].offset[k % kDepth].load(std::memory_order_relaxed);
+    return slots_ + static_cast<std::size_t>(i) * slot_bytes_ + off;
   }
+  static std::uint64_t seq_of(std::uint64_t posted) { return posted >> 24; }
+  static constexpr std::uint64_t kOffsetMask = (std::uint64_t{1} << 24) - 1;
   // Takes this member's region of `bytes` (<= inline_max()) for collective
   // k, waiting as the reuse rules say; publish it with post(k).
   std::byte* reserve(std::uint64_t k, std::size_t bytes);
@@ -178,6 +183,7 @@ class Segment {
     std::uint64_t k, start, end;
   };
   std::uint64_t ring_pos_ = 0;
+  std::uint64_t offset_ = 0;  // of the region reserved last (posted with it)
   std::deque<Region> regions_;
   std::uint64_t min_done_ = 0;  // every other member's done was at least this, last we looked
 };

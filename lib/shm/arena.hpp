@@ -53,13 +53,14 @@ inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
 // segment costs memory once a communicator uses it.
 inline constexpr std::uint32_t kCollSegmentsPerOwner = 8;
 inline constexpr std::size_t kCollHeaderBytes = 4 * kCacheLine;
-inline constexpr std::size_t kCollLineBytes = 2 * kCacheLine;
-// Data slot bytes per member for a job of nranks: 64 KiB, less from 16
+inline constexpr std::size_t kCollLineBytes = 5 * kCacheLine;
+// Data slot bytes per member for a job of nranks: 256 KiB, less from 8
 // ranks on so that all segments stay within 256 MiB of address space, never
-// below 8 KiB.
+// below 8 KiB. (A slot is a ring of regions; what moves through it costs two
+// copies, what is larger one process_vm_readv, see coll/seg.hpp.)
 constexpr std::size_t coll_slot_bytes(std::uint64_t nranks) {
   const std::uint64_t budget = std::uint64_t(256) << 20;
-  std::size_t b = 64 * 1024;
+  std::size_t b = 256 * 1024;
   while (b > 8 * 1024 && nranks * nranks * kCollSegmentsPerOwner * b > budget) b /= 2;
   return b;
 }
