@@ -80,7 +80,7 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_RETURN RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 2)
 #define MPI_ERRORS_ABORT RMPI_HANDLE(RMPI_KIND_ERRHANDLER, 3)
 
-/* ---- datatypes (index = position in lib/dtype/predefined.cpp) ------------ */
+/* ---- datatypes (index = the table in lib/dtype/datatype.cpp) ------------ */
 #define MPI_DATATYPE_NULL RMPI_HANDLE(RMPI_KIND_DATATYPE, 0)
 #define MPI_CHAR RMPI_HANDLE(RMPI_KIND_DATATYPE, 1)
 #define MPI_SHORT RMPI_HANDLE(RMPI_KIND_DATATYPE, 2)
@@ -126,7 +126,37 @@ typedef struct MPI_Status {
 #define MPI_2INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 40)
 #define MPI_SHORT_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 41)
 #define MPI_LONG_DOUBLE_INT RMPI_HANDLE(RMPI_KIND_DATATYPE, 42)
-#define RMPI_PREDEFINED_DATATYPE_COUNT 43
+/* Fortran datatypes, usable from C (sizes of gfortran's default kinds:
+ * INTEGER, REAL, LOGICAL 4 bytes, DOUBLE PRECISION 8, CHARACTER 1). */
+#define MPI_INTEGER RMPI_HANDLE(RMPI_KIND_DATATYPE, 43)
+#define MPI_REAL RMPI_HANDLE(RMPI_KIND_DATATYPE, 44)
+#define MPI_DOUBLE_PRECISION RMPI_HANDLE(RMPI_KIND_DATATYPE, 45)
+#define MPI_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 46)
+#define MPI_DOUBLE_COMPLEX RMPI_HANDLE(RMPI_KIND_DATATYPE, 47)
+#define MPI_LOGICAL RMPI_HANDLE(RMPI_KIND_DATATYPE, 48)
+#define MPI_CHARACTER RMPI_HANDLE(RMPI_KIND_DATATYPE, 49)
+#define MPI_2INTEGER RMPI_HANDLE(RMPI_KIND_DATATYPE, 50)
+#define MPI_2REAL RMPI_HANDLE(RMPI_KIND_DATATYPE, 51)
+#define MPI_2DOUBLE_PRECISION RMPI_HANDLE(RMPI_KIND_DATATYPE, 52)
+#define MPI_INTEGER1 RMPI_HANDLE(RMPI_KIND_DATATYPE, 53)
+#define MPI_INTEGER2 RMPI_HANDLE(RMPI_KIND_DATATYPE, 54)
+#define MPI_INTEGER4 RMPI_HANDLE(RMPI_KIND_DATATYPE, 55)
+#define MPI_INTEGER8 RMPI_HANDLE(RMPI_KIND_DATATYPE, 56)
+#define MPI_REAL4 RMPI_HANDLE(RMPI_KIND_DATATYPE, 57)
+#define MPI_REAL8 RMPI_HANDLE(RMPI_KIND_DATATYPE, 58)
+#define MPI_COMPLEX8 RMPI_HANDLE(RMPI_KIND_DATATYPE, 60)
+#define MPI_COMPLEX16 RMPI_HANDLE(RMPI_KIND_DATATYPE, 61)
+/* REAL*16 is IEEE binary128 (gfortran's REAL(16)): provided where the
+ * compiler has a binary128 type (__float128, or a 113-bit long double),
+ * else MPI_DATATYPE_NULL as the standard allows for optional types. */
+#if defined(__SIZEOF_FLOAT128__) || (defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113)
+#define MPI_REAL16 RMPI_HANDLE(RMPI_KIND_DATATYPE, 59)
+#define MPI_COMPLEX32 RMPI_HANDLE(RMPI_KIND_DATATYPE, 62)
+#else
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+#endif
+#define RMPI_PREDEFINED_DATATYPE_COUNT 63
 
 /* ---- reduction operations ------------------------------------------------ */
 #define MPI_OP_NULL RMPI_HANDLE(RMPI_KIND_OP, 0)
@@ -196,6 +226,17 @@ typedef struct MPI_Status {
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
+
+/* MPI_Type_create_darray (MPI-3.1 §4.1.4) */
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+
+/* MPI_Type_match_size (MPI-3.1 §17.1.9) */
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* predefined attribute keys (on MPI_COMM_WORLD) */
 #define MPI_TAG_UB 0x64400001
@@ -673,6 +714,20 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
 MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                           const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[],
+                           int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+/* The "external32" representation (MPI-3.1 §13.5.2); no other datarep. */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf,
+                      MPI_Aint outsize, MPI_Aint *position);
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                        void *outbuf, int outcount, MPI_Datatype datatype);
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
+/* Fortran-sized and parameterized types (MPI-3.1 §17.1.9). */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 
 /* ==== reduction operations ============================================================ */
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);

@@ -164,6 +164,61 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
                       why, newtype);
 }
 
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[],
+                           const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype* newtype) {
+  Call call("MPI_Type_create_darray");
+  dtype::TypePtr old;
+  if (int e = common(call, oldtype, &old, newtype)) return e;
+  if (size <= 0) return call.fail(MPI_ERR_ARG, "argument size=%d must be at least 1", size);
+  if (rank < 0 || rank >= size)
+    return call.fail(MPI_ERR_ARG, "argument rank=%d is outside 0..size-1=%d", rank, size - 1);
+  if (ndims <= 0) return call.fail(MPI_ERR_ARG, "argument ndims=%d must be at least 1", ndims);
+  if (int e = api::array(call, array_of_gsizes, ndims, "array_of_gsizes")) return e;
+  if (int e = api::array(call, array_of_distribs, ndims, "array_of_distribs")) return e;
+  if (int e = api::array(call, array_of_dargs, ndims, "array_of_dargs")) return e;
+  if (int e = api::array(call, array_of_psizes, ndims, "array_of_psizes")) return e;
+  if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+    return call.fail(MPI_ERR_ARG, "argument order=%d is neither MPI_ORDER_C (%d) nor MPI_ORDER_FORTRAN (%d)", order,
+                     MPI_ORDER_C, MPI_ORDER_FORTRAN);
+  long long procs = 1;
+  for (int i = 0; i < ndims; ++i) {
+    const int g = array_of_gsizes[i], d = array_of_distribs[i], a = array_of_dargs[i], p = array_of_psizes[i];
+    if (g <= 0) return call.fail(MPI_ERR_ARG, "argument array_of_gsizes[%d]=%d must be at least 1", i, g);
+    if (p <= 0) return call.fail(MPI_ERR_ARG, "argument array_of_psizes[%d]=%d must be at least 1", i, p);
+    if (d != MPI_DISTRIBUTE_BLOCK && d != MPI_DISTRIBUTE_CYCLIC && d != MPI_DISTRIBUTE_NONE)
+      return call.fail(MPI_ERR_ARG,
+                       "argument array_of_distribs[%d]=%d is not MPI_DISTRIBUTE_BLOCK (%d), MPI_DISTRIBUTE_CYCLIC "
+                       "(%d) or MPI_DISTRIBUTE_NONE (%d)",
+                       i, d, MPI_DISTRIBUTE_BLOCK, MPI_DISTRIBUTE_CYCLIC, MPI_DISTRIBUTE_NONE);
+    if (a != MPI_DISTRIBUTE_DFLT_DARG && a <= 0)
+      return call.fail(MPI_ERR_ARG,
+                       "argument array_of_dargs[%d]=%d must be positive or MPI_DISTRIBUTE_DFLT_DARG", i, a);
+    if (d == MPI_DISTRIBUTE_NONE && p != 1)
+      return call.fail(MPI_ERR_ARG,
+                       "argument array_of_psizes[%d]=%d must be 1: dimension %d is MPI_DISTRIBUTE_NONE (not "
+                       "distributed)",
+                       i, p, i);
+    if (d == MPI_DISTRIBUTE_BLOCK && a != MPI_DISTRIBUTE_DFLT_DARG && static_cast<long long>(a) * p < g)
+      return call.fail(MPI_ERR_ARG,
+                       "argument array_of_dargs[%d]=%d is too small for MPI_DISTRIBUTE_BLOCK: %d blocks of %d "
+                       "elements (array_of_psizes[%d]) cover %lld of the %d elements of array_of_gsizes[%d]",
+                       i, a, p, a, i, static_cast<long long>(a) * p, g, i);
+    procs *= p;
+    if (procs > size)
+      break;  // reported below; stops the product before it could overflow
+  }
+  if (procs != size)
+    return call.fail(MPI_ERR_ARG,
+                     "argument array_of_psizes: the process grid has %s%lld processes but argument size=%d",
+                     procs > size ? "more than " : "", procs, size);
+  std::string why;
+  return api::publish(call,
+                      dtype::make_darray(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
+                                         array_of_psizes, order, old, &why),
+                      why, newtype);
+}
+
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   Call call("MPI_Type_create_resized");
   dtype::TypePtr old;
@@ -205,7 +260,8 @@ int MPI_Type_free(MPI_Datatype* datatype) {
   if (int e = call.not_null(datatype, "datatype")) return e;
   dtype::TypePtr t;
   if (int e = api::any_datatype(call, *datatype, "datatype", &t)) return e;
-  if (t->predefined) return call.fail(MPI_ERR_TYPE, "argument datatype is %s, a predefined datatype, which cannot be freed", t->name.c_str());
+  if (t->predefined) return call.fail(MPI_ERR_TYPE, "argument datatype is %s, a predefined datatype, which cannot be freed",
+                                       dtype::describe(*datatype).c_str());
   // Attributes belong to the object; handles from MPI_Type_get_contents share it.
   if (t->handle_refs == 1)
     if (int e = core::delete_attributes(core::AttrObject::datatype, *datatype, t->attrs))

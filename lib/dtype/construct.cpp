@@ -1,6 +1,7 @@
 #include "dtype/construct.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <map>
 #include <utility>
 
@@ -325,6 +326,87 @@ TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const in
   t->lb = 0;
   t->extent = stride;
   t->lb_marker = t->ub_marker = true;
+  return t;
+}
+
+long long darray_block_size(int darg, int gsize, int psize) {
+  if (darg != MPI_DISTRIBUTE_DFLT_DARG) return darg;
+  return (static_cast<long long>(gsize) + psize - 1) / psize;
+}
+
+DarrayDim darray_dim(int distrib, int darg, int gsize, int psize, int coord) {
+  // BLOCK is cyclic(darg) with darg * psize >= gsize (one block at most);
+  // NONE is one block of the whole dimension on a grid of one (§4.1.4).
+  long long block;
+  switch (distrib) {
+    case MPI_DISTRIBUTE_BLOCK: block = darray_block_size(darg, gsize, psize); break;
+    case MPI_DISTRIBUTE_CYCLIC: block = darg == MPI_DISTRIBUTE_DFLT_DARG ? 1 : darg; break;
+    default: block = gsize, psize = 1, coord = 0; break;  // MPI_DISTRIBUTE_NONE
+  }
+  DarrayDim d;
+  d.block = block;
+  d.stride = block * psize;
+  d.first = block * coord;
+  if (d.first >= gsize) {
+    d.first = 0;  // owns nothing
+    return d;
+  }
+  const long long left = gsize - d.first;  // elements from our first one on
+  const long long starts = (left + d.stride - 1) / d.stride;  // blocks that start before the end
+  const long long last = left - (starts - 1) * d.stride;    // elements from the last start on
+  if (last >= block) {
+    d.count = starts;
+  } else {
+    d.count = starts - 1;
+    d.rem = last;
+  }
+  return d;
+}
+
+TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
+                    const int* psizes, int order, const TypePtr& old, std::string* why) {
+  // The process grid is row-major whatever the array order (§4.1.4).
+  std::vector<int> coords(static_cast<std::size_t>(ndims));
+  for (int i = 0, left = rank, procs = size; i < ndims; ++i) {
+    procs /= psizes[i];
+    coords[std::size_t(i)] = left / procs;
+    left %= procs;
+  }
+  Checked ck;
+  TypePtr t = old;
+  for (int k = 0; k < ndims; ++k) {
+    const int i = order == MPI_ORDER_FORTRAN ? k : ndims - 1 - k;  // fastest-varying first
+    const DarrayDim d = darray_dim(distribs[i], dargs[i], gsizes[i], psizes[i], coords[std::size_t(i)]);
+    const std::ptrdiff_t ex = t->extent;
+    const std::ptrdiff_t stride = ck.mul(std::ptrdiff_t(d.stride), ex);
+    const std::ptrdiff_t first = ck.mul(std::ptrdiff_t(d.first), ex);
+    const std::ptrdiff_t whole = ck.mul(std::ptrdiff_t(gsizes[i]), ex);
+    const std::ptrdiff_t tail = ck.mul(std::ptrdiff_t(d.count), stride);
+    if (!ck.ok || d.count > INT_MAX || d.block > INT_MAX) return fail(why, kTooBig);
+    TypePtr u = make_hvector(int(d.count), int(d.block), stride, t, why);
+    if (u && d.rem > 0) {
+      const int bl[2] = {1, int(d.rem)};
+      const MPI_Aint disp[2] = {0, tail};
+      const TypePtr types[2] = {u, t};
+      u = make_struct(2, bl, disp, types, why);
+    }
+    if (u && first != 0) {
+      const int one = 1;
+      const MPI_Aint disp = first;
+      u = make_hindexed(1, &one, &disp, u, why);
+    }
+    if (u) u = make_resized(u, 0, whole, why);
+    if (!u) return u;
+    t = std::move(u);
+  }
+  std::vector<int> ints{size, rank, ndims};
+  ints.insert(ints.end(), gsizes, gsizes + ndims);
+  ints.insert(ints.end(), distribs, distribs + ndims);
+  ints.insert(ints.end(), dargs, dargs + ndims);
+  ints.insert(ints.end(), psizes, psizes + ndims);
+  ints.push_back(order);
+  if (t == old) t = make_dup(old);  // unreachable with ndims >= 1; keeps old's object untouched
+  t->env = envelope(MPI_COMBINER_DARRAY, std::move(ints), {}, {old});
   return t;
 }
 

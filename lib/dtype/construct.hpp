@@ -36,6 +36,28 @@ TypePtr make_struct(int count, const int* blocklengths, const MPI_Aint* displace
 // order is MPI_ORDER_C or MPI_ORDER_FORTRAN.
 TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
                       const TypePtr& old, std::string* why);
+// MPI_Type_create_darray (§4.1.4), arguments checked by the caller (the
+// product of psizes is size, 0 <= rank < size, distribs and dargs valid).
+// Built as the standard defines it: per dimension, fastest-varying first,
+// the process's blocks of that dimension over the type built so far, resized
+// to lb 0 and the dimension's whole extent; so the result has lb 0 and
+// extent prod(gsizes) * extent(oldtype).
+TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
+                    const int* psizes, int order, const TypePtr& old, std::string* why);
+
+// What one process owns along one dimension of a darray: `count` full blocks
+// of `block` elements, the k-th starting at element first + k*stride, then
+// `rem` (< block) more elements at first + count*stride. Elements are
+// counted along the dimension. `distrib` is MPI_DISTRIBUTE_BLOCK / CYCLIC /
+// NONE, `darg` a block size or MPI_DISTRIBUTE_DFLT_DARG, 0 <= coord < psize.
+struct DarrayDim {
+  long long first = 0, block = 0, count = 0, stride = 0, rem = 0;
+  long long owned() const { return count * block + rem; }
+};
+DarrayDim darray_dim(int distrib, int darg, int gsize, int psize, int coord);
+// The block size MPI_DISTRIBUTE_BLOCK uses: darg, or ceil(gsize / psize) for MPI_DISTRIBUTE_DFLT_DARG.
+long long darray_block_size(int darg, int gsize, int psize);
+
 TypePtr make_resized(const TypePtr& old, MPI_Aint lb, MPI_Aint extent, std::string* why);
 // Same layout, bounds and commit state; name and attributes are the caller's business.
 TypePtr make_dup(const TypePtr& old);

@@ -7,6 +7,7 @@
 #include "core/runtime.hpp"
 #include "dtype/layout.hpp"
 #include "dtype/op.hpp"
+#include "dtype/real16.hpp"
 
 namespace ringmpi::dtype {
 namespace {
@@ -40,6 +41,22 @@ Datatype pair(MPI_Datatype h, const char* name) {
   d.committed = d.predefined = true;
   d.layout = leaf({{0, sizeof(V)}, {static_cast<std::ptrdiff_t>(offsetof(P, i)), sizeof(int)}});
   d.align = alignof(P);
+  d.elements = 2;
+  d.basic = d.handle = h;
+  d.name = name;
+  return d;
+}
+
+// The Fortran pair types of MINLOC/MAXLOC (MPI_2INTEGER, MPI_2REAL,
+// MPI_2DOUBLE_PRECISION): value and index of the same type, no padding.
+template <class V>
+Datatype fortran_pair(MPI_Datatype h, const char* name) {
+  Datatype d;
+  d.size = 2 * sizeof(V);
+  d.extent = d.true_extent = 2 * sizeof(V);
+  d.committed = d.predefined = true;
+  d.layout = leaf({{0, 2 * sizeof(V)}});
+  d.align = alignof(V);
   d.elements = 2;
   d.basic = d.handle = h;
   d.name = name;
@@ -90,7 +107,30 @@ State::State() {
   RMPI_BASIC(MPI_CXX_FLOAT_COMPLEX, std::complex<float>);
   RMPI_BASIC(MPI_CXX_DOUBLE_COMPLEX, std::complex<double>);
   RMPI_BASIC(MPI_CXX_LONG_DOUBLE_COMPLEX, std::complex<long double>);
+  // Fortran types with gfortran's default sizes (mpi.h).
+  RMPI_BASIC(MPI_INTEGER, std::int32_t);
+  RMPI_BASIC(MPI_REAL, float);
+  RMPI_BASIC(MPI_DOUBLE_PRECISION, double);
+  RMPI_BASIC(MPI_COMPLEX, std::complex<float>);
+  RMPI_BASIC(MPI_DOUBLE_COMPLEX, std::complex<double>);
+  RMPI_BASIC(MPI_LOGICAL, std::int32_t);
+  RMPI_BASIC(MPI_CHARACTER, char);
+  RMPI_BASIC(MPI_INTEGER1, std::int8_t);
+  RMPI_BASIC(MPI_INTEGER2, std::int16_t);
+  RMPI_BASIC(MPI_INTEGER4, std::int32_t);
+  RMPI_BASIC(MPI_INTEGER8, std::int64_t);
+  RMPI_BASIC(MPI_REAL4, float);
+  RMPI_BASIC(MPI_REAL8, double);
+  RMPI_BASIC(MPI_COMPLEX8, std::complex<float>);
+  RMPI_BASIC(MPI_COMPLEX16, std::complex<double>);
+#if defined(RINGMPI_HAVE_REAL16)
+  RMPI_BASIC(MPI_REAL16, Real16);
+  RMPI_BASIC(MPI_COMPLEX32, Complex32);
+#endif
 #undef RMPI_BASIC
+  put(MPI_2INTEGER, fortran_pair<std::int32_t>(MPI_2INTEGER, "MPI_2INTEGER"));
+  put(MPI_2REAL, fortran_pair<float>(MPI_2REAL, "MPI_2REAL"));
+  put(MPI_2DOUBLE_PRECISION, fortran_pair<double>(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION"));
   put(MPI_FLOAT_INT, pair<float>(MPI_FLOAT_INT, "MPI_FLOAT_INT"));
   put(MPI_DOUBLE_INT, pair<double>(MPI_DOUBLE_INT, "MPI_DOUBLE_INT"));
   put(MPI_LONG_INT, pair<long>(MPI_LONG_INT, "MPI_LONG_INT"));
@@ -112,7 +152,7 @@ TypePtr lookup_shared(MPI_Datatype h) { return state().table.get_shared(h); }
 
 std::string describe(MPI_Datatype h) {
   const Datatype* t = lookup(h);
-  if (t && t->predefined) return t->name;
+  if (t && t->predefined && !t->name.empty()) return t->name;
   char buf[64];
   std::snprintf(buf, sizeof buf, "datatype 0x%x", static_cast<unsigned>(h));
   if (t && !t->name.empty()) return std::string(buf) + " '" + t->name + "'";

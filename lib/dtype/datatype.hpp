@@ -17,8 +17,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/attributes.hpp"
@@ -125,6 +127,8 @@ struct State {
   ~State();
   TypeTable table;
   core::HandleTable<Op> ops{core::Kind::op};
+  // The types of MPI_Type_create_f90_* by (combiner, p, r): one handle each (fortran.hpp).
+  std::map<std::tuple<int, int, int>, MPI_Datatype> f90_types;
 };
 State& make_state();
 inline State& state() {

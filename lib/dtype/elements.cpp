@@ -3,8 +3,14 @@
 namespace ringmpi::dtype {
 namespace {
 
-// Size of the value part of a pair type (MPI_FLOAT_INT ...): the signature is value, int.
-MPI_Count pair_value_size(const Datatype& t) { return MPI_Count(t.size) - MPI_Count(sizeof(int)); }
+// Size of the value part of a pair type: the signature of the C pairs
+// (MPI_FLOAT_INT ...) is value, int; the Fortran pairs (MPI_2REAL ...) hold
+// two values of one type.
+MPI_Count pair_value_size(const Datatype& t) {
+  if (t.handle == MPI_2INTEGER || t.handle == MPI_2REAL || t.handle == MPI_2DOUBLE_PRECISION)
+    return MPI_Count(t.size) / 2;
+  return MPI_Count(t.size) - MPI_Count(sizeof(int));
+}
 
 // Elements in the first `rem` bytes of ONE element of t (0 < rem < t.size).
 MPI_Count partial_elements(const Datatype& t, MPI_Count rem) {

@@ -6,6 +6,7 @@
 #endif
 
 #include "dtype/kernels.hpp"
+#include "dtype/real16.hpp"
 
 #include <complex>
 #include <cstdint>
@@ -85,6 +86,55 @@ void loc(const void* in, void* inout, std::size_t n) {
   }
 }
 
+// The same for the Fortran pair types (MPI_2INTEGER, MPI_2REAL,
+// MPI_2DOUBLE_PRECISION): the index has the value's type.
+template <class V>
+struct Pair2 {
+  V v, i;
+};
+template <class V, bool kMax>
+void loc2(const void* in, void* inout, std::size_t n) {
+  const Pair2<V>* __restrict a = static_cast<const Pair2<V>*>(in);
+  Pair2<V>* __restrict b = static_cast<Pair2<V>*>(inout);
+  for (std::size_t k = 0; k < n; ++k) {
+    const bool better = kMax ? a[k].v > b[k].v : a[k].v < b[k].v;
+    if (better) {
+      b[k].v = a[k].v;
+      b[k].i = a[k].i;
+    } else if (a[k].v == b[k].v && a[k].i < b[k].i)
+      b[k].i = a[k].i;
+  }
+}
+
+#if defined(RINGMPI_HAVE_REAL16)
+// COMPLEX*32 has no std::complex; sum and product written out.
+void complex32_sum(const void* in, void* inout, std::size_t n) {
+  const Complex32* a = static_cast<const Complex32*>(in);
+  Complex32* b = static_cast<Complex32*>(inout);
+  for (std::size_t k = 0; k < n; ++k) {
+    b[k].re = a[k].re + b[k].re;
+    b[k].im = a[k].im + b[k].im;
+  }
+}
+void complex32_prod(const void* in, void* inout, std::size_t n) {
+  const Complex32* a = static_cast<const Complex32*>(in);
+  Complex32* b = static_cast<Complex32*>(inout);
+  for (std::size_t k = 0; k < n; ++k) {
+    const Real16 re = a[k].re * b[k].re - a[k].im * b[k].im;
+    const Real16 im = a[k].re * b[k].im + a[k].im * b[k].re;
+    b[k].re = re;
+    b[k].im = im;
+  }
+}
+Kernel complex32(MPI_Op op) {
+  switch (op) {
+    case MPI_SUM: return complex32_sum;
+    case MPI_PROD: return complex32_prod;
+    default: return nullptr;
+  }
+}
+#endif
+
 // One function per group of §5.9.2; each returns nullptr for ops outside the group's list.
 template <class T>
 Kernel c_integer(MPI_Op op) {  // MAX MIN SUM PROD, logical and bitwise
@@ -131,11 +181,12 @@ Kernel complex(MPI_Op op) {
   }
 }
 
-Kernel logical(MPI_Op op) {
+template <class T>
+Kernel logical(MPI_Op op) {  // C/C++ bool, Fortran LOGICAL (nonzero is true; results are 0 or 1)
   switch (op) {
-    case MPI_LAND: return loop<bool, Land>;
-    case MPI_LOR: return loop<bool, Lor>;
-    case MPI_LXOR: return loop<bool, Lxor>;
+    case MPI_LAND: return loop<T, Land>;
+    case MPI_LOR: return loop<T, Lor>;
+    case MPI_LXOR: return loop<T, Lxor>;
     default: return nullptr;
   }
 }
@@ -154,6 +205,15 @@ Kernel pair(MPI_Op op) {
   switch (op) {
     case MPI_MINLOC: return loc<V, false>;
     case MPI_MAXLOC: return loc<V, true>;
+    default: return nullptr;
+  }
+}
+
+template <class V>
+Kernel pair2(MPI_Op op) {
+  switch (op) {
+    case MPI_MINLOC: return loc2<V, false>;
+    case MPI_MAXLOC: return loc2<V, true>;
     default: return nullptr;
   }
 }
@@ -194,7 +254,7 @@ Kernel kernel_for(MPI_Op op, MPI_Datatype type) {
     case MPI_C_LONG_DOUBLE_COMPLEX:
     case MPI_CXX_LONG_DOUBLE_COMPLEX: return complex<std::complex<long double>>(op);
     case MPI_C_BOOL:
-    case MPI_CXX_BOOL: return logical(op);
+    case MPI_CXX_BOOL: return logical<bool>(op);
     case MPI_BYTE: return byte(op);
     case MPI_FLOAT_INT: return pair<float>(op);
     case MPI_DOUBLE_INT: return pair<double>(op);
@@ -202,7 +262,29 @@ Kernel kernel_for(MPI_Op op, MPI_Datatype type) {
     case MPI_2INT: return pair<int>(op);
     case MPI_SHORT_INT: return pair<short>(op);
     case MPI_LONG_DOUBLE_INT: return pair<long double>(op);
-    default: return nullptr;  // MPI_WCHAR, MPI_PACKED
+    // Fortran (§5.9.2): "Fortran integer" has no logical ops, like the multi-language types.
+    case MPI_INTEGER:
+    case MPI_INTEGER4: return multi_language<std::int32_t>(op);
+    case MPI_INTEGER1: return multi_language<std::int8_t>(op);
+    case MPI_INTEGER2: return multi_language<std::int16_t>(op);
+    case MPI_INTEGER8: return multi_language<std::int64_t>(op);
+    case MPI_REAL:
+    case MPI_REAL4: return floating<float>(op);
+    case MPI_DOUBLE_PRECISION:
+    case MPI_REAL8: return floating<double>(op);
+    case MPI_COMPLEX:
+    case MPI_COMPLEX8: return complex<std::complex<float>>(op);
+    case MPI_DOUBLE_COMPLEX:
+    case MPI_COMPLEX16: return complex<std::complex<double>>(op);
+#if defined(RINGMPI_HAVE_REAL16)
+    case MPI_REAL16: return floating<Real16>(op);
+    case MPI_COMPLEX32: return complex32(op);
+#endif
+    case MPI_LOGICAL: return logical<std::int32_t>(op);
+    case MPI_2INTEGER: return pair2<std::int32_t>(op);
+    case MPI_2REAL: return pair2<float>(op);
+    case MPI_2DOUBLE_PRECISION: return pair2<double>(op);
+    default: return nullptr;  // MPI_WCHAR, MPI_PACKED, MPI_CHARACTER
   }
 }
 

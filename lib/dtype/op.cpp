@@ -82,7 +82,8 @@ std::string op_mismatch(MPI_Op h, const Datatype& t) {
            " that mixes several basic types; predefined ops need a datatype made of one predefined type";
   if (kernel_for(h, t.basic)) return "";
   const Datatype* b = lookup(t.basic);
-  std::string what = t.predefined ? t.name : type_name(t) + " built from " + b->name;
+  // (Types of MPI_Type_create_f90_* are predefined but unnamed.)
+  std::string what = t.predefined && !t.name.empty() ? t.name : type_name(t) + " built from " + b->name;
   return op_name(h) + " is not defined for " + what + " (MPI-3.1 section 5.9.2 lists the types of each op)";
 }
 

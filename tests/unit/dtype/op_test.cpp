@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -188,6 +189,65 @@ TEST_CASE("every predefined op on every predefined type") {
   check_pair<int>(MPI_2INT);
   check_pair<short>(MPI_SHORT_INT);
   check_pair<long double>(MPI_LONG_DOUBLE_INT);
+  // Fortran types (gfortran sizes): "Fortran integer" has the multi-language ops (no logical ones).
+  check_real<std::int32_t>(MPI_INTEGER, kMultiOps);
+  check_real<std::int8_t>(MPI_INTEGER1, kMultiOps);
+  check_real<std::int16_t>(MPI_INTEGER2, kMultiOps);
+  check_real<std::int32_t>(MPI_INTEGER4, kMultiOps);
+  check_real<std::int64_t>(MPI_INTEGER8, kMultiOps);
+  check_real<float>(MPI_REAL, kFloatOps);
+  check_real<double>(MPI_DOUBLE_PRECISION, kFloatOps);
+  check_real<float>(MPI_REAL4, kFloatOps);
+  check_real<double>(MPI_REAL8, kFloatOps);
+  check_real<std::int32_t>(MPI_LOGICAL, kLogicalOps);
+  check_real<char>(MPI_CHARACTER, {});
+  check_complex<std::complex<float>>(MPI_COMPLEX);
+  check_complex<std::complex<double>>(MPI_DOUBLE_COMPLEX);
+  check_complex<std::complex<float>>(MPI_COMPLEX8);
+  check_complex<std::complex<double>>(MPI_COMPLEX16);
+}
+
+template <class V>
+struct Pair2 {
+  V v, i;
+};
+
+// MINLOC/MAXLOC on the Fortran pairs: the index has the value's type.
+template <class V>
+void check_fortran_pair(MPI_Datatype h) {
+  const Datatype& t = *lookup_shared(h);
+  REQUIRE(t.size == 2 * sizeof(V));
+  REQUIRE(t.extent == std::ptrdiff_t(2 * sizeof(V)));
+  for (MPI_Op op : kArith) {
+    CAPTURE(t.name);
+    CAPTURE(op_name(op));
+    std::vector<Pair2<V>> a(20), b(20);
+    for (int k = 0; k < 20; ++k) {
+      a[std::size_t(k)] = {V(k % 5), V(k)};
+      b[std::size_t(k)] = {V((k * 3) % 5), V(20 - k)};
+    }
+    std::vector<Pair2<V>> want = b;
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      const bool better = op == MPI_MAXLOC ? a[k].v > b[k].v : a[k].v < b[k].v;
+      if (better) want[k] = a[k];
+      if (a[k].v == b[k].v) want[k].i = std::min(a[k].i, b[k].i);
+    }
+    if (kPairOps.count(op)) {
+      REQUIRE(reduce(op, a.data(), b.data(), 20, h) == MPI_SUCCESS);
+      for (std::size_t k = 0; k < a.size(); ++k) {
+        CHECK(b[k].v == want[k].v);
+        CHECK(b[k].i == want[k].i);
+      }
+    } else {
+      CHECK(reduce(op, a.data(), b.data(), 20, h) == MPI_ERR_OP);
+    }
+  }
+}
+
+TEST_CASE("MINLOC/MAXLOC on MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION") {
+  check_fortran_pair<std::int32_t>(MPI_2INTEGER);
+  check_fortran_pair<float>(MPI_2REAL);
+  check_fortran_pair<double>(MPI_2DOUBLE_PRECISION);
 }
 
 TEST_CASE("MINLOC/MAXLOC write the pair's members only, never the padding after the last pair") {
