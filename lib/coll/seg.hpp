@@ -29,6 +29,13 @@ namespace ringmpi::coll {
 Segment* segment_for(comm::Comm& c, tunables::Id family);
 
 void seg_barrier(Segment& s);
+
+// Two levels (coll/seg_numa.cpp): whether family runs its NUMA-aware form on
+// s (counts it when yes), and those forms.
+bool two_level(const Segment& s, tunables::Id family);
+void bcast_two_level(Segment& s, const Typed& buf, int root);
+bool fold_two_level_applies(const Segment& s, const Reduction& r, tunables::Id family);
+int fold_two_level(Segment& s, const Reduction& r, const void* mine, void* result, int root, bool all);
 bool seg_bcast(Segment& s, const Typed& buf, int root);
 // `block`: the bytes of every block when all ranks know it (MPI_Scatter,
 // MPI_Gather), else -1 (the v forms).

@@ -9,11 +9,6 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
-void seg_barrier(Segment& s) {
-  core::count(core::Counter::seg_barrier);
-  s.barrier();
-}
-
 // Root's buffer goes through its slot half (small) or is read by everybody
 // straight from the root's memory (large); the root waits for the readers
 // only in the second case.
@@ -23,6 +18,10 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
   if (!small && !s.single_copy()) return false;
   core::count(core::Counter::seg_bcast);
   if (m == 0) return true;
+  if (two_level(s, tunables::Id::coll_bcast)) {
+    bcast_two_level(s, buf, root);
+    return true;
+  }
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     if (small) {

@@ -162,7 +162,10 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
   if (!reducible(s, r)) return -1;
   core::count(core::Counter::seg_reduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= kFoldWhole) return fold_whole(s, r, mine, result, root, false);
+  if (bytes_of(r, r.count) <= kFoldWhole) {
+    if (fold_two_level_applies(s, r, tunables::Id::coll_reduce)) return fold_two_level(s, r, mine, result, root, false);
+    return fold_whole(s, r, mine, result, root, false);
+  }
   const std::vector<int> counts = even_counts(r.count, s.size());
   return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), Want::root, root);
 }
@@ -171,7 +174,10 @@ int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result
   if (!reducible(s, r)) return -1;
   core::count(core::Counter::seg_allreduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= kFoldWhole) return fold_whole(s, r, mine, result, -1, true);
+  if (bytes_of(r, r.count) <= kFoldWhole) {
+    if (fold_two_level_applies(s, r, tunables::Id::coll_allreduce)) return fold_two_level(s, r, mine, result, -1, true);
+    return fold_whole(s, r, mine, result, -1, true);
+  }
   const std::vector<int> counts = even_counts(r.count, s.size());
   return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), Want::all, -1);
 }

@@ -24,14 +24,17 @@ SegmentLine* lines_at(std::byte* seg) { return reinterpret_cast<SegmentLine*>(se
 // The NUMA node of this process, without loading hwloc's topology when the
 // machine has one node and no synthetic topology is asked for (the common
 // case: loading it costs milliseconds).
+bool g_topology_loaded = false;
 int my_numa_node() {
   static int node = -1;
   if (node >= 0) return node;
   const bool described = std::getenv("HWLOC_SYNTHETIC") || std::getenv("HWLOC_XMLFILE");
-  if (!described && access("/sys/devices/system/node/node1", F_OK) != 0)
+  if (!described && access("/sys/devices/system/node/node1", F_OK) != 0) {
     node = 0;
-  else
+  } else {
     node = comm::this_process_numa_node();
+    g_topology_loaded = true;
+  }
   return node;
 }
 
@@ -50,6 +53,8 @@ int pick_free(std::uint32_t owner, int n) {
       lines[m].posted.store(0, std::memory_order_relaxed);
       lines[m].ready.store(0, std::memory_order_relaxed);
       lines[m].done.store(0, std::memory_order_relaxed);
+      lines[m].group_arrived.store(0, std::memory_order_relaxed);
+      lines[m].group_released.store(0, std::memory_order_relaxed);
     }
     // The attach round's messages publish these stores (see segment.hpp).
     h->attached.store(static_cast<std::uint32_t>(n), std::memory_order_release);
@@ -74,6 +79,7 @@ Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, s
       me_(me),
       world_(std::move(world)),
       numa_(std::move(numa)),
+      groups_(group_by_node(numa_)),
       single_copy_(single_copy),
       slot_bytes_(slot_bytes) {
   const shm::Arena& arena = core::rt().arena;
@@ -169,6 +175,23 @@ void Segment::barrier() {
   p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
 }
 
+void Segment::barrier_two_level() {
+  const std::uint64_t b = ++barriers_;
+  const int g = groups_.group_of[static_cast<std::size_t>(me_)];
+  const auto group_size = static_cast<std::uint64_t>(groups_.members[static_cast<std::size_t>(g)].size());
+  SegmentLine& leader = lines_[groups_.leader(g)];
+  if (leader.group_arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == b * group_size) {
+    const auto groups = static_cast<std::uint64_t>(groups_.count());
+    if (header_->arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == b * groups) {
+      for (int h = 0; h < groups_.count(); ++h) lines_[groups_.leader(h)].group_released.store(b, std::memory_order_release);
+      wake_all();
+      return;
+    }
+  }
+  const auto& r = leader.group_released;
+  p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
+}
+
 void Segment::read(int i, std::uint64_t remote, void* local, std::size_t bytes) const {
   auto* dst = static_cast<std::byte*>(local);
   while (bytes > 0) {
@@ -211,8 +234,13 @@ Segment* segment(comm::Comm& c) {
   for (int i = 0; i < n; ++i) numa[static_cast<std::size_t>(i)] = all[static_cast<std::size_t>(i)].numa;
   std::byte* seg = rt.arena.coll_segment(owner, static_cast<std::uint32_t>(index));
   const std::uint32_t N = rt.arena.nranks();
+  std::byte* slots = seg + shm::coll_control_bytes(N);
+  const std::size_t slot_bytes = shm::coll_slot_bytes(N);
+  // My slot's pages in my node's memory (only this rank writes them). Where
+  // hwloc was not loaded the machine has one node and there is nothing to do.
+  if (g_topology_loaded) comm::bind_to_node(slots + static_cast<std::size_t>(c.rank) * slot_bytes, slot_bytes, mine.numa);
   st.segment = std::make_shared<Segment>(header_at(seg), n, c.rank, c.peer_world, std::move(numa), mask & 1,
-                                         shm::coll_slot_bytes(N), seg + shm::coll_control_bytes(N));
+                                         slot_bytes, slots);
   return st.segment.get();
 }
 

@@ -68,6 +68,13 @@
 // barrier b: it stores released = b (release) and wakes the sleepers; the
 // others wait for released >= b. No member arrives at barrier b + 1 before
 // released >= b, so the count of barrier b is never mixed with the next.
+// Two levels (NUMA groups, seg_numa.cpp): members count in their leader's
+// Line::group_arrived; the last of a group counts in Header::arrived (b *
+// number of groups); the last of those stores group_released = b in every
+// leader's line (release) and wakes everybody; members wait on their own
+// leader's line, in their node's memory. A communicator uses one kind of
+// barrier for its whole life (chosen from the groups, fixed at attach, and
+// the environment).
 //
 // Waking. Every wait is p2p::wait_until on the member's own doorbell (spin,
 // yield, then futex sleep, never a spin on a descheduled writer). A writer
@@ -84,6 +91,7 @@
 #include <deque>
 #include <vector>
 
+#include "coll/numa_groups.hpp"
 #include "comm/comm.hpp"
 #include "shm/arena.hpp"
 
@@ -106,6 +114,10 @@ struct alignas(shm::kCacheLine) SegmentLine {
   std::uint64_t addr;   // a published buffer (single copy), valid once posted == k
   std::uint64_t bytes;  // a second published address (algorithm-specific)
   alignas(shm::kCacheLine) std::atomic<std::uint32_t> offset[kDepth];
+  // Two-level barrier (seg_numa.cpp), in the line of a NUMA group's leader:
+  // arrivals of the group's members (fetch_add), and the last barrier released.
+  alignas(shm::kCacheLine) std::atomic<std::uint64_t> group_arrived;
+  std::atomic<std::uint64_t> group_released;
 };
 static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
 
@@ -123,6 +135,7 @@ class Segment {
   bool single_copy() const { return single_copy_; }
   // NUMA node (logical index) of each member, as each one saw it at attach.
   const std::vector<int>& numa() const { return numa_; }
+  const NumaGroups& groups() const { return groups_; }
   // The largest region one collective may take in a member's slot.
   std::size_t inline_max() const { return slot_bytes_ / 2; }
 
@@ -156,6 +169,7 @@ class Segment {
   void wake(int i) const;
   void wake_all() const;
   void barrier();
+  void barrier_two_level();
 
   // Single copy: reads `bytes` at member i's address `remote` into `local`
   // (process_vm_readv). A refusal here is fatal: the members agreed at attach
@@ -170,6 +184,7 @@ class Segment {
   std::vector<int> world_;
   std::vector<pid_t> pid_;
   std::vector<int> numa_;
+  NumaGroups groups_;
   bool single_copy_;
   std::size_t slot_bytes_;
   // Waits until every other member's done >= k.

@@ -73,4 +73,16 @@ int this_process_numa_node() {
   return numa_node_of(*s.numa, allowed, sched_getcpu());
 }
 
+bool bind_to_node(void* addr, std::size_t len, int node) {
+  State& s = state();
+  if (!s.numa) s.numa = load_topology();
+  if (!s.numa) return false;
+  hwloc_topology_t t = s.numa->topology;
+  if (!hwloc_topology_is_thissystem(t) || hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE) < 2) return false;
+  hwloc_obj_t n = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(node));
+  if (!n) return false;
+  return hwloc_set_area_membind(t, addr, len, n->nodeset, HWLOC_MEMBIND_BIND,
+                                HWLOC_MEMBIND_BYNODESET | HWLOC_MEMBIND_MIGRATE) == 0;
+}
+
 }  // namespace ringmpi::comm

@@ -9,6 +9,7 @@
 // to the topology's PUs by OS index.
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -35,6 +36,11 @@ int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, in
 
 // The node of the calling process; loads (once) and caches the topology.
 int this_process_numa_node();
+
+// Binds the pages of [addr, addr + len) to NUMA node `node` (logical index)
+// with hwloc, moving pages already there; only on a real machine of several
+// nodes (not a synthetic or XML topology). Returns whether it did.
+bool bind_to_node(void* addr, std::size_t len, int node);
 
 // Loads the topology as hwloc sees it now (environment included); nullptr
 // when hwloc fails.

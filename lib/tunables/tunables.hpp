@@ -36,8 +36,9 @@ enum class Id : int {
   yield_us,
   force_copy_fallback,
   launcher_poll,
-  // One per collective: 0 chooses by size (lib/coll/seg_select.hpp), 1
-  // forces the shared-segment algorithms, 2 the message-passing ones.
+  // One per collective family: 0 chooses (lib/coll/seg.hpp), 1 forces the
+  // flat shared-segment algorithms, 2 the message-passing ones, 3 the
+  // segment with NUMA leaders (barrier, bcast, small reduce/allreduce).
   coll_barrier,
   coll_bcast,
   coll_scatter,

@@ -5,11 +5,21 @@
  * operation (2x2 matrix product, folded whole and by blocks). Results are
  * checked against values computed locally.
  *
- * Built three times (meson.build): EXPECT_SEGMENT checks before MPI_Finalize
- * that every family ran on the segment and none over messages, with
- * EXPECT_SINGLE_COPY also that large data was read straight from buffers
- * and reductions were folded by blocks; EXPECT_MESSAGES (RINGMPI_COLL_*=2)
- * that none ran on the segment. */
+ * Built several times (meson.build): EXPECT_SEGMENT checks before
+ * MPI_Finalize that every family ran on the segment and none over messages,
+ * with EXPECT_SINGLE_COPY also that large data was read straight from
+ * buffers and reductions were folded by blocks; EXPECT_MESSAGES
+ * (RINGMPI_COLL_*=2) that none ran on the segment.
+ *
+ * NUMA_LAYOUT (two-level paths): before MPI_Init each rank describes to hwloc
+ * a machine of two NUMA nodes of one PU each (HWLOC_SYNTHETIC) and pins
+ * itself to PU 0 or 1, so that it is on node 0 or 1: NUMA_LAYOUT 1 puts the
+ * lower half of the ranks on node 0 (groups of consecutive ranks), 2
+ * alternates (interleaved groups: non-commutative reductions stay flat).
+ * The results must be the same as on the flat paths, and the two-level
+ * paths must have run (seg_two_level). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,7 +257,25 @@ static void reductions(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   }
 }
 
+#ifdef NUMA_LAYOUT
+/* Returns whether the pinning worked (a one-cpu machine cannot have it). */
+static int numa_setup(void) {
+  const char *r = getenv("RINGMPI_RANK"), *n = getenv("RINGMPI_SIZE");
+  if (!r || !n) return 0;
+  const int me = atoi(r), np = atoi(n);
+  const int node = NUMA_LAYOUT == 1 ? (me < (np + 1) / 2 ? 0 : 1) : me % 2;
+  setenv("HWLOC_SYNTHETIC", "node:2 core:1 pu:1", 1);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(node, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0;
+}
+#endif
+
 int main(int argc, char **argv) {
+#ifdef NUMA_LAYOUT
+  const int pinned = numa_setup();
+#endif
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -297,6 +325,16 @@ int main(int argc, char **argv) {
 #endif
 #ifdef EXPECT_SINGLE_COPY
   CHECK(size == 1 || (counter("seg_single_copy") > 0 && counter("seg_by_blocks") > 0));
+#endif
+#ifdef NUMA_LAYOUT
+  {
+    long long two = counter("seg_two_level"), all_two = 0;
+    int all_pinned = 0;
+    CHECK_MPI(MPI_Allreduce(&two, &all_two, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Allreduce(&pinned, &all_pinned, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+    if (size >= 3 && all_pinned && all_two == 0) fprintf(stderr, "rank %d: no two-level collective ran\n", rank);
+    CHECK(size < 3 || !all_pinned || all_two > 0);
+  }
 #endif
 #ifdef EXPECT_MESSAGES
   CHECK(seg_total == 0);
