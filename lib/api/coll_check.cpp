@@ -28,6 +28,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -406,8 +407,9 @@ void compare_inter_roots(Verdict& v, const std::vector<View>& all) {
 }
 
 // Every block rank i sends to rank j against the block j receives from i,
-// in the order they match.
-void compare_pairs(Verdict& v, const std::vector<View>& all) {
+// in the order they match; only pairs with `check(i, j)`.
+template <class Check>
+void compare_pairs(Verdict& v, const std::vector<View>& all, Check&& check) {
   const int n = v.geometry().n;
   const std::size_t un = static_cast<std::size_t>(n);
   // recv_by[j][i]: j's receives from i, in order.
@@ -420,6 +422,7 @@ void compare_pairs(Verdict& v, const std::vector<View>& all) {
     for (const Entry& e : all[static_cast<std::size_t>(i)].sends)
       if (e.peer >= 0 && e.peer < n) send_by[static_cast<std::size_t>(e.peer)].push_back(&e);
     for (int j = 0; j < n && !v.found(); ++j) {
+      if (!check(i, j)) continue;
       const auto& s = send_by[static_cast<std::size_t>(j)];
       const auto& r = recv_by[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)];
       const bool partial = all[static_cast<std::size_t>(i)].h.truncated || all[static_cast<std::size_t>(j)].h.truncated;
@@ -466,6 +469,27 @@ void compare_counts(Verdict& v, const std::vector<View>& all) {
         v.set(ref, "passed recvcounts[" + std::to_string(k) + "]=" + std::to_string(a[k]), i,
               "passed recvcounts[" + std::to_string(k) + "]=" + std::to_string(b[k]));
   }
+}
+
+// Neighbourhood collectives: only this rank's neighbours' records are here;
+// every edge this rank is on, in (sender, receiver) order. Both ends of an
+// edge find the same mismatch and word it the same way.
+void compare_neighbors(Verdict& v, const std::vector<View>& all, const std::vector<int>& partners) {
+  const int me = v.geometry().me;
+  std::vector<int> near = partners;
+  near.push_back(me);
+  std::sort(near.begin(), near.end());
+  for (int p : near) {
+    const char* a = all[static_cast<std::size_t>(std::min(p, me))].h.call;
+    const char* b = all[static_cast<std::size_t>(std::max(p, me))].h.call;
+    if (std::strcmp(a, b) != 0) v.set(std::min(p, me), std::string("called ") + a, std::max(p, me), std::string("called ") + b);
+  }
+  if (v.found()) return;
+  std::vector<bool> is_near(all.size(), false);
+  for (int p : near) is_near[static_cast<std::size_t>(p)] = true;
+  compare_pairs(v, all, [&](int i, int j) {
+    return (i == me || j == me) && is_near[static_cast<std::size_t>(i)] && is_near[static_cast<std::size_t>(j)];
+  });
 }
 
 void compare(Verdict& v, const std::vector<View>& all) {
@@ -516,7 +540,7 @@ void compare(Verdict& v, const std::vector<View>& all) {
       }
       break;
     case Rule::pairs:
-      compare_pairs(v, all);
+      compare_pairs(v, all, [](int, int) { return true; });
       break;
     case Rule::none:
       break;
@@ -528,8 +552,15 @@ void compare(Verdict& v, const std::vector<View>& all) {
 // This rank's record to every other participant, theirs from each.
 class Exchange {
  public:
-  Exchange(exchange::Peers peers, int tag, std::vector<std::byte> mine)
-      : peers_(std::move(peers)), tag_(tag), mine_(std::move(mine)) {}
+  // partners: the participants to exchange with (sorted, not this rank).
+  Exchange(exchange::Peers peers, int tag, std::vector<std::byte> mine, std::vector<int> partners)
+      : peers_(std::move(peers)), tag_(tag), mine_(std::move(mine)), partners_(std::move(partners)) {
+    const std::size_t n = static_cast<std::size_t>(peers_.size());
+    bufs_.resize(n);
+    recvs_.assign(n, nullptr);
+    sizes_.assign(n, 0);
+  }
+  const std::vector<int>& partners() const { return partners_; }
   ~Exchange() {
     for (p2p::Request* r : sends_)
       if (r && r->complete) p2p::release_internal(r);
@@ -540,23 +571,21 @@ class Exchange {
   Exchange& operator=(const Exchange&) = delete;
 
   void start() {
-    const int n = peers_.size(), me = peers_.me;
-    const std::size_t max = max_record(n);
-    bufs_.resize(static_cast<std::size_t>(n));
-    recvs_.assign(static_cast<std::size_t>(n), nullptr);
-    sizes_.assign(static_cast<std::size_t>(n), 0);
-    for (int i = 0; i < n; ++i) {
-      if (i == me) continue;
+    const int me = peers_.me;
+    const std::size_t max = max_record(peers_.size());
+    for (int i : partners_) {
       bufs_[static_cast<std::size_t>(i)].reset(new std::byte[max]);
       recvs_[static_cast<std::size_t>(i)] =
           p2p::irecv_internal(bufs_[static_cast<std::size_t>(i)].get(), max, peers_.id(i), tag_, peers_.context);
     }
-    for (int k = 1; k < n; ++k) {
-      const int j = (me + k) % n;  // spread the senders over the receivers
+    // Spread the senders over the receivers: start after this rank.
+    const auto after = std::upper_bound(partners_.begin(), partners_.end(), me);
+    std::vector<int> order(after, partners_.end());
+    order.insert(order.end(), partners_.begin(), after);
+    for (int j : order)
       if (p2p::Request* r = p2p::isend_internal(mine_.data(), mine_.size(), peers_.world[static_cast<std::size_t>(j)],
                                                 tag_, peers_.context, peers_.id(me)))
         sends_.push_back(r);
-    }
   }
   // Every record is here.
   bool received() {
@@ -587,12 +616,13 @@ class Exchange {
     }
     return sends_.empty();
   }
-  // The records in participant order; a record that does not parse reads
-  // as a call named "(unreadable record)".
+  // The records in participant order (empty for those not exchanged with);
+  // a record that does not parse reads as a call named "(unreadable record)".
   std::vector<View> views() const {
     std::vector<View> all(bufs_.size());
     for (std::size_t i = 0; i < bufs_.size(); ++i) {
       const bool own = static_cast<int>(i) == peers_.me;
+      if (!own && !bufs_[i]) continue;
       const std::byte* p = own ? mine_.data() : bufs_[i].get();
       const std::size_t bytes = own ? mine_.size() : sizes_[i];
       if (!parse(p, bytes, &all[i])) {
@@ -607,18 +637,24 @@ class Exchange {
   exchange::Peers peers_;
   int tag_;
   std::vector<std::byte> mine_;
+  std::vector<int> partners_;  // sorted
   std::vector<std::unique_ptr<std::byte[]>> bufs_;
   std::vector<std::size_t> sizes_;
   std::vector<p2p::Request*> recvs_, sends_;
 };
 
-// Compares; on a mismatch participant 0 ends the job and the others wait to be stopped.
-void judge(const char* call, MPI_Comm comm, const Geometry& g, const Exchange& ex) {
+// Compares; on a mismatch participant 0 ends the job and the others wait to
+// be stopped. Neighbourhood collectives (`local`): the ranks that see a
+// mismatch on one of their edges end the job (mpiexec prints the first).
+void judge(const char* call, MPI_Comm comm, const Geometry& g, const Exchange& ex, bool local) {
   const std::vector<View> all = ex.views();
   Verdict v(call, comm, g);
-  compare(v, all);
+  if (local)
+    compare_neighbors(v, all, ex.partners());
+  else
+    compare(v, all);
   if (!v.found()) return;
-  if (g.me == 0) core::abort_job(shm::ExitKind::fatal_error, 1, v.text().c_str());
+  if (g.me == 0 || local) core::abort_job(shm::ExitKind::fatal_error, 1, v.text().c_str());
   // Participant 0 reports; mpiexec stops the rest of us.
   for (;;) pause();
 }
@@ -628,12 +664,12 @@ void judge(const char* call, MPI_Comm comm, const Geometry& g, const Exchange& e
 class Checked final : public p2p::Extension {
  public:
   Checked(std::unique_ptr<Exchange> ex, std::unique_ptr<coll::Schedule> s, const char* call, MPI_Comm comm,
-          Geometry g)
-      : ex_(std::move(ex)), s_(std::move(s)), call_(call), comm_(comm), g_(g) {}
+          Geometry g, bool local)
+      : ex_(std::move(ex)), s_(std::move(s)), call_(call), comm_(comm), g_(g), local_(local) {}
   bool poll() override {
     if (!checked_) {
       if (!ex_->received()) return false;
-      judge(call_, comm_, g_, *ex_);
+      judge(call_, comm_, g_, *ex_, local_);
       checked_ = true;
     }
     if (!done_) done_ = s_->poll();
@@ -648,6 +684,7 @@ class Checked final : public p2p::Extension {
   const char* call_;
   MPI_Comm comm_;
   Geometry g_;
+  bool local_;
   bool checked_ = false, done_ = false;
 };
 
@@ -655,23 +692,51 @@ class Checked final : public p2p::Extension {
 
 class PendingCheck {
  public:
-  PendingCheck(comm::Comm& c, const char* call, std::vector<std::byte> record)
-      : c(c), call(call), record(std::move(record)) {}
+  PendingCheck(comm::Comm& c, const char* call, std::vector<std::byte> record, std::vector<int> partners, bool local)
+      : c(c), call(call), record(std::move(record)), partners(std::move(partners)), local(local) {}
   comm::Comm& c;
   const char* call;
   std::vector<std::byte> record;
+  std::vector<int> partners;  // whom to exchange with
+  bool local;                 // a neighbourhood collective (partners: the neighbours)
 };
+
+namespace {
+
+// Neighbourhood collectives exchange records with their neighbours only
+// (a rank with no neighbours waits for nobody, as without --check).
+std::vector<int> partners_of(const CollArgs& a, const Geometry& g, bool* local) {
+  const int me = g.me;
+  *local = a.shape == Shape::neighbor;
+  std::vector<int> p;
+  if (!*local) {
+    for (int i = 0; i < g.n; ++i)
+      if (i != me) p.push_back(i);
+    return p;
+  }
+  for (int r : a.neighbors->sources)
+    if (r != MPI_PROC_NULL && r != me) p.push_back(r);
+  for (int r : a.neighbors->destinations)
+    if (r != MPI_PROC_NULL && r != me) p.push_back(r);
+  std::sort(p.begin(), p.end());
+  p.erase(std::unique(p.begin(), p.end()), p.end());
+  return p;
+}
+
+}  // namespace
 
 void PendingCheckDeleter::operator()(PendingCheck* p) const { delete p; }
 
 Pending agree_slow(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArgs& a, MPI_Request* req) {
   const Geometry g(c);
   std::vector<std::byte> mine = serialize(build(call, c, g, a));
-  if (req) return Pending(new PendingCheck(c, call.name(), std::move(mine)));
-  Exchange ex(comm::peers_of(c), exchange::kTagCheck, std::move(mine));
+  bool local = false;
+  std::vector<int> partners = partners_of(a, g, &local);
+  if (req) return Pending(new PendingCheck(c, call.name(), std::move(mine), std::move(partners), local));
+  Exchange ex(comm::peers_of(c), exchange::kTagCheck, std::move(mine), std::move(partners));
   ex.start();
   p2p::wait_until([&ex] { return ex.received(); });
-  judge(call.name(), comm, g, ex);
+  judge(call.name(), comm, g, ex, local);
   p2p::wait_until([&ex] { return ex.sent(); });
   return Pending{};
 }
@@ -679,11 +744,12 @@ Pending agree_slow(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArg
 int start_checked(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req, Pending chk) {
   comm::Comm& c = chk->c;
   // The schedule was made just now: its sequence number is the last one taken on c.
+  const bool local = chk->local;
   auto ex = std::make_unique<Exchange>(comm::peers_of(c), exchange::check_tag(c.schedule_seq - 1),
-                                       std::move(chk->record));
+                                       std::move(chk->record), std::move(chk->partners));
   ex->start();
   s->round();  // what coll::start does before it starts a schedule
-  auto checked = std::make_unique<Checked>(std::move(ex), std::move(s), chk->call, comm, Geometry(c));
+  auto checked = std::make_unique<Checked>(std::move(ex), std::move(s), chk->call, comm, Geometry(c), local);
   if (int e = p2p::start_extension(std::move(checked), comm, req)) return call.fail(e, "%s", p2p::error_detail());
   return MPI_SUCCESS;
 }
