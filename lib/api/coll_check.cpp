@@ -643,20 +643,24 @@ class Exchange {
   std::vector<p2p::Request*> recvs_, sends_;
 };
 
-// Compares; on a mismatch participant 0 ends the job and the others wait to
-// be stopped. Neighbourhood collectives (`local`): the ranks that see a
-// mismatch on one of their edges end the job (mpiexec prints the first).
-void judge(const char* call, MPI_Comm comm, const Geometry& g, const Exchange& ex, bool local) {
+// The first mismatch in words, or "".
+std::string judge(const char* call, MPI_Comm comm, const Geometry& g, const Exchange& ex, bool local) {
   const std::vector<View> all = ex.views();
   Verdict v(call, comm, g);
   if (local)
     compare_neighbors(v, all, ex.partners());
   else
     compare(v, all);
-  if (!v.found()) return;
-  if (g.me == 0 || local) core::abort_job(shm::ExitKind::fatal_error, 1, v.text().c_str());
-  // Participant 0 reports; mpiexec stops the rest of us.
-  for (;;) pause();
+  return v.text();
+}
+
+// On a mismatch participant 0 ends the job and the others wait to be
+// stopped. Neighbourhood collectives (`local`): the ranks that see a
+// mismatch on one of their edges end the job (mpiexec prints the first).
+bool reports(const Geometry& g, bool local) { return g.me == 0 || local; }
+[[noreturn]] void stop(const std::string& text, bool report) {
+  if (report) core::abort_job(shm::ExitKind::fatal_error, 1, text.c_str());
+  for (;;) pause();  // mpiexec stops us
 }
 
 // The request of a nonblocking collective under --check: the exchange, then
@@ -669,7 +673,8 @@ class Checked final : public p2p::Extension {
   bool poll() override {
     if (!checked_) {
       if (!ex_->received()) return false;
-      judge(call_, comm_, g_, *ex_, local_);
+      if (const std::string text = judge(call_, comm_, g_, *ex_, local_); !text.empty())
+        stop(text, reports(g_, local_));
       checked_ = true;
     }
     if (!done_) done_ = s_->poll();
@@ -736,8 +741,10 @@ Pending agree_slow(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArg
   Exchange ex(comm::peers_of(c), exchange::kTagCheck, std::move(mine), std::move(partners));
   ex.start();
   p2p::wait_until([&ex] { return ex.received(); });
-  judge(call.name(), comm, g, ex, local);
+  const std::string text = judge(call.name(), comm, g, ex, local);
+  // Our record must have left before we stop (the reporter may still be reading it).
   p2p::wait_until([&ex] { return ex.sent(); });
+  if (!text.empty()) stop(text, reports(g, local));
   return Pending{};
 }
 
