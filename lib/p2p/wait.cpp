@@ -99,8 +99,8 @@ struct Threads {
 };
 
 Threads& threads() {
-  static Threads t;
-  return t;
+  static Threads* t = new Threads;  // never destroyed: a thread may still wait while the process exits
+  return *t;
 }
 
 constexpr std::uint64_t kRoundNs = 50'000'000;  // one stuck round, as wait_slow's sleep
