@@ -14,11 +14,14 @@
 // until mpiexec stops them, so that none runs a collective with arguments
 // known to be wrong.
 //
-// Tags: blocking collectives use exchange::kTagCheck (their exchanges finish
-// in the call, in collective order). A nonblocking collective uses
-// exchange::check_tag(seq) with its schedule's sequence number, which every
-// rank advances in collective order, so the records of outstanding
-// nonblocking collectives never match each other's receives.
+// Tag: exchange::kTagCheck for every collective, blocking or not. Each
+// starting call posts its receives and sends its record at once, in the
+// order the collectives are called (which the standard makes the same on
+// every rank of a communicator), and p2p matches the messages of one pair
+// and tag in order, so the k-th record a rank gets from a peer is that peer's
+// record for the same collective, even with nonblocking ones outstanding. A
+// rank that called another collective (blocking where the others started a
+// nonblocking one, say) is reported as such.
 //
 // Size: a record holds at most cap(n) = n + 16 entries per side (n
 // participants); a receive is posted for the largest record. Entries past the
@@ -750,10 +753,9 @@ Pending agree_slow(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArg
 
 int start_checked(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req, Pending chk) {
   comm::Comm& c = chk->c;
-  // The schedule was made just now: its sequence number is the last one taken on c.
   const bool local = chk->local;
-  auto ex = std::make_unique<Exchange>(comm::peers_of(c), exchange::check_tag(c.schedule_seq - 1),
-                                       std::move(chk->record), std::move(chk->partners));
+  auto ex = std::make_unique<Exchange>(comm::peers_of(c), exchange::kTagCheck, std::move(chk->record),
+                                       std::move(chk->partners));
   ex->start();
   s->round();  // what coll::start does before it starts a schedule
   auto checked = std::make_unique<Checked>(std::move(ex), std::move(s), chk->call, comm, Geometry(c), local);

@@ -8,9 +8,6 @@
 //   -100..-127               the user-level collectives (coll/typed.hpp);
 //   kCreateGroupBase..kCreateGroupBase-2^29+1
 //                            MPI_Comm_create_group (kCreateGroupBase - tag % 2^29);
-//   kCheckTagBase..kCheckTagBase-2^28+1
-//                            mpiexec --check: a nonblocking collective's
-//                            argument records (check_tag(), lib/api/coll_check.cpp);
 //   kScheduleTagBase..INT_MIN collectives run as schedules (coll/schedule.hpp):
 //                            kScheduleTagBase - (sequence number mod 2^30), so
 //                            outstanding nonblocking collectives never match
@@ -31,8 +28,7 @@ inline constexpr int kTagFirst = -2;
 inline constexpr int kTagLast = -99;
 inline constexpr int kCreateGroupBase = -128;
 inline constexpr int kScheduleTagBase = -(1 << 30);
-inline constexpr int kCheckTagBase = kCreateGroupBase - (1 << 29);
-static_assert(kCheckTagBase - (1 << 28) > kScheduleTagBase);
+static_assert(kCreateGroupBase - (1 << 29) > kScheduleTagBase);
 
 // MPI_Comm_create_group's tag for the user's `tag` (>= 0), folded into 2^29
 // values; two concurrent calls on one communicator whose tags fold together
@@ -40,11 +36,6 @@ static_assert(kCheckTagBase - (1 << 28) > kScheduleTagBase);
 inline int create_group_tag(int tag) {
   return kCreateGroupBase - static_cast<int>(static_cast<unsigned>(tag) % (1u << 29));
 }
-
-// The tag of the --check records of the nonblocking collective whose
-// schedule has sequence number `seq` (2^28 values: only collectives 2^28
-// apart could mix).
-inline int check_tag(std::uint32_t seq) { return kCheckTagBase - static_cast<int>(seq & ((1u << 28) - 1)); }
 
 // The tag of the schedule with sequence number `seq` on a communicator.
 inline int schedule_tag(std::uint32_t seq) { return kScheduleTagBase - static_cast<int>(seq & ((1u << 30) - 1)); }

@@ -17,6 +17,7 @@
  *                  recvcounts[1]=3 (np 3; every other pair sends and expects 1).
  *   reduce_scatter_counts  rank 2 passes recvcounts {1, 1, 2}, the others {1, 2, 1}.
  *   ibcast_root    rank r passes root r % 2 to MPI_Ibcast (then MPI_Wait).
+ *   mixed_call     rank 0 calls MPI_Bcast, the others MPI_Ibcast and MPI_Wait.
  *   iallgatherv_count  MPI_Iallgatherv, rank 0 expects recvcounts[1]=3, rank 1 sends 2,
  *                  with a point-to-point message outstanding across the call.
  *   inter_root     an intercommunicator of the even and the odd ranks (np 4):
@@ -169,6 +170,14 @@ int main(int argc, char** argv) {
     MPI_Request r;
     MPI_Ibcast(buf, 1, MPI_INT, rank % 2, MPI_COMM_WORLD, &r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else if (!strcmp(c, "mixed_call")) {
+    if (rank == 0) {
+      MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    } else {
+      MPI_Request r;
+      MPI_Ibcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
   } else if (!strcmp(c, "iallgatherv_count")) {
     int counts[2] = {2, rank == 0 ? 3 : 2}, displs[2] = {0, 4};
     MPI_Request r, p;

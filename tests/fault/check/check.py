@@ -102,6 +102,7 @@ if __name__ == "__main__":
         mismatch(3, "reduce_scatter_counts",
                  "MPI_Reduce_scatter: rank 0 passed recvcounts[1]=2, rank 2 passed recvcounts[1]=1"),
         mismatch(2, "ibcast_root", "MPI_Ibcast: rank 0 passed root 0, rank 1 passed root 1"),
+        mismatch(3, "mixed_call", "MPI_Bcast: rank 0 called MPI_Bcast, rank 1 called MPI_Ibcast"),
         mismatch(2, "iallgatherv_count",
                  "MPI_Iallgatherv: rank 1 sends sendcount 2 of MPI_INT to rank 0, "
                  "rank 0 expects recvcounts[1]=3 of MPI_INT"),
