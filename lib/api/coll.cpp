@@ -61,7 +61,8 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
+  Pending chk =
+      agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
   if (!c->inter && !req) {
     coll::bcast(*c, buf, root);
@@ -440,7 +441,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = {takes_part(*c, root), count, datatype}}, req);
+  Pending chk = agree(
+      call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = {takes_part(*c, root), count, datatype}}, req);
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});

@@ -228,22 +228,19 @@ View build(const Call& call, const comm::Comm& c, const Geometry& g, const CollA
   const int k = c.inter ? c.remote_size() : c.size();
   const char* sarg = a.send_v ? "sendcounts" : "sendcount";
   const char* rarg = a.recv_v ? "recvcounts" : "recvcount";
-  auto send_to = [&](int peer, int i) {
-    add(v.sends, limit, h.truncated,
-        make_entry(peer, a.send_v ? i : -1, count_at(a.sendcounts, i, a.send.count), type_at(a.sendtypes, i, a.send.type),
-                   sarg));
+  // Block i of a side, to or from participant `peer`.
+  auto send_block = [&](int peer, int i) {
+    return make_entry(peer, a.send_v ? i : -1, count_at(a.sendcounts, i, a.send.count),
+                      type_at(a.sendtypes, i, a.send.type), sarg);
   };
-  auto recv_from = [&](int peer, int i) {
-    add(v.recvs, limit, h.truncated,
-        make_entry(peer, a.recv_v ? i : -1, count_at(a.recvcounts, i, a.recv.count), type_at(a.recvtypes, i, a.recv.type),
-                   rarg));
+  auto recv_block = [&](int peer, int i) {
+    return make_entry(peer, a.recv_v ? i : -1, count_at(a.recvcounts, i, a.recv.count),
+                      type_at(a.recvtypes, i, a.recv.type), rarg);
   };
+  auto send_to = [&](int peer, int i) { add(v.sends, limit, h.truncated, send_block(peer, i)); };
+  auto recv_from = [&](int peer, int i) { add(v.recvs, limit, h.truncated, recv_block(peer, i)); };
   // In place (intracommunicators): this rank's block for peer j is its receive block j.
-  auto send_own = [&](int peer, int i) {
-    add(v.sends, limit, h.truncated,
-        make_entry(peer, a.recv_v ? i : -1, count_at(a.recvcounts, i, a.recv.count), type_at(a.recvtypes, i, a.recv.type),
-                   rarg));
-  };
+  auto send_own = [&](int peer, int i) { add(v.sends, limit, h.truncated, recv_block(peer, i)); };
   const bool self_in_place = !c.inter && a.in_place;
   switch (a.shape) {
     case Shape::none:
@@ -483,9 +480,10 @@ void compare_neighbors(Verdict& v, const std::vector<View>& all, const std::vect
   near.push_back(me);
   std::sort(near.begin(), near.end());
   for (int p : near) {
-    const char* a = all[static_cast<std::size_t>(std::min(p, me))].h.call;
-    const char* b = all[static_cast<std::size_t>(std::max(p, me))].h.call;
-    if (std::strcmp(a, b) != 0) v.set(std::min(p, me), std::string("called ") + a, std::max(p, me), std::string("called ") + b);
+    const int lo = std::min(p, me), hi = std::max(p, me);
+    const char* a = all[static_cast<std::size_t>(lo)].h.call;
+    const char* b = all[static_cast<std::size_t>(hi)].h.call;
+    if (std::strcmp(a, b) != 0) v.set(lo, std::string("called ") + a, hi, std::string("called ") + b);
   }
   if (v.found()) return;
   std::vector<bool> is_near(all.size(), false);
@@ -499,9 +497,11 @@ void compare(Verdict& v, const std::vector<View>& all) {
   const Geometry& g = v.geometry();
   const int n = g.n;
   const Head& first = all[0].h;
-  for (int i = 1; i < n && !v.found(); ++i)
-    if (std::strcmp(all[static_cast<std::size_t>(i)].h.call, first.call) != 0)
-      v.set(0, std::string("called ") + first.call, i, std::string("called ") + all[static_cast<std::size_t>(i)].h.call);
+  for (int i = 1; i < n && !v.found(); ++i) {
+    const char* call = all[static_cast<std::size_t>(i)].h.call;
+    if (std::strcmp(call, first.call) != 0)
+      v.set(0, std::string("called ") + first.call, i, std::string("called ") + call);
+  }
   if (v.found()) return;
   if (g.inter && first.root != CollArgs::kNoRoot) {
     compare_inter_roots(v, all);
