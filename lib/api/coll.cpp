@@ -441,8 +441,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
-  Pending chk = agree(
-      call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = {takes_part(*c, root), count, datatype}}, req);
+  const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
+  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});
