@@ -55,9 +55,10 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   note(comm, -1, 0, MPI_DATATYPE_NULL);
+  Pending chk = agree(call, *c, comm, {}, req);
   auto s = coll::make_schedule(*c);
   coll::sched_barrier(*s);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
@@ -68,7 +69,8 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
-  if (!req) agree(call, *c, comm, {Rule::same, root, MPI_OP_NULL, {takes_part(*c, root), count, datatype}, {}});
+  Pending chk =
+      agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_bcast))
     if (coll::seg_bcast(*seg, buf, root)) return MPI_SUCCESS;
@@ -81,7 +83,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
     coll::inter_bcast(*s, *c, buf, root);
   else
     coll::sched_bcast(*s, buf, root);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 // `uniform`: MPI_Gather, where every block has the same size on every rank,
@@ -104,10 +106,16 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
       return e;
   }
-  if (!req)
-    agree(call, *c, comm,
-          {uniform ? Rule::gather : Rule::types, root, MPI_OP_NULL, {sends, sendcount, sendtype},
-           {root_here, root_here && uniform ? recvcounts[0] : 0, recvtype}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = uniform ? Rule::gather : Rule::pairs,
+                       .root = root,
+                       .send = {sends, sendcount, sendtype},
+                       .recv = {root_here, root_here && uniform ? recvcounts[0] : 0, recvtype},
+                       .shape = CollArgs::Shape::to_root,
+                       .recvcounts = root_here ? recvcounts : nullptr,
+                       .recv_v = !uniform,
+                       .in_place = in_place},
+                      req);
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
@@ -124,7 +132,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     coll::inter_gatherv(*s, *c, send, recvbuf, recvcounts, displs, rt, root);
   else
     coll::sched_gatherv(*s, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -167,10 +175,16 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
       return e;
   }
-  if (!req)
-    agree(call, *c, comm,
-          {uniform ? Rule::scatter : Rule::types, root, MPI_OP_NULL,
-           {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype}, {receives, recvcount, recvtype}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = uniform ? Rule::scatter : Rule::pairs,
+                       .root = root,
+                       .send = {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype},
+                       .recv = {receives, recvcount, recvtype},
+                       .shape = CollArgs::Shape::from_root,
+                       .sendcounts = root_here ? sendcounts : nullptr,
+                       .send_v = !uniform,
+                       .in_place = in_place},
+                      req);
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_scatter))
@@ -186,7 +200,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     coll::inter_scatterv(*s, *c, sendbuf, sendcounts, displs, st, recv, root);
   else
     coll::sched_scatterv(*s, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
@@ -224,10 +238,15 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
     return e;
-  if (!req)
-    agree(call, *c, comm,
-          {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL, {!in_place, sendcount, sendtype},
-           {true, uniform ? recvcounts[0] : 0, recvtype}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = uniform ? Rule::all : Rule::pairs,
+                       .send = {!in_place, sendcount, sendtype},
+                       .recv = {true, uniform ? recvcounts[0] : 0, recvtype},
+                       .shape = CollArgs::Shape::allgather,
+                       .recvcounts = recvcounts,
+                       .recv_v = !uniform,
+                       .in_place = in_place},
+                      req);
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allgather))
     if (coll::seg_allgatherv(*seg, send, in_place, recvbuf, recvcounts, displs, *rt)) return MPI_SUCCESS;
@@ -240,7 +259,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
     coll::inter_allgatherv(*s, *c, send, recvbuf, recvcounts, displs, *rt);
   else
     coll::sched_allgatherv(*s, send, in_place, recvbuf, recvcounts, displs, *rt);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -275,12 +294,12 @@ std::vector<Block> blocks(int n, const int* counts, const int* displs, const dty
 
 int run_alltoall(Call& call, comm::Comm* c, MPI_Comm comm, const void* sendbuf, const std::vector<Block>& sends,
                  void* recvbuf, const std::vector<Block>& recvs, bool in_place, std::unique_ptr<coll::Schedule> s,
-                 MPI_Request* req) {
+                 MPI_Request* req, Pending chk) {
   if (c->inter)
     coll::inter_alltoallw(*s, *c, sendbuf, sends, recvbuf, recvs);
   else
     coll::sched_alltoallw(*s, sendbuf, sends, recvbuf, recvs, in_place);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 // `uniform`: MPI_Alltoall (see gatherv).
@@ -300,10 +319,17 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!req)
-    agree(call, *c, comm,
-          {uniform ? Rule::all : Rule::types, -1, MPI_OP_NULL,
-           {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype}, {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = uniform ? Rule::all : Rule::pairs,
+                       .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
+                       .recv = {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype},
+                       .shape = CollArgs::Shape::alltoall,
+                       .sendcounts = in_place ? nullptr : sendcounts,
+                       .recvcounts = recvcounts,
+                       .send_v = !uniform,
+                       .recv_v = !uniform,
+                       .in_place = in_place},
+                      req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_alltoall))
     if (coll::seg_alltoallv(*seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
                             in_place, uniform ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1))
@@ -314,7 +340,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   }
   const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, st);
   return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, rt), in_place,
-                      schedule_for(*c, {sendtype, recvtype}), req);
+                      schedule_for(*c, {sendtype, recvtype}), req, std::move(chk));
 }
 
 int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -380,7 +406,19 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!req) agree(call, *c, comm, {Rule::none, -1, MPI_OP_NULL, {}, {}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = Rule::pairs,
+                       .send = {!in_place, 0, MPI_DATATYPE_NULL},
+                       .recv = {true, 0, MPI_DATATYPE_NULL},
+                       .shape = CollArgs::Shape::alltoall,
+                       .sendcounts = in_place ? nullptr : sendcounts,
+                       .recvcounts = recvcounts,
+                       .sendtypes = in_place ? nullptr : sendtypes,
+                       .recvtypes = recvtypes,
+                       .send_v = true,
+                       .recv_v = true,
+                       .in_place = in_place},
+                      req);
   auto s = coll::make_schedule(*c);
   for (int i = 0; i < n; ++i) {
     if (!in_place) keep_type(*s, sendtypes[i]);
@@ -388,7 +426,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   }
   const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, nullptr, &st);
   return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, nullptr, &rt), in_place,
-                      std::move(s), req);
+                      std::move(s), req, std::move(chk));
 }
 
 // count, datatype and op of a reduction, and the buffers that matter here.
@@ -427,7 +465,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
-  if (!req) agree(call, *c, comm, {Rule::same, root, op, {takes_part(*c, root), count, datatype}, {}});
+  const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
+  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
     const int e = coll::seg_reduce(*seg, r, mine, recvbuf, root);
     if (e >= 0) return op_result(call, e);
@@ -439,7 +478,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
     coll::inter_reduce(*s, *c, r, mine, recvbuf, root);
   else
     coll::sched_reduce(*s, r, mine, recvbuf, root);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -453,7 +492,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
+  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
     const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
     if (e >= 0) return op_result(call, e);
@@ -465,7 +504,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     coll::inter_allreduce(*s, *c, r, mine, recvbuf);
   else
     coll::sched_allreduce(*s, r, mine, recvbuf);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -485,7 +524,12 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
   if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
-  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, static_cast<int>(total), datatype}, {}});
+  Pending chk = agree(call, *c, comm,
+                      {.rule = Rule::counts,
+                       .op = op,
+                       .send = {true, static_cast<int>(total), datatype},
+                       .recvcounts = recvcounts},
+                      req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce_scatter)) {
     const int e = coll::seg_reduce_scatter(*seg, r, mine, recvbuf, recvcounts);
     if (e >= 0) return op_result(call, e);
@@ -497,7 +541,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     coll::inter_reduce_scatter(*s, *c, r, mine, recvbuf, recvcounts);
   else
     coll::sched_reduce_scatter(*s, r, mine, recvbuf, recvcounts);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -525,7 +569,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (!req) agree(call, *c, comm, {Rule::same, -1, op, {true, count, datatype}, {}});
+  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
     const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);
     if (e >= 0) return op_result(call, e);
@@ -533,7 +577,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 }  // namespace

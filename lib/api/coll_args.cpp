@@ -71,7 +71,8 @@ int not_in_place(Call& call, const void* buf, const char* name) {
   return MPI_SUCCESS;
 }
 
-int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req) {
+int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req, Pending chk) {
+  if (__builtin_expect(chk != nullptr, 0)) return start_checked(call, std::move(s), comm, req, std::move(chk));
   if (req) {
     if (int e = coll::start(std::move(s), comm, req)) return call.fail(e, "%s", p2p::error_detail());
     return MPI_SUCCESS;

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "api/call.hpp"
+#include "api/coll_check.hpp"
 #include "coll/reduction.hpp"
 #include "coll/schedule.hpp"
 #include "coll/scheduled.hpp"
@@ -40,7 +41,8 @@ int not_in_place(Call& call, const void* buf, const char* name);
 
 // Blocking (req == nullptr): runs s to its end; else starts it and sets *req.
 // `types` are kept alive while a nonblocking one runs (MPI_Type_free may come first).
-int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req);
+// `chk`: a nonblocking collective's --check record (agree()), exchanged before s runs.
+int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req, Pending chk = {});
 void keep_type(coll::Schedule& s, MPI_Datatype h);
 
 }  // namespace ringmpi::api

@@ -47,7 +47,7 @@ int MPI_Barrier(MPI_Comm comm) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   Call::note_args(core::Runtime::CallArgs::Kind::coll, -1, 0, 0, comm, MPI_DATATYPE_NULL);
-  api::agree(call, *c, comm, {api::CollArgs::Rule::none, -1, MPI_OP_NULL, {}, {}});
+  api::agree(call, *c, comm, {}, nullptr);
   coll::barrier(comm, *c);
   return MPI_SUCCESS;
 }

@@ -91,9 +91,22 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   if (int e = blocks(call, gather ? 1 : out, send, "send", *s, &sends)) return e;
   if (gather) sends.assign(static_cast<std::size_t>(out), sends[0]);
   if (int e = blocks(call, in, recv, "recv", *s, &recvs)) return e;
+  Pending chk = agree(call, *c, comm,
+                      {.rule = CollArgs::Rule::pairs,
+                       .send = {true, send.count, send.type},
+                       .recv = {true, recv.count, recv.type},
+                       .shape = CollArgs::Shape::neighbor,
+                       .sendcounts = send.count >= 0 ? nullptr : send.counts,
+                       .recvcounts = recv.count >= 0 ? nullptr : recv.counts,
+                       .sendtypes = send.w ? send.types : nullptr,
+                       .recvtypes = recv.w ? recv.types : nullptr,
+                       .send_v = send.count < 0,
+                       .recv_v = recv.count < 0,
+                       .neighbors = &n},
+                      req);
   coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
                                  n.sources, n.recv_order);
-  return dispatch(call, std::move(s), comm, req);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
 Side uniform(const void* buf, int count, MPI_Datatype t) {

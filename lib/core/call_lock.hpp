@@ -50,7 +50,7 @@ class CallLock {
       return;
     }
     if (!mutex_.try_lock()) {
-      waiting_.fetch_add(1, std::memory_order_relaxed);
+      waiting_.fetch_add(1, std::memory_order_seq_cst);
       mutex_.lock();
       waiting_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -73,7 +73,7 @@ class CallLock {
   }
   void reacquire(int depth) {
     if (!mutex_.try_lock()) {
-      waiting_.fetch_add(1, std::memory_order_relaxed);
+      waiting_.fetch_add(1, std::memory_order_seq_cst);
       mutex_.lock();
       waiting_.fetch_sub(1, std::memory_order_relaxed);
     }
@@ -82,6 +82,9 @@ class CallLock {
   }
   // Other threads are blocked on the lock (a hint: a waiter then yields its core).
   bool contended() const { return waiting_.load(std::memory_order_relaxed) > 0; }
+  // How many threads are blocked on the lock (deadlock detection at
+  // MPI_THREAD_MULTIPLE, lib/p2p/wait.cpp: a thread blocked here is about to run).
+  int waiting() const { return waiting_.load(std::memory_order_seq_cst); }
 
  private:
   std::mutex mutex_;

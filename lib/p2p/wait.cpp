@@ -5,11 +5,17 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <dirent.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <vector>
 
 #include "core/runtime.hpp"
 #include "tunables/tunables.hpp"
@@ -53,6 +59,168 @@ std::uint64_t now_ns() {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
 }
+
+// ---- Deadlock detection at MPI_THREAD_MULTIPLE --------------------------------
+//
+// The rule (docs/design/threads.md, insight.md): the process counts as idle
+// -- and publishes growing stuck_rounds, as a single-threaded rank does in
+// wait_slow -- only while
+//   (a) at least one thread waits in wait_threaded and every thread that
+//       does is in its sleep phase (past the ~2 ms spin and yield);
+//   (b) no other thread is inside an MPI call: nobody is blocked on the call
+//       lock but those waiters re-taking it (the evaluating thread holds it);
+//   (c) every thread of the process that is not one of those waiters is
+//       blocked in an untimed futex wait (pthread_join, a mutex or condition
+//       variable without timeout: it can only be woken by another thread of
+//       this process, all of which are blocked), as /proc/self/task/*/syscall
+//       shows (a thread computing, sleeping with a timeout, or in any other
+//       system call makes the process busy: it might still call MPI);
+//   (d) each wake of a waiting thread was a timeout with the doorbell
+//       unchanged, with none of our data waiting for ring space and no
+//       progress() activity since the last look.
+// Anything else marks the process busy (stuck_rounds 0). stuck_rounds is the
+// number of 50 ms periods the process has been idle without a break, so
+// mpiexec's rule (>= 20, growing between two looks) reads as before.
+struct Waiter {
+  long tid = 0;
+  bool asleep = false;  // in the sleep phase
+  int waits_for = -1;
+  char call[sizeof(shm::RankSlot::stuck_call)] = {};
+};
+
+struct Threads {
+  std::vector<Waiter*> waiters;     // threads in wait_threaded; under the call lock
+  std::atomic<int> reacquiring{0};  // waiters on their way into CallLock::reacquire
+  std::uint64_t busy_ns = 0;        // when the process was last seen doing something
+  std::uint64_t activity = 0;       // p2p::activity() at the last look
+  std::uint64_t scanned_ns = 0;     // the last /proc scan and its result
+  bool others_blocked = false;
+  bool published = false;  // stuck words written for the current idle stretch
+};
+
+Threads& threads() {
+  static Threads* t = new Threads;  // never destroyed: a thread may still wait while the process exits
+  return *t;
+}
+
+constexpr std::uint64_t kRoundNs = 50'000'000;  // one stuck round, as wait_slow's sleep
+constexpr std::uint64_t kScanNs = 20'000'000;   // /proc is read at most this often
+
+void mark_busy(Threads& t, shm::RankSlot& me, std::uint64_t now) {
+  t.busy_ns = now;
+  if (t.published) {
+    me.stuck_rounds.store(0, std::memory_order_release);
+    t.published = false;
+  }
+}
+
+// A thread blocked for good unless another thread of this process wakes it:
+// an untimed futex wait (its timeout argument NULL). "running", "-1 ..." (not
+// in a system call) and anything unreadable are not.
+bool blocked_untimed(long tid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%ld/syscall", tid);
+  FILE* f = std::fopen(path, "re");
+  if (!f) return false;
+  char line[256] = {};
+  const bool ok = std::fgets(line, sizeof line, f) != nullptr;
+  std::fclose(f);
+  if (!ok) return false;
+  char* p = line;
+  char* end = nullptr;
+  const long nr = std::strtol(p, &end, 10);
+  if (end == p || nr != SYS_futex) return false;
+  unsigned long long args[4];
+  for (unsigned long long& a : args) {
+    p = end;
+    a = std::strtoull(p, &end, 0);
+    if (end == p) return false;
+  }
+  const unsigned long long op = args[1] & FUTEX_CMD_MASK;
+  const bool waits = op == FUTEX_WAIT || op == FUTEX_WAIT_BITSET || op == FUTEX_LOCK_PI || op == FUTEX_WAIT_REQUEUE_PI;
+  return waits && args[3] == 0;
+}
+
+// (c): every thread but the waiters is blocked in an untimed futex wait.
+bool others_blocked(const Threads& t) {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return false;
+  bool all = true;
+  while (dirent* e = readdir(d)) {
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    const long tid = std::strtol(e->d_name, nullptr, 10);
+    if (std::any_of(t.waiters.begin(), t.waiters.end(), [tid](const Waiter* w) { return w->tid == tid; })) continue;
+    if (!blocked_untimed(tid)) {
+      all = false;
+      break;
+    }
+  }
+  closedir(d);
+  return all;
+}
+
+// After one sleep of a waiting thread (call lock held): is the process idle,
+// and if so for how long; publishes the words mpiexec reads.
+void look(Threads& t, shm::RankSlot& me, core::CallLock& lock, bool quiet_wake, std::uint32_t seen) {
+  const std::uint64_t now = now_ns();
+  const std::uint64_t act = activity();
+  bool idle = quiet_wake && act == t.activity;
+  t.activity = act;
+  idle = idle && std::all_of(t.waiters.begin(), t.waiters.end(), [](const Waiter* w) { return w->asleep; });
+  idle = idle && lock.waiting() <= t.reacquiring.load(std::memory_order_seq_cst);
+  if (idle && now - t.scanned_ns >= kScanNs) {
+    t.scanned_ns = now;
+    t.others_blocked = others_blocked(t);
+  }
+  if (!idle || !t.others_blocked) {
+    if (!idle) t.scanned_ns = 0;  // look again at once next time
+    mark_busy(t, me, now);
+    return;
+  }
+  const std::uint64_t rounds = (now - t.busy_ns) / kRoundNs;
+  if (rounds == 0) return;
+  if (!t.published) {
+    // Every blocked call, in the order the threads started waiting.
+    int waits_for = -1;
+    std::string text;
+    if (t.waiters.size() > 1) text = std::to_string(t.waiters.size()) + " threads: ";
+    for (std::size_t i = 0; i < t.waiters.size(); ++i) {
+      if (i) text += "; ";
+      text += t.waiters[i]->call;
+      if (waits_for < 0) waits_for = t.waiters[i]->waits_for;
+    }
+    const std::size_t n = std::min(text.size(), sizeof me.stuck_call - 1);
+    std::memcpy(me.stuck_call, text.data(), n);
+    me.stuck_call[n] = '\0';
+    me.stuck_waits_for.store(waits_for, std::memory_order_relaxed);
+    t.published = true;
+  }
+  me.stuck_doorbell.store(seen, std::memory_order_relaxed);
+  me.stuck_rounds.store(static_cast<std::uint32_t>(std::min<std::uint64_t>(rounds, UINT32_MAX)),
+                        std::memory_order_release);
+}
+
+// A waiting thread's registration (call lock held while it is made and undone).
+class Registered {
+ public:
+  Registered(Threads& t, shm::RankSlot& me) : t_(t), me_(me) {
+    w_.tid = static_cast<long>(syscall(SYS_gettid));
+    t_.waiters.push_back(&w_);
+    mark_busy(t_, me_, now_ns());
+  }
+  ~Registered() {
+    t_.waiters.erase(std::find(t_.waiters.begin(), t_.waiters.end(), &w_));
+    mark_busy(t_, me_, now_ns());
+  }
+  Registered(const Registered&) = delete;
+  Registered& operator=(const Registered&) = delete;
+  Waiter& waiter() { return w_; }
+
+ private:
+  Threads& t_;
+  shm::RankSlot& me_;
+  Waiter w_;
+};
 
 }  // namespace
 
@@ -144,12 +312,29 @@ void wait_slow(const std::function<bool()>& done) {
 // peers only test it for nonzero) and a wake wakes them all. A thread whose
 // request another thread of this process completes is not rung: the short
 // sleep bounds that delay, and the waker rings us when it saw sleepers.
-// The deadlock-detection hook is not fed here: with several threads one
-// thread's idle sleep says nothing about the process.
+// The deadlock-detection hook is fed here by the whole process: see
+// Threads above for when a process of several threads counts as idle.
+//
+// While this thread has the lock given up, other threads' calls overwrite
+// core::Runtime::current_call and call_args (what the deadlock report and
+// error messages read); they are this thread's again each time it takes the
+// lock back.
 void wait_threaded(const std::function<bool()>& done) {
   core::Runtime& r = core::rt();
   core::CallLock& lock = r.call_lock;
   shm::RankSlot& me = r.arena.slot(r.rank);
+  Threads& th = threads();
+  Registered reg(th, me);
+  Waiter& w = reg.waiter();
+  const char* const my_call = r.current_call;
+  const core::Runtime::CallArgs my_args = r.call_args;
+  const auto retake = [&](int depth) {
+    th.reacquiring.fetch_add(1, std::memory_order_seq_cst);
+    lock.reacquire(depth);
+    th.reacquiring.fetch_sub(1, std::memory_order_seq_cst);
+    r.current_call = my_call;
+    r.call_args = my_args;
+  };
   const bool over = oversubscribed();
   static const std::uint64_t yield_ns = yield_window_ns(over);
   const std::uint64_t start = now_ns();
@@ -165,8 +350,18 @@ void wait_threaded(const std::function<bool()>& done) {
     if (t < yield_until) {
       const int depth = lock.release_all();
       if (t >= spin_until || lock.contended()) sched_yield();
-      lock.reacquire(depth);
+      retake(depth);
       continue;
+    }
+    if (!w.asleep && r.arena.mapped()) {
+      // Entering the sleep phase: this thread's call, for the report.
+      w.asleep = true;
+      w.waits_for = -1;
+      if (r.describe_call) {
+        r.describe_call(w.call, sizeof w.call, &w.waits_for);
+      } else {
+        std::snprintf(w.call, sizeof w.call, "%s", r.current_call ? r.current_call : "MPI call");
+      }
     }
     const std::uint32_t seen = me.doorbell.load(std::memory_order_acquire);
     const bool sending = prepare_to_sleep();
@@ -174,14 +369,17 @@ void wait_threaded(const std::function<bool()>& done) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     progress();
     const bool finished = done();
+    bool quiet = false;
     if (!finished) {
       const int depth = lock.release_all();
       const timespec timeout{0, sending ? 200'000 : 1'000'000};
-      futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
-      lock.reacquire(depth);
+      const long rc = futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
+      quiet = rc == -1 && errno == ETIMEDOUT && !sending;
+      retake(depth);
     }
     me.sleeping.fetch_sub(1, std::memory_order_relaxed);
     if (finished) return;
+    look(th, me, lock, quiet && me.doorbell.load(std::memory_order_relaxed) == seen, seen);
   }
 }
 

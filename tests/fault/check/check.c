@@ -10,6 +10,26 @@
  *                  rank 1 posts its receive.
  *   recv_large     rank 0 sends 100000 MPI_INT, rank 1 receives 50000 MPI_DOUBLE
  *                  (rendezvous).
+ *   scatterv_count the root (0) sends sendcounts[i]=4 MPI_INT to every rank, rank 2
+ *                  expects 5 (np 3).
+ *   gatherv_type   rank 1 sends 2 MPI_DOUBLE, the root (0) expects recvcounts[1]=2 MPI_INT.
+ *   alltoallv_count rank 1 sends sendcounts[2]=2 MPI_INT to rank 2, which expects
+ *                  recvcounts[1]=3 (np 3; every other pair sends and expects 1).
+ *   reduce_scatter_counts  rank 2 passes recvcounts {1, 1, 2}, the others {1, 2, 1}.
+ *   ibcast_root    rank r passes root r % 2 to MPI_Ibcast (then MPI_Wait).
+ *   mixed_call     rank 0 calls MPI_Bcast, the others MPI_Ibcast and MPI_Wait.
+ *   iallgatherv_count  MPI_Iallgatherv, rank 0 expects recvcounts[1]=3, rank 1 sends 2,
+ *                  with a point-to-point message outstanding across the call.
+ *   inter_root     an intercommunicator of the even and the odd ranks (np 4):
+ *                  the even group's rank 0 passes MPI_ROOT, its rank 1 MPI_PROC_NULL,
+ *                  the odd group names rank 1 of the even group as the root.
+ *   neighbor_count a non-periodic 1-D grid of 2: rank 0 sends 2 MPI_INT to rank 1 in
+ *                  MPI_Neighbor_alltoall, rank 1 expects 3.
+ *   ineighbor_type the same with MPI_Ineighbor_alltoall, rank 1 expecting 2 MPI_FLOAT.
+ *   nb_p2p         correct: nonblocking collectives outstanding across blocking
+ *                  point-to-point that orders the ranks (rank 0 starts MPI_Ibarrier and
+ *                  MPI_Iallreduce, then sends to rank 1, which receives before it
+ *                  starts them); prints "done nb_p2p".
  *   correct        a correct program using every checked call with matching
  *                  signatures written differently (contiguous(4, MPI_INT) against
  *                  4 x MPI_INT, a receive longer than the message, MPI_BYTE,
@@ -127,6 +147,99 @@ int main(int argc, char** argv) {
     else if (rank == 1)
       MPI_Recv(dbig, 50000, MPI_DOUBLE, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     MPI_Barrier(MPI_COMM_WORLD);
+  } else if (!strcmp(c, "scatterv_count")) {
+    int counts[8] = {4, 4, 4, 4, 4, 4, 4, 4}, displs[8] = {0, 4, 8, 12, 16, 20, 24, 28};
+    MPI_Scatterv(buf, counts, displs, MPI_INT, buf + 64, rank == 2 ? 5 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(c, "gatherv_type")) {
+    int counts[8] = {2, 2, 2, 2, 2, 2, 2, 2}, displs[8] = {0, 2, 4, 6, 8, 10, 12, 14};
+    double two[2] = {0, 0};
+    if (rank == 1)
+      MPI_Gatherv(two, 2, MPI_DOUBLE, NULL, NULL, NULL, MPI_INT, 0, MPI_COMM_WORLD);
+    else
+      MPI_Gatherv(buf, 2, MPI_INT, buf + 64, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
+  } else if (!strcmp(c, "alltoallv_count")) {
+    int sc[8], rc[8], sd[8], rd[8];
+    for (int i = 0; i < size; ++i) sc[i] = rc[i] = 1, sd[i] = rd[i] = 4 * i;
+    if (rank == 1) sc[2] = 2;
+    if (rank == 2) rc[1] = 3;
+    MPI_Alltoallv(buf, sc, sd, MPI_INT, buf + 64, rc, rd, MPI_INT, MPI_COMM_WORLD);
+  } else if (!strcmp(c, "reduce_scatter_counts")) {
+    int counts[3] = {1, rank == 2 ? 1 : 2, rank == 2 ? 2 : 1};
+    MPI_Reduce_scatter(buf, buf + 64, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  } else if (!strcmp(c, "ibcast_root")) {
+    MPI_Request r;
+    MPI_Ibcast(buf, 1, MPI_INT, rank % 2, MPI_COMM_WORLD, &r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else if (!strcmp(c, "mixed_call")) {
+    if (rank == 0) {
+      MPI_Bcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    } else {
+      MPI_Request r;
+      MPI_Ibcast(buf, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  } else if (!strcmp(c, "iallgatherv_count")) {
+    int counts[2] = {2, rank == 0 ? 3 : 2}, displs[2] = {0, 4};
+    MPI_Request r, p;
+    MPI_Irecv(buf + 100, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD, &p);
+    MPI_Iallgatherv(buf, 2, MPI_INT, buf + 64, counts, displs, MPI_INT, MPI_COMM_WORLD, &r);
+    MPI_Send(buf, 1, MPI_INT, 1 - rank, 9, MPI_COMM_WORLD);
+    MPI_Wait(&p, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+  } else if (!strcmp(c, "inter_root")) {
+    MPI_Comm half, inter;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - rank % 2, 5, &inter);
+    MPI_Comm_set_name(inter, "halves");
+    int hr;
+    MPI_Comm_rank(half, &hr);
+    const int root = rank % 2 == 0 ? (hr == 0 ? MPI_ROOT : MPI_PROC_NULL) : 1;
+    MPI_Bcast(buf, 2, MPI_INT, root, inter);
+  } else if (!strcmp(c, "neighbor_count") || !strcmp(c, "ineighbor_type")) {
+    MPI_Comm line;
+    int dims[1] = {2}, periods[1] = {0};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &line);
+    MPI_Comm_set_name(line, "line");
+    const int nb = !strcmp(c, "ineighbor_type");
+    float f[4];
+    if (rank == 0 || !nb) {
+      int rcount = rank == 1 ? 3 : 2;
+      if (nb) {
+        MPI_Request r;
+        MPI_Ineighbor_alltoall(buf, 2, MPI_INT, buf + 64, rcount, MPI_INT, line, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Neighbor_alltoall(buf, 2, MPI_INT, buf + 64, rcount, MPI_INT, line);
+      }
+    } else {
+      MPI_Request r;
+      MPI_Ineighbor_alltoall(buf, 2, MPI_INT, f, 2, MPI_FLOAT, line, &r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+  } else if (!strcmp(c, "nb_p2p")) {
+    if (size >= 2) {
+      MPI_Request r[2];
+      int one = 1, sum = 0, token = 5;
+      if (rank == 0) {
+        MPI_Ibarrier(MPI_COMM_WORLD, &r[0]);
+        MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+        MPI_Send(&token, 1, MPI_INT, 1, 11, MPI_COMM_WORLD);
+      } else {
+        if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Ibarrier(MPI_COMM_WORLD, &r[0]);
+        MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+      }
+      MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+      CHECK(sum == size && token == 5);
+      /* A rooted one whose root waits for a message sent after the others started. */
+      int v = rank == size - 1 ? 42 : 0;
+      MPI_Request b;
+      MPI_Ibcast(&v, 1, MPI_INT, size - 1, MPI_COMM_WORLD, &b);
+      if (rank == 0) MPI_Send(&token, 1, MPI_INT, size - 1, 12, MPI_COMM_WORLD);
+      if (rank == size - 1) MPI_Recv(&token, 1, MPI_INT, 0, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Wait(&b, MPI_STATUS_IGNORE);
+      CHECK(v == 42);
+    }
   } else if (!strcmp(c, "correct")) {
     correct();
   } else {

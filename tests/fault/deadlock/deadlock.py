@@ -2,8 +2,11 @@
 report naming the call every rank waits in, with its arguments (peer, tag,
 communicator, count and datatype), the rank it waits for and the wait-for cycle; correct programs that leave ranks
 waiting for seconds (a rank computing, a rank sleeping, many sleeps and wakes
-with more ranks than cores) are never flagged; --no-deadlock-check turns the
-check off. No process survives any of them. (No timing assertions: --timeout
+with more ranks than cores) are never flagged; at MPI_THREAD_MULTIPLE
+(deadlock_threads.c) a cycle of threads blocked in MPI_Recv (one or two per
+process, the main thread in pthread_join or in MPI_Recv itself) is reported
+with every blocked call, and a process whose other thread sleeps or computes
+outside MPI for 3 s is not; --no-deadlock-check turns the check off. No process survives any of them. (No timing assertions: --timeout
 only bounds a run that would otherwise hang.)"""
 import os
 import re
@@ -14,7 +17,8 @@ import faultlib as fl  # noqa: E402
 
 
 def run(ctx, n, case, extra=()):
-    return ctx.mpiexec(["-n", str(n), "--timeout", "60"] + list(extra) + [ctx.prog("deadlock"), case], limit=90)
+    prog = "deadlock_threads" if case.startswith("thread_") else "deadlock"
+    return ctx.mpiexec(["-n", str(n), "--timeout", "60"] + list(extra) + [ctx.prog(prog), case], limit=90)
 
 
 def report(r):
@@ -84,6 +88,16 @@ if __name__ == "__main__":
                    "rank 0 -> rank 1 -> rank 2 -> rank 0"),
         deadlocked(3, "bcast_wait", [(0, "waits in MPI_Recv(source MPI_ANY_SOURCE, tag 1, MPI_COMM_WORLD, 1 x MPI_INT)")] +
                    [(r, "waits for rank 0 in MPI_Bcast(root 0, MPI_COMM_WORLD, 1 x MPI_INT)") for r in (1, 2)]),
+        # MPI_THREAD_MULTIPLE (deadlock_threads.c): a process is idle when every
+        # thread in MPI waits, asleep, and every other thread is blocked for good.
+        deadlocked(2, "thread_cycle", [(0, RECV_FROM_1), (1, RECV_FROM_0)],
+                   "rank 0 -> rank 1 -> rank 0"),
+        deadlocked(2, "thread_two", [(r, re.compile(
+            r"waits for rank %d in 2 threads: MPI_Recv\(source %d, tag [78], MPI_COMM_WORLD, 1 x MPI_INT\); "
+            r"MPI_Recv\(source %d, tag [78], MPI_COMM_WORLD, 1 x MPI_INT\)" % (1 - r, 1 - r, 1 - r))) for r in (0, 1)],
+                   "rank 0 -> rank 1 -> rank 0"),
+        correct(2, "thread_sleep"),
+        correct(2, "thread_compute"),
         correct(3, "slow_compute"),
         correct(5, "slow_sleep"),
         correct(8, "token_ring"),
