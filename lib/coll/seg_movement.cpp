@@ -61,12 +61,15 @@ std::uint64_t& mode_of(std::byte* region) { return *reinterpret_cast<std::uint64
 // slot region when they all fit there, else by address (their own memory when
 // contiguous, a packed copy in `keep` otherwise). Returns the mode.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                             const std::vector<char>& to, std::unique_ptr<Temp>* keep) {
+                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false) {
   const int n = s.size();
-  std::size_t total = table_bytes(n);
+  std::size_t total = table_bytes(n), largest = 0;
   for (int j = 0; j < n; ++j)
-    if (to[static_cast<std::size_t>(j)]) total += align64(blocks[static_cast<std::size_t>(j)].bytes());
-  const bool in_slot = total <= s.inline_max();
+    if (to[static_cast<std::size_t>(j)]) {
+      total += align64(blocks[static_cast<std::size_t>(j)].bytes());
+      largest = std::max(largest, blocks[static_cast<std::size_t>(j)].bytes());
+    }
+  const bool in_slot = total <= s.inline_max() && !(rooted && s.prefer_single_copy(largest));
   std::byte* region = s.reserve(k, in_slot ? total : table_bytes(n));
   Entry* table = table_of(region);
   if (in_slot) {
@@ -146,7 +149,7 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     std::vector<Typed> blocks(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
     std::unique_ptr<Temp> keep;
-    const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep);
+    const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, true);
     s.wake_all();
     if (!in_place) copy_typed(blocks[static_cast<std::size_t>(root)], recv);
     s.finish(k);
@@ -168,9 +171,11 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
   core::count(core::Counter::seg_gather);
   const std::uint64_t k = s.begin();
+  // Both sides of a block decide alike (the same size, the same segment).
+  const auto by_slot = [&s](std::size_t m) { return m <= s.inline_max() && !s.prefer_single_copy(m); };
   if (s.me() != root) {
     const std::size_t m = send.bytes();
-    if (m <= s.inline_max()) {
+    if (by_slot(m)) {
       pack_to(send, s.reserve(k, m));
       s.post(k);
       s.wake(root);
@@ -190,7 +195,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   each_posted(s, k, others(s), [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     const std::size_t m = dst.bytes();
-    if (m <= s.inline_max()) {
+    if (by_slot(m)) {
       unpack_from(s.data(j, k), m, dst);
     } else {
       read_into(s, j, s.line(j).addr, m, dst);

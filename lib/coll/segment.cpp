@@ -81,6 +81,7 @@ Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, s
       numa_(std::move(numa)),
       groups_(group_by_node(numa_)),
       single_copy_(single_copy),
+      oversubscribed_(p2p::oversubscribed()),
       slot_bytes_(slot_bytes) {
   const shm::Arena& arena = core::rt().arena;
   for (int w : world_) pid_.push_back(arena.slot(static_cast<std::uint32_t>(w)).pid.load(std::memory_order_acquire));
