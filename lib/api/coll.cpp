@@ -29,6 +29,16 @@ coll::Segment* segment_for(comm::Comm& c, MPI_Request* req, Family family) {
   return coll::segment_for(c, family);
 }
 
+// The segment for a nonblocking one (already attached), or nullptr.
+std::shared_ptr<coll::Segment> nb_segment_for(comm::Comm& c, MPI_Request* req, Family family) {
+  if (!req) return nullptr;
+  return coll::nonblocking_segment(c, family);
+}
+
+// What an iseg_* start returned: -1 (not applicable, go on), or the result.
+constexpr int kNotHere = -1;
+int started(Call& call, int e) { return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail()); }
+
 std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
   auto s = coll::make_schedule(c);
   for (MPI_Datatype h : types) keep_type(*s, h);
@@ -56,6 +66,7 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   if (int e = coll_comm(call, comm, &c)) return e;
   note(comm, -1, 0, MPI_DATATYPE_NULL);
   Pending chk = agree(call, *c, comm, {}, req);
+  if (auto seg = nb_segment_for(*c, req, Family::coll_barrier)) return started(call, coll::iseg_barrier(seg, comm, req));
   auto s = coll::make_schedule(*c);
   coll::sched_barrier(*s);
   return dispatch(call, std::move(s), comm, req, std::move(chk));
@@ -74,6 +85,8 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   const Typed buf{buffer, count, t};
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_bcast))
     if (coll::seg_bcast(*seg, buf, root)) return MPI_SUCCESS;
+  if (auto seg = nb_segment_for(*c, req, Family::coll_bcast))
+    if (int e = coll::iseg_bcast(seg, buf, datatype, root, comm, req); e != kNotHere) return started(call, e);
   if (!c->inter && !req) {
     coll::bcast(*c, buf, root);
     return MPI_SUCCESS;
@@ -471,6 +484,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
     const int e = coll::seg_reduce(*seg, r, mine, recvbuf, root);
     if (e >= 0) return op_result(call, e);
   }
+  if (auto seg = nb_segment_for(*c, req, Family::coll_reduce))
+    if (int e = coll::iseg_reduce(seg, r, mine, recvbuf, root, comm, req); e != kNotHere) return started(call, e);
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
   auto s = schedule_for(*c, {datatype});
@@ -497,6 +512,8 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
     if (e >= 0) return op_result(call, e);
   }
+  if (auto seg = nb_segment_for(*c, req, Family::coll_allreduce))
+    if (int e = coll::iseg_reduce(seg, r, mine, recvbuf, -1, comm, req); e != kNotHere) return started(call, e);
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
   auto s = schedule_for(*c, {datatype});
@@ -574,6 +591,8 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
     const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);
     if (e >= 0) return op_result(call, e);
   }
+  if (auto seg = nb_segment_for(*c, req, Family::coll_scan))
+    if (int e = coll::iseg_scan(seg, r, mine, recvbuf, exclusive, comm, req); e != kNotHere) return started(call, e);
   if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);

@@ -17,6 +17,8 @@
 
 #include "coll/reduction.hpp"
 #include "coll/segment.hpp"
+#include <memory>
+
 #include "coll/typed.hpp"
 #include "tunables/tunables.hpp"
 
@@ -27,6 +29,23 @@ namespace ringmpi::coll {
 // either; by default the segment is used whenever c has one (the figures
 // behind that choice: docs/design/collectives.md).
 Segment* segment_for(comm::Comm& c, tunables::Id family);
+// RINGMPI_COLL_<family> (0 .. 3, read once).
+int family_mode(tunables::Id family);
+
+// Nonblocking collectives on the segment (coll/seg_nonblocking.cpp): the
+// segment when c has one attached already and the family is not forced to
+// messages (nor under mpiexec --check), else nullptr. The iseg_* functions
+// return -1, having done nothing, when their form does not apply (then a
+// schedule runs), else the start's error class.
+std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family);
+int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request);
+int iseg_bcast(const std::shared_ptr<Segment>& s, const Typed& buf, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request* request);
+// root -1: MPI_Iallreduce.
+int iseg_reduce(const std::shared_ptr<Segment>& s, const Reduction& r, const void* mine, void* result, int root,
+                MPI_Comm comm, MPI_Request* request);
+int iseg_scan(const std::shared_ptr<Segment>& s, const Reduction& r, const void* mine, void* result, bool exclusive,
+              MPI_Comm comm, MPI_Request* request);
 
 void seg_barrier(Segment& s);
 

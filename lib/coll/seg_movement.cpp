@@ -292,16 +292,20 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   return true;
 }
 
-Segment* segment_for(comm::Comm& c, tunables::Id id) {
-  static int forced[tunables::kCount];
+int family_mode(tunables::Id family) {
+  static int mode[tunables::kCount];
   static bool read[tunables::kCount];
-  const auto i = static_cast<std::size_t>(id);
+  const auto i = static_cast<std::size_t>(family);
   if (!read[i]) {
-    forced[i] = static_cast<int>(tunables::value(id, 0));
+    mode[i] = static_cast<int>(tunables::value(family, 0));
     read[i] = true;
   }
+  return mode[i];
+}
+
+Segment* segment_for(comm::Comm& c, tunables::Id id) {
   if (c.inter || c.size() < 2) return nullptr;
-  if (forced[i] == 2) {
+  if (family_mode(id) == 2) {
     core::count(core::Counter::coll_messages);
     return nullptr;
   }

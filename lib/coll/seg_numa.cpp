@@ -29,14 +29,7 @@ namespace ringmpi::coll {
 using namespace seg;
 
 bool two_level(const Segment& s, tunables::Id family) {
-  static int forced[tunables::kCount];
-  static bool read[tunables::kCount];
-  const auto i = static_cast<std::size_t>(family);
-  if (!read[i]) {
-    forced[i] = static_cast<int>(tunables::value(family, 0));
-    read[i] = true;
-  }
-  if (forced[i] == 1 || !s.groups().two_level()) return false;
+  if (family_mode(family) == 1 || !s.groups().two_level()) return false;
   core::count(core::Counter::seg_two_level);
   return true;
 }

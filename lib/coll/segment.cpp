@@ -54,6 +54,7 @@ int pick_free(std::uint32_t owner, int n) {
       lines[m].ready.store(0, std::memory_order_relaxed);
       lines[m].done.store(0, std::memory_order_relaxed);
       lines[m].group_arrived.store(0, std::memory_order_relaxed);
+      lines[m].ibarrier.store(0, std::memory_order_relaxed);
       lines[m].group_released.store(0, std::memory_order_relaxed);
     }
     // The attach round's messages publish these stores (see segment.hpp).
@@ -127,7 +128,23 @@ std::byte* Segment::reserve(std::uint64_t k, std::size_t bytes) {
 
 void Segment::post(std::uint64_t k) { lines_[me_].posted.store(k << 24 | offset_, std::memory_order_release); }
 void Segment::post_ready(std::uint64_t k) { lines_[me_].ready.store(k, std::memory_order_release); }
-void Segment::finish(std::uint64_t k) { lines_[me_].done.store(k, std::memory_order_release); }
+void Segment::store_done(std::uint64_t k) {
+  lines_[me_].done.store(k, std::memory_order_release);
+  wake_all();
+}
+
+void Segment::finish(std::uint64_t k) {
+  if (!pending_.empty())
+    p2p::wait_until([&] {
+      drain();
+      return pending_.empty();
+    });
+  store_done(k);
+}
+
+void Segment::drain() {
+  while (!pending_.empty() && pending_.front()()) pending_.pop_front();
+}
 
 void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;

@@ -45,8 +45,16 @@
 //   ready   = k (release) for a second publication within collective k
 //             (the reduced block of a large allreduce);
 //   done    = k (release) when it has finished every read of collective k
-//             (from any slot or published buffer). Every member stores done
-//             at the end of every segment collective, reading or not.
+//             and of every collective before it (from any slot or published
+//             buffer). Every member stores done at the end of every segment
+//             collective, reading or not, in sequence order: a nonblocking
+//             one completes in order (drain()), and a blocking one completes
+//             the pending nonblocking ones before it stores its done. That
+//             never waits on anything but other members' starts: a
+//             nonblocking collective runs on the segment only when every
+//             member writes all its data at its start;
+//   ibarrier = b (release) when it started its b-th MPI_Ibarrier; the
+//             barrier completes once every member's ibarrier >= b;
 // Readers load these with acquire, then read the data.
 //
 // Reuse rules. Before member i takes a region for collective k (reserve()):
@@ -89,6 +97,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 #include "coll/numa_groups.hpp"
@@ -113,6 +122,7 @@ struct alignas(shm::kCacheLine) SegmentLine {
   std::atomic<std::uint64_t> done;
   std::uint64_t addr;   // a published buffer (single copy), valid once posted == k
   std::uint64_t bytes;  // a second published address (algorithm-specific)
+  std::atomic<std::uint64_t> ibarrier;  // the last MPI_Ibarrier this member started
   alignas(shm::kCacheLine) std::atomic<std::uint32_t> offset[kDepth];
   // Two-level barrier (seg_numa.cpp), in the line of a NUMA group's leader:
   // arrivals of the group's members (fetch_add), and the last barrier released.
@@ -172,7 +182,20 @@ class Segment {
   // Publication and waits (see the header comment for the memory orders).
   void post(std::uint64_t k);
   void post_ready(std::uint64_t k);
-  void finish(std::uint64_t k);  // done = k
+  // done = k, then wakes sleepers (a writer may wait for it in reserve()).
+  // Completes this member's pending nonblocking collectives first: done
+  // says "every collective up to k", so it moves in sequence order.
+  void finish(std::uint64_t k);
+
+  // Nonblocking collectives on the segment (seg_nonblocking.cpp), started
+  // and not complete, in sequence order. Each entry tries to complete its
+  // collective (its reads need only the other members' starts) and says
+  // whether it did; drain() runs them from the front while they can.
+  void add_pending(std::function<bool()> try_complete) { pending_.push_back(std::move(try_complete)); }
+  void drain();
+  // done = k without draining (the front pending collective completing).
+  void store_done(std::uint64_t k);
+  std::uint64_t next_ibarrier() { return ++ibarriers_; }
   void wait_posted(int i, std::uint64_t k) const;
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;
@@ -205,6 +228,8 @@ class Segment {
 
   std::uint64_t seq_ = 0;
   std::uint64_t barriers_ = 0;
+  std::uint64_t ibarriers_ = 0;
+  std::deque<std::function<bool()>> pending_;
   // The ring of this member's slot: positions only grow (position % slot
   // bytes is the place); regions still possibly read, oldest first.
   struct Region {

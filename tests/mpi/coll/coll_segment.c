@@ -272,6 +272,63 @@ static int numa_setup(void) {
 }
 #endif
 
+/* Nonblocking collectives on an attached segment: 100 outstanding at once
+ * (more than the 64 a slot ring lets a writer run ahead), a blocking one in
+ * the middle of them, completed in reverse order. */
+static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
+  enum { K = 100 };
+  int me, n;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  MPI_Request req[K + 1];
+  static int val[K][8], res[K][8];
+  for (int k = 0; k < K; ++k) {
+    const int root = k % n;
+    for (int i = 0; i < 8; ++i) { val[k][i] = me * 100 + k + i; res[k][i] = -1; }
+    switch (k % 6) {
+      case 0: CHECK_MPI(MPI_Ibcast(val[k], 8, MPI_INT, root, comm, &req[k])); break;
+      case 1: CHECK_MPI(MPI_Iallreduce(val[k], res[k], 8, MPI_INT, MPI_SUM, comm, &req[k])); break;
+      case 2: CHECK_MPI(MPI_Ireduce(val[k], res[k], 2, mat, matop, root, comm, &req[k])); break;
+      case 3: CHECK_MPI(MPI_Iscan(val[k], res[k], 8, MPI_INT, MPI_SUM, comm, &req[k])); break;
+      case 4: CHECK_MPI(MPI_Iexscan(val[k], res[k], 8, MPI_INT, MPI_MAX, comm, &req[k])); break;
+      case 5: CHECK_MPI(MPI_Ibarrier(comm, &req[k])); break;
+    }
+    if (k == K / 2) {
+      int x = me, sum = -1;
+      CHECK_MPI(MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, comm));
+      CHECK(sum == n * (n - 1) / 2);
+    }
+  }
+  for (int k = K - 1; k >= 0; --k) CHECK_MPI(MPI_Wait(&req[k], MPI_STATUS_IGNORE));
+  for (int k = 0; k < K; ++k) {
+    const int root = k % n;
+    for (int i = 0; i < 8; ++i) {
+      const int base = k + i; /* rank r contributed r * 100 + base */
+      switch (k % 6) {
+        case 0: CHECK(val[k][i] == root * 100 + base); break;
+        case 1: CHECK(res[k][i] == 100 * n * (n - 1) / 2 + n * base); break;
+        case 3: CHECK(res[k][i] == 100 * me * (me + 1) / 2 + (me + 1) * base); break;
+        case 4: if (me > 0) CHECK(res[k][i] == (me - 1) * 100 + base); break;
+      }
+    }
+    if (k % 6 == 2 && me == root) {
+      /* val[k] as two matrices per rank r: {r*100+k, +1, +2, +3}, {+4..+7}: fold by hand. */
+      for (int e = 0; e < 2; ++e) {
+        int acc[4];
+        for (int i = 0; i < 4; ++i) acc[i] = 0 * 100 + k + 4 * e + i;
+        for (int r = 1; r < n; ++r) {
+          int m[4];
+          for (int i = 0; i < 4; ++i) m[i] = r * 100 + k + 4 * e + i;
+          int t[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3], acc[2] * m[0] + acc[3] * m[2],
+                      acc[2] * m[1] + acc[3] * m[3]};
+          memcpy(acc, t, sizeof t);
+        }
+        CHECK(memcmp(res[k] + 4 * e, acc, sizeof acc) == 0);
+      }
+    }
+  }
+}
+
 int main(int argc, char **argv) {
 #ifdef NUMA_LAYOUT
   const int pinned = numa_setup();
@@ -289,6 +346,7 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     movement(MPI_COMM_WORLD);
     reductions(MPI_COMM_WORLD, matop, mat);
+    nonblocking(MPI_COMM_WORLD, matop, mat);
   }
   /* Two halves, ranks reversed: segments owned by other ranks, used at once. */
   MPI_Comm half;
@@ -313,6 +371,9 @@ int main(int argc, char **argv) {
   for (int f = 0; f < 10; ++f) {
     const long long v = counter(families[f]);
     seg_total += v;
+#ifdef EXPECT_MESSAGES
+    if (v != 0) fprintf(stderr, "rank %d: %s ran %lld times on the segment\n", rank, families[f], v);
+#endif
 #ifdef EXPECT_SEGMENT
     if (size > 1 && v == 0) fprintf(stderr, "rank %d: %s never ran on the segment\n", rank, families[f]);
     CHECK(size == 1 || v > 0);

@@ -1,0 +1,207 @@
+// Nonblocking collectives on the shared segment (coll/seg.hpp).
+//
+// Only the forms in which every member writes all it contributes at its
+// start run here: MPI_Ibarrier, and MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
+// MPI_Iscan, MPI_Iexscan of data that fits a slot region (reductions up to
+// kFoldWhole bytes, as their blocking fold-whole form). What is left after
+// the start are reads, and they need nothing but the other members' starts:
+// a member's part completes through the others' actions on the segment,
+// whether or not they call MPI again. The root of MPI_Ibcast and the
+// non-roots of MPI_Ireduce are complete when the start returns.
+//
+// Order. A member completes its segment collectives in sequence order
+// (Segment::drain, and Segment::finish for a blocking one behind pending
+// nonblocking ones), so its `done` word keeps meaning "everything up to k"
+// (segment.hpp). Completing in order never waits on anything but starts,
+// which every member makes in the same order.
+//
+// A communicator runs nonblocking collectives on its segment only once the
+// segment is attached (attaching takes a round of messages, which a
+// nonblocking call must not wait for); attachment happens at the same
+// blocking collective on every member, so all of them choose alike.
+#include <cstring>
+
+#include "coll/seg.hpp"
+#include "coll/seg_common.hpp"
+#include "dtype/op.hpp"
+#include "p2p/extension.hpp"
+
+namespace ringmpi::coll {
+
+using namespace seg;
+
+namespace {
+
+// Same bound as the blocking fold-whole form (seg_reduction.cpp).
+constexpr std::size_t kFoldWhole = 2048;
+
+class SegOp final : public p2p::Extension {
+ public:
+  SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}
+  std::function<bool()> ready;    // the posts this member's reads need are there
+  std::function<int()> complete;  // the reads (and folds): an error class
+  std::vector<std::shared_ptr<const void>> kept;  // datatypes in use
+
+  // Segment::pending entry: completes if it can.
+  bool try_complete() {
+    if (!ready()) return false;
+    error_ = complete();
+    seg_->store_done(k_);
+    finished_ = true;
+    return true;
+  }
+  bool poll() override {
+    if (!finished_) seg_->drain();
+    return finished_;
+  }
+  int error() const override { return error_; }
+  const char* describe() const override { return "applying the reduction operation failed"; }
+
+ private:
+  std::shared_ptr<Segment> seg_;
+  std::uint64_t k_;
+  bool finished_ = false;
+  int error_ = MPI_SUCCESS;
+};
+
+class IbarrierOp final : public p2p::Extension {
+ public:
+  IbarrierOp(std::shared_ptr<Segment> seg, std::uint64_t b) : seg_(std::move(seg)), b_(b) {}
+  bool poll() override {
+    for (int i = 0; i < seg_->size(); ++i)
+      if (seg_->line(i).ibarrier.load(std::memory_order_acquire) < b_) return false;
+    return true;
+  }
+  int error() const override { return MPI_SUCCESS; }
+  const char* describe() const override { return ""; }
+
+ private:
+  std::shared_ptr<Segment> seg_;
+  std::uint64_t b_;
+};
+
+bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
+  for (int j = from; j <= to; ++j)
+    if (Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) < k) return false;
+  return true;
+}
+
+int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* request) {
+  SegOp* raw = op.get();
+  if (int e = p2p::start_extension(std::move(op), comm, request)) return e;
+  s.add_pending([raw] { return raw->try_complete(); });
+  s.drain();
+  return MPI_SUCCESS;
+}
+
+int apply(const Reduction& r, const void* in, void* inout) {
+  return r.count > 0 ? dtype::reduce(r.op, in, inout, r.count, r.type_handle) : MPI_SUCCESS;
+}
+
+std::shared_ptr<const void> keep_type(MPI_Datatype h) {
+  dtype::TypePtr t = dtype::lookup_shared(h);
+  return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
+}
+
+}  // namespace
+
+std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family) {
+  if (c.inter || !c.coll.segment || core::rt().check_mode || family_mode(family) == 2) return nullptr;
+  return c.coll.segment;
+}
+
+int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request) {
+  core::count(core::Counter::seg_barrier);
+  const std::uint64_t b = s->next_ibarrier();
+  s->line(s->me()).ibarrier.store(b, std::memory_order_release);
+  s->wake_all();
+  return p2p::start_extension(std::make_unique<IbarrierOp>(s, b), comm, request);
+}
+
+int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatype type, int root, MPI_Comm comm,
+               MPI_Request* request) {
+  Segment& s = *sp;
+  const std::size_t m = buf.bytes();
+  if (m > s.inline_max()) return -1;
+  core::count(core::Counter::seg_bcast);
+  const std::uint64_t k = s.begin();
+  auto op = std::make_unique<SegOp>(sp, k);
+  if (s.me() == root) {
+    pack_to(buf, s.reserve(k, m));
+    s.post(k);
+    s.wake_all();
+    op->ready = [] { return true; };
+    op->complete = [] { return MPI_SUCCESS; };
+  } else {
+    op->kept.push_back(keep_type(type));
+    op->ready = [&s, k, root] { return Segment::seq_of(s.line(root).posted.load(std::memory_order_acquire)) >= k; };
+    op->complete = [&s, k, root, buf, m] {
+      unpack_from(s.data(root, k), m, buf);
+      return MPI_SUCCESS;
+    };
+  }
+  return start_op(std::move(op), s, comm, request);
+}
+
+// MPI_Ireduce (root >= 0) and MPI_Iallreduce (root -1) of small vectors:
+// every member's contribution into its slot at the start; the members that
+// need the result fold all of them in rank order once all are posted.
+int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result, int root,
+                MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  if (!r.type->contiguous() || m > kFoldWhole) return -1;
+  core::count(root >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
+  const std::uint64_t k = s.begin();
+  std::memcpy(s.reserve(k, m), mine, m);
+  s.post(k);
+  s.wake_all();
+  auto op = std::make_unique<SegOp>(sp, k);
+  op->kept.push_back(keep_type(r.type_handle));
+  if (root >= 0 && s.me() != root) {
+    op->ready = [] { return true; };
+    op->complete = [] { return MPI_SUCCESS; };
+  } else {
+    const int n = s.size();
+    op->ready = [&s, k, n] { return all_posted(s, k, 0, n - 1); };
+    op->complete = [&s, k, n, r, m, result] {
+      std::memcpy(result, s.data(n - 1, k), m);
+      int err = MPI_SUCCESS;
+      for (int j = n - 2; j >= 0; --j) {
+        const int e = apply(r, s.data(j, k), result);
+        if (err == MPI_SUCCESS) err = e;
+      }
+      return err;
+    };
+  }
+  return start_op(std::move(op), s, comm, request);
+}
+
+int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result, bool exclusive,
+              MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  if (!r.type->contiguous() || m > s.inline_max()) return -1;
+  core::count(core::Counter::seg_scan);
+  const std::uint64_t k = s.begin();
+  std::memcpy(s.reserve(k, m), mine, m);
+  s.post(k);
+  s.wake_all();
+  auto op = std::make_unique<SegOp>(sp, k);
+  op->kept.push_back(keep_type(r.type_handle));
+  const int first = exclusive ? s.me() - 1 : s.me();
+  op->ready = [&s, k, first] { return all_posted(s, k, 0, first); };
+  op->complete = [&s, k, first, r, m, result] {
+    if (first < 0) return MPI_SUCCESS;
+    std::memcpy(result, s.data(first, k), m);
+    int err = MPI_SUCCESS;
+    for (int j = first - 1; j >= 0; --j) {
+      const int e = apply(r, s.data(j, k), result);
+      if (err == MPI_SUCCESS) err = e;
+    }
+    return err;
+  };
+  return start_op(std::move(op), s, comm, request);
+}
+
+}  // namespace ringmpi::coll
