@@ -45,16 +45,16 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
   else
     read_into(s, root, s.line(root).addr, m, buf);
   s.finish(k);
-  if (!small) s.wake(root);
   return true;
 }
 
 namespace {
 
-// A writer's region: a line with how its blocks travel (kInSlot or
-// kByAddress), a table of n entries, then (in the slot) the blocks.
-std::size_t table_bytes(int n) { return 64 + align64(static_cast<std::size_t>(n) * sizeof(Entry)); }
-Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + 64); }
+// A writer's region: how its blocks travel (kInSlot or kByAddress, one
+// word), a table of n entries, then (in the slot, from the next line) the
+// blocks. For a few ranks and small blocks that is two cache lines.
+std::size_t table_bytes(int n) { return align64(sizeof(std::uint64_t) + static_cast<std::size_t>(n) * sizeof(Entry)); }
+Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + sizeof(std::uint64_t)); }
 std::uint64_t& mode_of(std::byte* region) { return *reinterpret_cast<std::uint64_t*>(region); }
 
 // Publishes blocks[j] for every j in `to` from this member: packed into its
@@ -114,9 +114,8 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Type
   return mode;
 }
 
-// Takes member i's block for this member (from i's table) into t; returns
-// how it travelled.
-std::uint64_t take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
+// Takes member i's block for this member (from i's table) into t.
+void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
   std::byte* region = s.data(i, k);
   const Entry e = table_of(region)[s.me()];
   const std::uint64_t mode = mode_of(region);
@@ -124,7 +123,6 @@ std::uint64_t take_block(const Segment& s, std::uint64_t k, int i, const Typed& 
     unpack_from(region + e.where, e.bytes, t);
   else
     read_into(s, i, e.where, e.bytes, t);
-  return mode;
 }
 
 // Whether a table of n entries and (when block >= 0) n blocks of `block`
@@ -157,9 +155,8 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     return true;
   }
   s.wait_posted(root, k);
-  const std::uint64_t mode = take_block(s, k, root, recv);
+  take_block(s, k, root, recv);
   s.finish(k);
-  if (mode == kByAddress) s.wake(root);
   return true;
 }
 
@@ -191,7 +188,6 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     return true;
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  bool woke_needed = false;
   each_posted(s, k, others(s), [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     const std::size_t m = dst.bytes();
@@ -199,11 +195,9 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
       unpack_from(s.data(j, k), m, dst);
     } else {
       read_into(s, j, s.line(j).addr, m, dst);
-      woke_needed = true;
     }
   });
   s.finish(k);
-  if (woke_needed) s.wake_all();
   return true;
 }
 
@@ -239,10 +233,7 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
       read_into(s, j, s.line(j).addr, dst.bytes(), dst);
   });
   s.finish(k);
-  if (any_large) {
-    s.wake_all();
-    s.wait_all_done(k);
-  }
+  if (any_large) s.wait_all_done(k);
   return true;
 }
 
@@ -285,7 +276,6 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
     copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
   each_posted(s, k, others(s), [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
   s.finish(k);
-  s.wake_all();
   // Others read this member's buffer (or its temporary) until they are done;
   // a member that published in its slot still returns at once.
   if (mode == kByAddress) s.wait_all_done(k);

@@ -94,7 +94,6 @@ void bcast_two_level(Segment& s, const Typed& buf, int root) {
       if (relay) publish(nullptr, &pub);
     }
     s.finish(k);
-    if (!small) s.wake(src);
   } else {
     publish(nullptr, &pub);
     s.finish(k);

@@ -142,10 +142,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
     }
   }
   s.finish(k);
-  if (!in_slot) {
-    s.wake_all();
-    s.wait_all_done(k);  // the others read my contribution and my block until then
-  }
+  if (!in_slot) s.wait_all_done(k);  // the others read my contribution and my block until then
   if (want == Want::own_block) std::memcpy(result, acc.get(), len(me));  // (MPI_IN_PLACE: only now)
   return err;
 }
@@ -240,7 +237,6 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     partial = reinterpret_cast<std::uint64_t>(result);
   }
   s.finish(k);
-  if (me > 0) s.wake(me - 1);
   if (me + 1 < n) {
     s.line(me).bytes = partial;
     s.post_ready(k);
