@@ -16,10 +16,15 @@
  * itself to PU 0 or 1, so that it is on node 0 or 1: NUMA_LAYOUT 1 puts the
  * lower half of the ranks on node 0 (groups of consecutive ranks), 2
  * alternates (interleaved groups: non-commutative reductions stay flat).
+ * NUMA_LAYOUT 4 describes four NUMA nodes of one PU each and pins rank r
+ * to cpu r * 4 / size (modulo the cpus there are): quarters of consecutive
+ * ranks on four nodes where the machine has four cpus, halves on two
+ * nodes of the four on a two-cpu machine.
  * The results must be the same as on the flat paths, and the two-level
  * paths must have run (seg_two_level). */
 #define _GNU_SOURCE
 #include <sched.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,11 +268,13 @@ static int numa_setup(void) {
   const char *r = getenv("RINGMPI_RANK"), *n = getenv("RINGMPI_SIZE");
   if (!r || !n) return 0;
   const int me = atoi(r), np = atoi(n);
-  const int node = NUMA_LAYOUT == 1 ? (me < (np + 1) / 2 ? 0 : 1) : me % 2;
-  setenv("HWLOC_SYNTHETIC", "node:2 core:1 pu:1", 1);
+  const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  const int cpu = NUMA_LAYOUT == 4 ? (int)((me * 4 / np) % (ncpu > 0 ? ncpu : 1))
+                  : NUMA_LAYOUT == 2 ? me % 2 : (me < (np + 1) / 2 ? 0 : 1);
+  setenv("HWLOC_SYNTHETIC", NUMA_LAYOUT == 4 ? "node:4 core:1 pu:1" : "node:2 core:1 pu:1", 1);
   cpu_set_t set;
   CPU_ZERO(&set);
-  CPU_SET(node, &set);
+  CPU_SET(cpu, &set);
   return sched_setaffinity(0, sizeof set, &set) == 0;
 }
 #endif
@@ -334,6 +341,7 @@ int main(int argc, char **argv) {
   const int pinned = numa_setup();
 #endif
   MPI_Init(&argc, &argv);
+
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   MPI_Op matop;
