@@ -5,9 +5,11 @@
 #include <cstring>
 #include <vector>
 
+#include "coll/reduction.hpp"
 #include "coll/segment.hpp"
 #include "coll/typed.hpp"
 #include "core/counters.hpp"
+#include "dtype/op.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 
@@ -130,6 +132,21 @@ inline std::vector<char> others(const Segment& s) {
   std::vector<char> w(static_cast<std::size_t>(s.size()), 1);
   w[static_cast<std::size_t>(s.me())] = 0;
   return w;
+}
+
+// The right fold of the message code (reduction.hpp), over contiguous data:
+// result = x(top), then result = x(j) op result for j = top - 1 .. 0, where
+// source(j) gives x(j) (and may wait for it). Returns the operation's first
+// error class.
+template <class Source>
+int fold_down(const Reduction& r, int top, Source&& source, void* result) {
+  std::memcpy(result, source(top), static_cast<std::size_t>(r.count) * r.type->size);
+  int err = MPI_SUCCESS;
+  for (int j = top - 1; j >= 0; --j) {
+    const int e = r.count > 0 ? dtype::reduce(r.op, source(j), result, r.count, r.type_handle) : MPI_SUCCESS;
+    if (err == MPI_SUCCESS) err = e;
+  }
+  return err;
 }
 
 }  // namespace ringmpi::coll::seg

@@ -94,10 +94,6 @@ int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* 
   return MPI_SUCCESS;
 }
 
-int apply(const Reduction& r, const void* in, void* inout) {
-  return r.count > 0 ? dtype::reduce(r.op, in, inout, r.count, r.type_handle) : MPI_SUCCESS;
-}
-
 std::shared_ptr<const void> keep_type(MPI_Datatype h) {
   dtype::TypePtr t = dtype::lookup_shared(h);
   return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
@@ -164,15 +160,7 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   } else {
     const int n = s.size();
     op->ready = [&s, k, n] { return all_posted(s, k, 0, n - 1); };
-    op->complete = [&s, k, n, r, m, result] {
-      std::memcpy(result, s.data(n - 1, k), m);
-      int err = MPI_SUCCESS;
-      for (int j = n - 2; j >= 0; --j) {
-        const int e = apply(r, s.data(j, k), result);
-        if (err == MPI_SUCCESS) err = e;
-      }
-      return err;
-    };
+    op->complete = [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); };
   }
   return start_op(std::move(op), s, comm, request);
 }
@@ -191,15 +179,8 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
   op->kept.push_back(keep_type(r.type_handle));
   const int first = exclusive ? s.me() - 1 : s.me();
   op->ready = [&s, k, first] { return all_posted(s, k, 0, first); };
-  op->complete = [&s, k, first, r, m, result] {
-    if (first < 0) return MPI_SUCCESS;
-    std::memcpy(result, s.data(first, k), m);
-    int err = MPI_SUCCESS;
-    for (int j = first - 1; j >= 0; --j) {
-      const int e = apply(r, s.data(j, k), result);
-      if (err == MPI_SUCCESS) err = e;
-    }
-    return err;
+  op->complete = [&s, k, first, r, result] {
+    return first < 0 ? MPI_SUCCESS : fold_down(r, first, [&](int j) { return s.data(j, k); }, result);
   };
   return start_op(std::move(op), s, comm, request);
 }

@@ -51,16 +51,11 @@ int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, i
   else
     s.wake(root);
   int err = MPI_SUCCESS;
-  if (all || s.me() == root) {
-    const int n = s.size();
-    s.wait_posted(n - 1, k);
-    std::memcpy(result, s.data(n - 1, k), m);
-    for (int j = n - 2; j >= 0; --j) {
+  if (all || s.me() == root)
+    err = fold_down(r, s.size() - 1, [&](int j) {
       s.wait_posted(j, k);
-      const int e = apply(r, s.data(j, k), result, r.count);
-      if (err == MPI_SUCCESS) err = e;
-    }
-  }
+      return s.data(j, k);
+    }, result);
   s.finish(k);
   return err;
 }
@@ -200,15 +195,11 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     s.post(k);
     s.wake_all();
     const int first = exclusive ? me - 1 : me;
-    if (first >= 0) {
-      s.wait_posted(first, k);
-      std::memcpy(result, s.data(first, k), m);
-      for (int j = first - 1; j >= 0; --j) {
+    if (first >= 0)
+      err = fold_down(r, first, [&](int j) {
         s.wait_posted(j, k);
-        const int e = apply(r, s.data(j, k), result, r.count);
-        if (err == MPI_SUCCESS) err = e;
-      }
-    }
+        return s.data(j, k);
+      }, result);
     s.finish(k);
     return err;
   }
