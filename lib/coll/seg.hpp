@@ -6,8 +6,8 @@
 // the agreed single-copy bit), so every rank takes the same path.
 //
 // Data moves in one of two ways, chosen per call:
-//   - through the writer's slot half (one copy in, one copy out per reader):
-//     messages up to half a slot;
+//   - through a region of the writer's slot (one copy in, one copy out per
+//     reader): data up to half a slot;
 //   - straight from the writer's buffer, which it publishes by address and
 //     keeps until every reader is done (one copy: process_vm_readv).
 // Reductions fold in rank order, x0 op (x1 op (... op x(n-1))), every

@@ -2,7 +2,9 @@
 // moving typed data into and out of slots and published buffers.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "coll/reduction.hpp"
@@ -16,7 +18,7 @@
 namespace ringmpi::coll::seg {
 
 // Per-rank table entry of a v-collective published in a slot: where the
-// block is (a byte offset in the slot half, or an address) and its length.
+// block is (a byte offset in the slot region, or an address) and its length.
 struct Entry {
   std::uint64_t where;
   std::uint64_t bytes;

@@ -9,7 +9,7 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
-// Root's buffer goes through its slot half (small) or is read by everybody
+// Root's buffer goes through its slot region (small) or is read by everybody
 // straight from the root's memory (large); the root waits for the readers
 // only in the second case.
 bool seg_bcast(Segment& s, const Typed& buf, int root) {
@@ -126,8 +126,8 @@ void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
 }
 
 // Whether a table of n entries and (when block >= 0) n blocks of `block`
-// bytes fit a slot half, so no single copy is needed.
-bool fits_half(const Segment& s, long long block) {
+// bytes fit one slot region, so no single copy is needed.
+bool fits_region(const Segment& s, long long block) {
   if (table_bytes(s.size()) > s.inline_max() / 2) return false;
   return block >= 0 &&
          table_bytes(s.size()) + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <=
@@ -139,7 +139,7 @@ bool fits_half(const Segment& s, long long block) {
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
   if (table_bytes(s.size()) > s.inline_max() / 2) return false;
-  if (!s.single_copy() && !fits_half(s, block)) return false;
+  if (!s.single_copy() && !fits_region(s, block)) return false;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -160,7 +160,7 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
   return true;
 }
 
-// Each member's block goes through its own slot half when it fits (it
+// Each member's block goes through its own slot region when it fits (it
 // returns at once), else the root reads it from the member's buffer (the
 // member waits for the root). Both sides know the block's size.
 bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
@@ -243,7 +243,7 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block) {
   if (table_bytes(s.size()) > s.inline_max() / 2) return false;
-  if (!s.single_copy() && !fits_half(s, block)) return false;
+  if (!s.single_copy() && !fits_region(s, block)) return false;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
   const int n = s.size();

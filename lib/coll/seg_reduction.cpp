@@ -1,13 +1,13 @@
 // Reductions on the shared segment (see coll/seg.hpp).
 //
 // Small vectors (up to kFoldWhole bytes): every contribution goes into its
-// owner's slot half and the ranks that need the result fold all of them,
+// owner's slot region and the ranks that need the result fold all of them,
 // x(n-1) first, then op(x_j, acc) for j = n-2 .. 0 (the same right fold as
 // the message-passing code in reduction.cpp).
 // Larger vectors, by blocks: rank i folds block i of the vector (the same
 // right fold, over that block of every contribution) and publishes it; the
 // ranks that need the whole result copy the other blocks. Contributions and
-// reduced blocks travel through slots when the vector fits a slot half, else
+// reduced blocks travel through slots when the vector fits a slot region, else
 // they are read straight from their owner's memory.
 // Scans: small vectors as above (rank i folds contributions i .. 0); larger
 // ones along the rank chain, each rank reading its predecessor's partial
@@ -108,7 +108,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   std::unique_ptr<Temp> reduced;  // Want::root off the root, by address: the block lives here
   if (want != Want::own_block) {
     if (in_slot) {
-      std::memcpy(s.data(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my half
+      std::memcpy(s.data(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my region
     } else if (want == Want::all || me == root) {
       std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
       line.bytes = reinterpret_cast<std::uint64_t>(result);

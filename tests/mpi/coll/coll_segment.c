@@ -292,6 +292,7 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   for (int k = 0; k < K; ++k) {
     const int root = k % n;
     for (int i = 0; i < 8; ++i) { val[k][i] = me * 100 + k + i; res[k][i] = -1; }
+    if (k % 6 == 2) { matrix_of(me, k, val[k]); matrix_of(me, k + 1, val[k] + 4); } /* two small matrices */
     switch (k % 6) {
       case 0: CHECK_MPI(MPI_Ibcast(val[k], 8, MPI_INT, root, comm, &req[k])); break;
       case 1: CHECK_MPI(MPI_Iallreduce(val[k], res[k], 8, MPI_INT, MPI_SUM, comm, &req[k])); break;
@@ -319,13 +320,13 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
       }
     }
     if (k % 6 == 2 && me == root) {
-      /* val[k] as two matrices per rank r: {r*100+k, +1, +2, +3}, {+4..+7}: fold by hand. */
+      /* m(0) m(1) ... m(n-1) for each of the two matrices, folded by hand. */
       for (int e = 0; e < 2; ++e) {
         int acc[4];
-        for (int i = 0; i < 4; ++i) acc[i] = 0 * 100 + k + 4 * e + i;
+        matrix_of(0, k + e, acc);
         for (int r = 1; r < n; ++r) {
           int m[4];
-          for (int i = 0; i < 4; ++i) m[i] = r * 100 + k + 4 * e + i;
+          matrix_of(r, k + e, m);
           int t[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3], acc[2] * m[0] + acc[3] * m[2],
                       acc[2] * m[1] + acc[3] * m[3]};
           memcpy(acc, t, sizeof t);
