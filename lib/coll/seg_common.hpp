@@ -151,4 +151,27 @@ int fold_down(const Reduction& r, int top, Source&& source, void* result) {
   return err;
 }
 
+// The prefix fold of the scans: ((x(0) op x(1)) op ...) op x(top), the
+// order in which the rank chain (reduction.cpp, and the large-vector path of
+// seg_scan) combines, so every path gives the same bits. Each step copies
+// x(j) next to the running value and folds into it (op(in, inout) computes
+// inout = in op inout).
+template <class Source>
+int fold_up(const Reduction& r, int top, Source&& source, void* result) {
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  Temp other(m);
+  std::byte* acc = static_cast<std::byte*>(result);
+  std::byte* next = other.get();
+  std::memcpy(acc, source(0), m);
+  int err = MPI_SUCCESS;
+  for (int j = 1; j <= top; ++j) {
+    std::memcpy(next, source(j), m);
+    const int e = r.count > 0 ? dtype::reduce(r.op, acc, next, r.count, r.type_handle) : MPI_SUCCESS;
+    if (err == MPI_SUCCESS) err = e;
+    std::swap(acc, next);
+  }
+  if (acc != result) std::memcpy(result, acc, m);
+  return err;
+}
+
 }  // namespace ringmpi::coll::seg

@@ -177,10 +177,10 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
   s.wake_all();
   auto op = std::make_unique<SegOp>(sp, k);
   op->kept.push_back(keep_type(r.type_handle));
-  const int first = exclusive ? s.me() - 1 : s.me();
-  op->ready = [&s, k, first] { return all_posted(s, k, 0, first); };
-  op->complete = [&s, k, first, r, result] {
-    return first < 0 ? MPI_SUCCESS : fold_down(r, first, [&](int j) { return s.data(j, k); }, result);
+  const int last = exclusive ? s.me() - 1 : s.me();
+  op->ready = [&s, k, last] { return all_posted(s, k, 0, last); };
+  op->complete = [&s, k, last, r, result] {
+    return last < 0 ? MPI_SUCCESS : fold_up(r, last, [&](int j) { return s.data(j, k); }, result);
   };
   return start_op(std::move(op), s, comm, request);
 }

@@ -9,9 +9,11 @@
 // ranks that need the whole result copy the other blocks. Contributions and
 // reduced blocks travel through slots when the vector fits a slot region, else
 // they are read straight from their owner's memory.
-// Scans: small vectors as above (rank i folds contributions i .. 0); larger
-// ones along the rank chain, each rank reading its predecessor's partial
-// result straight from its memory.
+// Scans: small vectors through slots too, rank i folding contributions 0 ..
+// i left to right, ((x0 op x1) op ...) op xi, as the rank chain does; larger
+// ones along the chain, each rank reading its predecessor's partial result
+// straight from its memory. Both paths, and the message code, give the same
+// bits.
 // Only contiguous datatypes come here: their memory is their packed stream,
 // so a block of elements is a byte range.
 #include <cstring>
@@ -194,9 +196,9 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     std::memcpy(s.reserve(k, m), mine, m);
     s.post(k);
     s.wake_all();
-    const int first = exclusive ? me - 1 : me;
-    if (first >= 0)
-      err = fold_down(r, first, [&](int j) {
+    const int last = exclusive ? me - 1 : me;
+    if (last >= 0)
+      err = fold_up(r, last, [&](int j) {
         s.wait_posted(j, k);
         return s.data(j, k);
       }, result);

@@ -227,6 +227,26 @@ static void reductions(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
       free(a);
       free(b);
     }
+    /* Scans of doubles whose sum depends on the association: every path must
+     * fold left to right in rank order, ((x0 + x1) + x2) + ..., bit for bit. */
+    {
+      double *a = malloc(sizeof(double) * cnt), *b = malloc(sizeof(double) * cnt);
+      for (int i = 0; i < cnt; ++i) a[i] = me % 2 ? 1.0 + i % 3 : (me % 4 ? -1e16 : 1e16);
+      CHECK_MPI(MPI_Scan(a, b, cnt, MPI_DOUBLE, MPI_SUM, comm));
+      for (int i = 0; i < cnt; ++i) {
+        double want_i = 0;
+        for (int q = 0; q <= me; ++q) want_i = q == 0 ? (1e16) : want_i + (q % 2 ? 1.0 + i % 3 : (q % 4 ? -1e16 : 1e16));
+        CHECK(b[i] == want_i);
+      }
+      CHECK_MPI(MPI_Exscan(a, b, cnt, MPI_DOUBLE, MPI_SUM, comm));
+      for (int i = 0; i < cnt && me > 0; ++i) {
+        double want_i = 0;
+        for (int q = 0; q < me; ++q) want_i = q == 0 ? (1e16) : want_i + (q % 2 ? 1.0 + i % 3 : (q % 4 ? -1e16 : 1e16));
+        CHECK(b[i] == want_i);
+      }
+      free(a);
+      free(b);
+    }
     /* Scan and Exscan, plain and in place. */
     memset(y, 0, sizeof(int) * 4 * cnt);
     CHECK_MPI(MPI_Scan(x, y, cnt, mat, matop, comm));
