@@ -144,6 +144,48 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   return err;
 }
 
+// MPI_Reduce on two ranks, each with a core of its own: the root reads the
+// other vector straight from its owner's memory and folds it, one copy and
+// one pass, with no second round (by blocks needs one: measured at 64 KiB,
+// 11 us by blocks against Open MPI's 8 us, which reads the same way).
+bool pair_reduce_applies(const Segment& s, const Reduction& r) {
+  return s.size() == 2 && bytes_of(r, r.count) > kFoldWhole && s.prefer_single_copy(bytes_of(r, r.count));
+}
+
+int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
+  const std::size_t m = bytes_of(r, r.count);
+  const std::uint64_t k = s.begin();
+  const int me = s.me();
+  if (me != root) {
+    s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
+    s.post(k);
+    s.wake(root);
+    s.finish(k);
+    s.wait_done(root, k);  // the root reads my vector until then
+    return MPI_SUCCESS;
+  }
+  const int other = 1 - me;
+  s.wait_posted(other, k);
+  core::count(core::Counter::seg_single_copy);
+  int err;
+  if (me == 0 && result != mine) {  // x0 op x1, x1 read into the result
+    s.read(other, s.line(other).addr, result, m);
+    err = apply(r, mine, result, r.count);
+  } else if (me == 0) {  // MPI_IN_PLACE: x0 is in the result
+    Temp theirs(m);
+    s.read(other, s.line(other).addr, theirs.get(), m);
+    err = apply(r, mine, theirs.get(), r.count);
+    std::memcpy(result, theirs.get(), m);
+  } else {  // x0 op x1, x0 theirs
+    Temp theirs(m);
+    s.read(other, s.line(other).addr, theirs.get(), m);
+    if (result != mine) std::memcpy(result, mine, m);
+    err = apply(r, theirs.get(), result, r.count);
+  }
+  s.finish(k);
+  return err;
+}
+
 bool reducible(const Segment& s, const Reduction& r) {
   if (!r.type->contiguous()) return false;
   const std::size_t m = bytes_of(r, r.count);
@@ -160,6 +202,7 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
     if (fold_two_level_applies(s, r, tunables::Id::coll_reduce)) return fold_two_level(s, r, mine, result, root, false);
     return fold_whole(s, r, mine, result, root, false);
   }
+  if (pair_reduce_applies(s, r)) return pair_reduce(s, r, mine, result, root);
   const std::vector<int> counts = even_counts(r.count, s.size());
   return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), Want::root, root);
 }
