@@ -26,9 +26,7 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
   if (s.me() == root) {
     if (small) {
       pack_to(buf, s.reserve(k, m));
-      s.post(k);
-      s.wake_all();
-      s.finish(k);
+      s.post_done(k);
       return true;
     }
     const Published pub(buf);
@@ -174,9 +172,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     const std::size_t m = send.bytes();
     if (by_slot(m)) {
       pack_to(send, s.reserve(k, m));
-      s.post(k);
-      s.wake(root);
-      s.finish(k);
+      s.post_done(k);
       return true;
     }
     const Published pub(send);

@@ -142,13 +142,30 @@ void Segment::finish(std::uint64_t k) {
   store_done(k);
 }
 
+void Segment::post_done(std::uint64_t k) {
+  if (!pending_.empty()) return post(k), wake_all(), finish(k);
+  lines_[me_].posted.store(k << 24 | offset_, std::memory_order_release);
+  lines_[me_].done.store(k, std::memory_order_release);
+  wake_all();
+}
+
 void Segment::drain() {
   while (!pending_.empty() && pending_.front()()) pending_.pop_front();
 }
 
 void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;
-  if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
+  // A writer on another core usually posts within a cache-line transfer:
+  // look a few times before the waiting loop, which progresses the rings
+  // between looks.
+  for (int spin = 0; spin < 32; ++spin) {
+    if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
   p2p::wait_until([&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
 }
 void Segment::wait_ready(int i, std::uint64_t k) const {

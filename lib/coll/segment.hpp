@@ -186,6 +186,10 @@ class Segment {
   // Completes this member's pending nonblocking collectives first: done
   // says "every collective up to k", so it moves in sequence order.
   void finish(std::uint64_t k);
+  // post(k) and finish(k) with one wake-up, for a member that reads
+  // nothing in collective k (the root of a small bcast, a small gather's
+  // senders): one fence instead of two.
+  void post_done(std::uint64_t k);
 
   // Nonblocking collectives on the segment (seg_nonblocking.cpp), started
   // and not complete, in sequence order. Each entry tries to complete its
