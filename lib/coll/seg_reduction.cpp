@@ -32,6 +32,9 @@ namespace {
 // Up to this many bytes, folding whole vectors beats folding by blocks
 // (one round of synchronisation instead of two; see docs/design/collectives.md).
 constexpr std::size_t kFoldWhole = 2048;
+// From this size a scan's hop is copied by both ranks of the pair (the
+// point-to-point engine's split_min, 64 KiB, for the same reason).
+constexpr std::size_t kSplitMin = 64 * 1024;
 
 int apply(const Reduction& r, const void* in, void* inout, int count) {
   return count > 0 ? dtype::reduce(r.op, in, inout, count, r.type_handle) : MPI_SUCCESS;
@@ -249,25 +252,42 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     return err;
   }
   // The chain: partial(i) = x0 op ... op xi, published by rank i (ready)
-  // at line.bytes for rank i + 1 to read.
+  // at line.bytes for rank i + 1 to read. With a core per rank and 64 KiB
+  // or more, the copy is split: rank i + 1 reads the first half while rank
+  // i, idle otherwise, writes the second half into rank i + 1's buffer
+  // (published in its line's `dest` with posted), so the hop takes both
+  // cores' copying bandwidth, as point-to-point's split rendezvous does.
   core::count(core::Counter::seg_single_copy);
   const int n = s.size();
+  const bool split = !s.oversubscribed() && m >= kSplitMin;
+  const std::size_t half = split ? (m / 2) & ~std::size_t{63} : m;  // the part the reader copies
   Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
-  std::uint64_t partial = reinterpret_cast<std::uint64_t>(mine);  // rank 0: its own contribution
+  std::byte* dest = static_cast<std::byte*>(exclusive ? result : prev.get());  // partial(me - 1) goes here
+  if (me > 0 && split) {
+    s.line(me).dest = reinterpret_cast<std::uint64_t>(dest);
+    s.post(k);
+    s.wake(me - 1);
+  }
+  const auto take_partial = [&] {  // partial(me - 1) into dest
+    s.wait_ready(me - 1, k);
+    s.read(me - 1, s.line(me - 1).bytes, dest, half);
+    if (split) {
+      const auto& pushed = s.line(me - 1).pushed;
+      p2p::wait_until([&] { return pushed.load(std::memory_order_acquire) >= k; });
+    }
+  };
+  std::uint64_t partial;
   if (exclusive) {
     if (me + 1 < n) std::memcpy(next.get(), mine, m);  // before MPI_IN_PLACE overwrites it
     if (me > 0) {
-      s.wait_ready(me - 1, k);
-      s.read(me - 1, s.line(me - 1).bytes, result, m);
+      take_partial();
       if (me + 1 < n) err = apply(r, result, next.get(), r.count);  // partial(me) = partial(me-1) op x(me)
     }
-    partial = reinterpret_cast<std::uint64_t>(next.get());
-    if (me == 0) partial = reinterpret_cast<std::uint64_t>(mine);
+    partial = reinterpret_cast<std::uint64_t>(me == 0 ? mine : next.get());
   } else {
     if (result != mine) std::memcpy(result, mine, m);
     if (me > 0) {
-      s.wait_ready(me - 1, k);
-      s.read(me - 1, s.line(me - 1).bytes, prev.get(), m);
+      take_partial();
       err = apply(r, prev.get(), result, r.count);
     }
     partial = reinterpret_cast<std::uint64_t>(result);
@@ -277,6 +297,12 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     s.line(me).bytes = partial;
     s.post_ready(k);
     s.wake(me + 1);
+    if (split) {
+      s.wait_posted(me + 1, k);
+      s.write(me + 1, reinterpret_cast<const std::byte*>(partial) + half, s.line(me + 1).dest + half, m - half);
+      s.line(me).pushed.store(k, std::memory_order_release);
+      s.wake(me + 1);
+    }
     s.wait_done(me + 1, k);
   }
   return err;

@@ -55,6 +55,7 @@ int pick_free(std::uint32_t owner, int n) {
       lines[m].done.store(0, std::memory_order_relaxed);
       lines[m].group_arrived.store(0, std::memory_order_relaxed);
       lines[m].ibarrier.store(0, std::memory_order_relaxed);
+      lines[m].pushed.store(0, std::memory_order_relaxed);
       lines[m].group_released.store(0, std::memory_order_relaxed);
     }
     // The attach round's messages publish these stores (see segment.hpp).
@@ -227,27 +228,46 @@ void Segment::barrier_two_level() {
   p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
 }
 
-void Segment::read(int i, std::uint64_t remote, void* local, std::size_t bytes) const {
-  auto* dst = static_cast<std::byte*>(local);
+namespace {
+[[noreturn]] void copy_failed(const char* call, int peer, ssize_t got) {
+  char line[400];
+  std::snprintf(line, sizeof line,
+                "rank %d: internal error in a collective: %s with rank %d failed (%s); "
+                "RINGMPI_FORCE_COPY_FALLBACK=1 moves collective data through messages instead",
+                core::rt().rank, call, peer, got < 0 ? std::strerror(errno) : "no data");
+  std::fprintf(stderr, "ringmpi: %s\n", line);
+  core::abort_job(shm::ExitKind::fatal_error, 1, line);
+}
+
+// One single copy between this process and `pid`, in pieces of at most 1 GiB.
+template <class Copy>
+void copy_loop(Copy&& copy, const char* call, int peer, std::byte* local, std::uint64_t remote, std::size_t bytes) {
   while (bytes > 0) {
     const std::size_t chunk = bytes < (std::size_t{1} << 30) ? bytes : (std::size_t{1} << 30);
-    iovec l{dst, chunk};
+    iovec l{local, chunk};
     iovec r{reinterpret_cast<void*>(remote), chunk};
-    const ssize_t got = process_vm_readv(pid_[static_cast<std::size_t>(i)], &l, 1, &r, 1, 0);
+    const ssize_t got = copy(&l, &r);
     if (got <= 0) {
       if (got < 0 && errno == EINTR) continue;
-      char line[400];
-      std::snprintf(line, sizeof line,
-                    "rank %d: internal error in a collective: process_vm_readv of rank %d's buffer failed (%s); "
-                    "RINGMPI_FORCE_COPY_FALLBACK=1 moves collective data through messages instead",
-                    core::rt().rank, i, got < 0 ? std::strerror(errno) : "no data");
-      std::fprintf(stderr, "ringmpi: %s\n", line);
-      core::abort_job(shm::ExitKind::fatal_error, 1, line);
+      copy_failed(call, peer, got);
     }
-    dst += got;
+    local += got;
     remote += static_cast<std::uint64_t>(got);
     bytes -= static_cast<std::size_t>(got);
   }
+}
+}  // namespace
+
+void Segment::read(int i, std::uint64_t remote, void* local, std::size_t bytes) const {
+  const pid_t pid = pid_[static_cast<std::size_t>(i)];
+  copy_loop([pid](iovec* l, iovec* r) { return process_vm_readv(pid, l, 1, r, 1, 0); }, "process_vm_readv", i,
+            static_cast<std::byte*>(local), remote, bytes);
+}
+
+void Segment::write(int i, const void* local, std::uint64_t remote, std::size_t bytes) const {
+  const pid_t pid = pid_[static_cast<std::size_t>(i)];
+  copy_loop([pid](iovec* l, iovec* r) { return process_vm_writev(pid, l, 1, r, 1, 0); }, "process_vm_writev", i,
+            static_cast<std::byte*>(const_cast<void*>(local)), remote, bytes);
 }
 
 Segment* segment(comm::Comm& c) {

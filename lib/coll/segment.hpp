@@ -123,6 +123,11 @@ struct alignas(shm::kCacheLine) SegmentLine {
   std::uint64_t addr;   // a published buffer (single copy), valid once posted == k
   std::uint64_t bytes;  // a second published address (algorithm-specific)
   std::atomic<std::uint64_t> ibarrier;  // the last MPI_Ibarrier this member started
+  // Split copies (the large scan chain): where this member wants its
+  // predecessor's data (valid once posted == k), and pushed = k (release)
+  // once this member wrote its half into its successor's `dest`.
+  std::uint64_t dest;
+  std::atomic<std::uint64_t> pushed;
   alignas(shm::kCacheLine) std::atomic<std::uint32_t> offset[kDepth];
   // Two-level barrier (seg_numa.cpp), in the line of a NUMA group's leader:
   // arrivals of the group's members (fetch_add), and the last barrier released.
@@ -156,6 +161,7 @@ class Segment {
   // ranks than cores the slot wins at every size: the writer returns at once
   // instead of waiting for its readers to be scheduled (np = 8: 37 us
   // against 193 us for 64 KiB blocks).
+  bool oversubscribed() const { return oversubscribed_; }
   bool prefer_single_copy(std::size_t bytes) const {
     return single_copy_ && bytes >= kSingleCopyMin && !oversubscribed_;
   }
@@ -214,6 +220,8 @@ class Segment {
   // (process_vm_readv). A refusal here is fatal: the members agreed at attach
   // that it works.
   void read(int i, std::uint64_t remote, void* local, std::size_t bytes) const;
+  // The other way (process_vm_writev): `bytes` at `local` into member i's `remote`.
+  void write(int i, const void* local, std::uint64_t remote, std::size_t bytes) const;
 
  private:
   SegmentHeader* header_;
