@@ -110,7 +110,6 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
 
   // Publish it where the others copy it from, and take theirs.
   const bool gather = want == Want::all || (want == Want::root && me == root);
-  std::unique_ptr<Temp> reduced;  // Want::root off the root, by address: the block lives here
   if (want != Want::own_block) {
     if (in_slot) {
       std::memcpy(s.data(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my region

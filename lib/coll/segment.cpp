@@ -158,8 +158,10 @@ void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;
   // A writer on another core usually posts within a cache-line transfer:
   // look a few times before the waiting loop, which progresses the rings
-  // between looks.
-  for (int spin = 0; spin < 32; ++spin) {
+  // between looks (not with more ranks than cores: the writer may need
+  // this core).
+  const int spins = oversubscribed_ ? 0 : 32;
+  for (int spin = 0; spin < spins; ++spin) {
     if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
