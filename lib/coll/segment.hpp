@@ -1,5 +1,6 @@
-// A communicator's shared segment: the memory its blocking collectives run on
-// (lib/coll/shm_*.cpp), carved from the arena's collective region
+// A communicator's shared segment: the memory its blocking collectives (and
+// some nonblocking ones) run on (lib/coll/seg_*.cpp), carved from the arena's
+// collective region
 // (shm::Arena::coll_segment).
 //
 // Layout of one segment (world size N, communicator size n <= N):
@@ -15,7 +16,7 @@
 // kCollSegmentsPerOwner segments and hands them only to communicators whose
 // rank 0 it is; o is a member of each of them, so o alone knows which of its
 // segments are in use, and no agreement among owners is needed.
-//   - Attach (attach(): in the first blocking collective on a communicator,
+//   - Attach (segment(): in the first blocking collective on a communicator,
 //     which every member calls at the same point of its collective order):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
 //     zeroes the Header counters and the n Lines, stores attached = n, and
@@ -26,9 +27,10 @@
 //     the single-copy paths. No free segment: index -1, the communicator
 //     runs its collectives over messages for good.
 //   - Detach (the communicator is freed, MPI_Comm_free being local): the
-//     member has finished every collective on it (blocking ones complete in
-//     the call; nonblocking ones never touch the segment), so its last
-//     access is done; it does attached.fetch_sub(1, release). A member that
+//     member has finished every blocking collective on it, and a pending
+//     nonblocking one keeps the Segment alive (shared_ptr) until it
+//     completes, so the last access is done when the Segment is destroyed;
+//     it does attached.fetch_sub(1, release). A member that
 //     returned while others still read its slot does not make the segment
 //     free: the readers are still attached. So attached == 0 (acquire)
 //     means nobody reads or writes the segment any more.
@@ -55,13 +57,17 @@
 //             member writes all its data at its start;
 //   ibarrier = b (release) when it started its b-th MPI_Ibarrier; the
 //             barrier completes once every member's ibarrier >= b;
+//   dest, pushed: the split copy of a large scan's hop (seg_reduction.cpp):
+//             the successor publishes where it wants the data (dest, then
+//             posted), the predecessor writes the second half there and
+//             stores pushed = k (release);
 // Readers load these with acquire, then read the data.
 //
 // Reuse rules. Before member i takes a region for collective k (reserve()):
 //   - it waits until every member's done >= k - kDepth, so offset[k % kDepth]
 //     is no longer read for collective k - kDepth;
 //   - it waits until every member's done >= the newest collective whose
-//     region overlaps the new one (records_: the regions in ring order), so
+//     region overlaps the new one (regions_: the regions in ring order), so
 //     all readers of the old bytes have finished.
 // Everything a reader needs from a region (a table, how its blocks travel)
 // is inside the region; Line fields other than offset (addr, bytes) are
