@@ -211,16 +211,25 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const std::uint64_t k = s.begin();
   const int me = s.me();
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
-  if (!in_place) copy_typed(send, own);
+  // Publish from the send buffer and copy into my own block afterwards:
+  // the others start at once, and they read memory that is not being
+  // written (a block just copied into recvbuf is dirty in this core's
+  // cache: 256 KiB at np = 2 took 50 us that way, 27 us this way).
+  // (A send block whose size differs from the receive block is an erroneous
+  // call: it goes into place first and is published from there, truncated.)
+  const bool from_send = !in_place && send.bytes() == own.bytes();
+  if (!in_place && !from_send) copy_typed(send, own);
+  const Typed src = from_send ? send : own;
   std::unique_ptr<Published> pub;
   if (own.bytes() <= s.inline_max()) {
-    pack_to(own, s.reserve(k, own.bytes()));
+    pack_to(src, s.reserve(k, own.bytes()));
   } else {
-    pub = std::make_unique<Published>(own);
+    pub = std::make_unique<Published>(src);
     s.line(me).addr = pub->addr();
   }
   s.post(k);
   s.wake_all();
+  if (from_send) copy_typed(send, own);
   each_posted(s, k, others(s), [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     if (dst.bytes() <= s.inline_max())
