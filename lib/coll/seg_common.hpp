@@ -159,10 +159,13 @@ int fold_down(const Reduction& r, int top, Source&& source, void* result) {
 template <class Source>
 int fold_up(const Reduction& r, int top, Source&& source, void* result) {
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  Temp other(m);
   std::byte* acc = static_cast<std::byte*>(result);
-  std::byte* next = other.get();
   std::memcpy(acc, source(0), m);
+  if (top == 0) return MPI_SUCCESS;
+  // The second buffer: on the stack for the small vectors most scans fold.
+  alignas(64) std::byte small[512];
+  std::unique_ptr<Temp> large = m > sizeof small ? std::make_unique<Temp>(m) : nullptr;
+  std::byte* next = large ? large->get() : small;
   int err = MPI_SUCCESS;
   for (int j = 1; j <= top; ++j) {
     std::memcpy(next, source(j), m);
