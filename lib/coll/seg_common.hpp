@@ -136,6 +136,17 @@ inline std::vector<char> others(const Segment& s) {
   return w;
 }
 
+// Up to this many bytes, reductions fold whole vectors rather than by
+// blocks (one round of synchronisation instead of two; see
+// docs/design/collectives.md), blocking (seg_reduction.cpp) and
+// nonblocking (seg_nonblocking.cpp) alike.
+inline constexpr std::size_t kFoldWhole = 2048;
+
+// inout = in op inout for `count` elements of r's type (0: nothing).
+inline int apply(const Reduction& r, const void* in, void* inout, int count) {
+  return count > 0 ? dtype::reduce(r.op, in, inout, count, r.type_handle) : MPI_SUCCESS;
+}
+
 // The right fold of the message code (reduction.hpp), over contiguous data:
 // result = x(top), then result = x(j) op result for j = top - 1 .. 0, where
 // source(j) gives x(j) (and may wait for it). Returns the operation's first
@@ -145,7 +156,7 @@ int fold_down(const Reduction& r, int top, Source&& source, void* result) {
   std::memcpy(result, source(top), static_cast<std::size_t>(r.count) * r.type->size);
   int err = MPI_SUCCESS;
   for (int j = top - 1; j >= 0; --j) {
-    const int e = r.count > 0 ? dtype::reduce(r.op, source(j), result, r.count, r.type_handle) : MPI_SUCCESS;
+    const int e = apply(r, source(j), result, r.count);
     if (err == MPI_SUCCESS) err = e;
   }
   return err;
@@ -169,7 +180,7 @@ int fold_up(const Reduction& r, int top, Source&& source, void* result) {
   int err = MPI_SUCCESS;
   for (int j = 1; j <= top; ++j) {
     std::memcpy(next, source(j), m);
-    const int e = r.count > 0 ? dtype::reduce(r.op, acc, next, r.count, r.type_handle) : MPI_SUCCESS;
+    const int e = apply(r, acc, next, r.count);
     if (err == MPI_SUCCESS) err = e;
     std::swap(acc, next);
   }

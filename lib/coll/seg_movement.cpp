@@ -123,21 +123,24 @@ void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
     read_into(s, i, e.where, e.bytes, t);
 }
 
-// Whether a table of n entries and (when block >= 0) n blocks of `block`
-// bytes fit one slot region, so no single copy is needed.
-bool fits_region(const Segment& s, long long block) {
-  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
+// Whether a collective that publishes a table of n blocks (scatter(v),
+// alltoall(v)) can run here: the table fits a slot region with room to
+// spare, and the blocks travel by single copy or, with `block` >= 0 (n
+// blocks of that many bytes, a size every rank knows), fit the region
+// beside the table.
+bool tables_apply(const Segment& s, long long block) {
+  const std::size_t table = table_bytes(s.size());
+  if (table > s.inline_max() / 2) return false;
+  if (s.single_copy()) return true;
   return block >= 0 &&
-         table_bytes(s.size()) + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <=
-             s.inline_max();
+         table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
 }
 
 }  // namespace
 
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
-  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
-  if (!s.single_copy() && !fits_region(s, block)) return false;
+  if (!tables_apply(s, block)) return false;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -247,8 +250,7 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
 bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block) {
-  if (table_bytes(s.size()) > s.inline_max() / 2) return false;
-  if (!s.single_copy() && !fits_region(s, block)) return false;
+  if (!tables_apply(s, block)) return false;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
   const int n = s.size();

@@ -32,9 +32,6 @@ using namespace seg;
 
 namespace {
 
-// Same bound as the blocking fold-whole form (seg_reduction.cpp).
-constexpr std::size_t kFoldWhole = 2048;
-
 class SegOp final : public p2p::Extension {
  public:
   SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}

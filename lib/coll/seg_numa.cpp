@@ -102,12 +102,6 @@ void bcast_two_level(Segment& s, const Typed& buf, int root) {
     for (int j : readers(me)) s.wait_done(j, k);
 }
 
-namespace {
-int apply(const Reduction& r, const void* in, void* inout) {
-  return r.count > 0 ? dtype::reduce(r.op, in, inout, r.count, r.type_handle) : MPI_SUCCESS;
-}
-}  // namespace
-
 int fold_two_level(Segment& s, const Reduction& r, const void* mine, void* result, int root, bool all) {
   const NumaGroups& g = s.groups();
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
@@ -121,30 +115,24 @@ int fold_two_level(Segment& s, const Reduction& r, const void* mine, void* resul
   s.post(k);
   if (!leader) s.wake(g.leader(my_group));
   int err = MPI_SUCCESS;
-  const auto note = [&err](int e) {
-    if (err == MPI_SUCCESS) err = e;
-  };
   if (leader) {
-    // The group's members, right fold in rank order: x_a op (x_b op (...)).
+    // The group's members, the right fold in rank order: x_a op (x_b op (...)).
     const auto& members = g.members[static_cast<std::size_t>(my_group)];
-    std::byte* partial = region + partial_at;
-    s.wait_posted(members.back(), k);
-    std::memcpy(partial, s.data(members.back(), k), m);
-    for (auto it = members.rbegin() + 1; it != members.rend(); ++it) {
-      s.wait_posted(*it, k);
-      note(apply(r, s.data(*it, k), partial));
-    }
+    err = fold_down(r, static_cast<int>(members.size()) - 1, [&](int j) {
+      const int member = members[static_cast<std::size_t>(j)];
+      s.wait_posted(member, k);
+      return s.data(member, k);
+    }, region + partial_at);
     s.post_ready(k);
     s.wake_all();
   }
   if (all || me == root) {
-    const int last = g.leader(g.count() - 1);
-    s.wait_ready(last, k);
-    std::memcpy(result, s.data(last, k) + partial_at, m);
-    for (int h = g.count() - 2; h >= 0; --h) {
+    // The groups' partial results, in group order.
+    const int e = fold_down(r, g.count() - 1, [&](int h) {
       s.wait_ready(g.leader(h), k);
-      note(apply(r, s.data(g.leader(h), k) + partial_at, result));
-    }
+      return s.data(g.leader(h), k) + partial_at;
+    }, result);
+    if (err == MPI_SUCCESS) err = e;
   }
   s.finish(k);
   return err;

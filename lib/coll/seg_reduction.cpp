@@ -29,16 +29,9 @@ using namespace seg;
 
 namespace {
 
-// Up to this many bytes, folding whole vectors beats folding by blocks
-// (one round of synchronisation instead of two; see docs/design/collectives.md).
-constexpr std::size_t kFoldWhole = 2048;
 // From this size a scan's hop is copied by both ranks of the pair (the
 // point-to-point engine's split_min, 64 KiB, for the same reason).
 constexpr std::size_t kSplitMin = 64 * 1024;
-
-int apply(const Reduction& r, const void* in, void* inout, int count) {
-  return count > 0 ? dtype::reduce(r.op, in, inout, count, r.type_handle) : MPI_SUCCESS;
-}
 
 std::size_t bytes_of(const Reduction& r, int count) { return static_cast<std::size_t>(count) * r.type->size; }
 
@@ -270,10 +263,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const auto take_partial = [&] {  // partial(me - 1) into dest
     s.wait_ready(me - 1, k);
     s.read(me - 1, s.line(me - 1).bytes, dest, half);
-    if (split) {
-      const auto& pushed = s.line(me - 1).pushed;
-      p2p::wait_until([&] { return pushed.load(std::memory_order_acquire) >= k; });
-    }
+    if (split) s.wait_pushed(me - 1, k);
   };
   std::uint64_t partial;
   if (exclusive) {

@@ -144,7 +144,12 @@ void Segment::finish(std::uint64_t k) {
 }
 
 void Segment::post_done(std::uint64_t k) {
-  if (!pending_.empty()) return post(k), wake_all(), finish(k);
+  if (!pending_.empty()) {  // done must wait for them: publish first
+    post(k);
+    wake_all();
+    finish(k);
+    return;
+  }
   lines_[me_].posted.store(k << 24 | offset_, std::memory_order_release);
   lines_[me_].done.store(k, std::memory_order_release);
   wake_all();
@@ -171,16 +176,16 @@ void Segment::wait_posted(int i, std::uint64_t k) const {
   }
   p2p::wait_until([&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
 }
-void Segment::wait_ready(int i, std::uint64_t k) const {
-  const auto& w = lines_[i].ready;
+namespace {
+void wait_at_least(const std::atomic<std::uint64_t>& w, std::uint64_t k) {
   if (w.load(std::memory_order_acquire) >= k) return;
   p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
 }
-void Segment::wait_done(int i, std::uint64_t k) const {
-  const auto& w = lines_[i].done;
-  if (w.load(std::memory_order_acquire) >= k) return;
-  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
-}
+}  // namespace
+
+void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(lines_[i].ready, k); }
+void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(lines_[i].done, k); }
+void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(lines_[i].pushed, k); }
 void Segment::wait_all_done(std::uint64_t k) const {
   p2p::wait_until([&] {
     for (int i = 0; i < n_; ++i)
@@ -209,8 +214,7 @@ void Segment::barrier() {
     wake_all();
     return;
   }
-  const auto& r = header_->released;
-  p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
+  wait_at_least(header_->released, b);
 }
 
 void Segment::barrier_two_level() {
@@ -226,8 +230,7 @@ void Segment::barrier_two_level() {
       return;
     }
   }
-  const auto& r = leader.group_released;
-  p2p::wait_until([&] { return r.load(std::memory_order_acquire) >= b; });
+  wait_at_least(leader.group_released, b);
 }
 
 namespace {

@@ -215,6 +215,7 @@ class Segment {
   void wait_posted(int i, std::uint64_t k) const;
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;
+  void wait_pushed(int i, std::uint64_t k) const;
   void wait_all_done(std::uint64_t k) const;
   // Rings the doorbells of sleeping members: one of them, or all others.
   void wake(int i) const;
