@@ -69,36 +69,24 @@ struct Pair {
   int i;
 };
 
-// MINLOC/MAXLOC (§5.9.4): the better value wins; on a tie the smaller index.
-template <class V, bool kMax>
-void loc(const void* in, void* inout, std::size_t n) {
-  const Pair<V>* __restrict a = static_cast<const Pair<V>*>(in);
-  Pair<V>* __restrict b = static_cast<Pair<V>*>(inout);
-  for (std::size_t k = 0; k < n; ++k) {
-    const bool better = kMax ? a[k].v > b[k].v : a[k].v < b[k].v;
-    if (better) {
-      // Member by member: a whole-struct copy would also write the padding
-      // after the last pair, past a buffer sized by the true extent.
-      b[k].v = a[k].v;
-      b[k].i = a[k].i;
-    } else if (a[k].v == b[k].v && a[k].i < b[k].i)
-      b[k].i = a[k].i;
-  }
-}
-
 // The same for the Fortran pair types (MPI_2INTEGER, MPI_2REAL,
 // MPI_2DOUBLE_PRECISION): the index has the value's type.
 template <class V>
 struct Pair2 {
   V v, i;
 };
-template <class V, bool kMax>
-void loc2(const void* in, void* inout, std::size_t n) {
-  const Pair2<V>* __restrict a = static_cast<const Pair2<V>*>(in);
-  Pair2<V>* __restrict b = static_cast<Pair2<V>*>(inout);
+
+// MINLOC/MAXLOC (§5.9.4) on pairs P (Pair or Pair2): the better value wins;
+// on a tie the smaller index.
+template <class P, bool kMax>
+void loc(const void* in, void* inout, std::size_t n) {
+  const P* __restrict a = static_cast<const P*>(in);
+  P* __restrict b = static_cast<P*>(inout);
   for (std::size_t k = 0; k < n; ++k) {
     const bool better = kMax ? a[k].v > b[k].v : a[k].v < b[k].v;
     if (better) {
+      // Member by member: a whole-struct copy would also write the padding
+      // after the last pair, past a buffer sized by the true extent.
       b[k].v = a[k].v;
       b[k].i = a[k].i;
     } else if (a[k].v == b[k].v && a[k].i < b[k].i)
@@ -203,8 +191,8 @@ Kernel byte(MPI_Op op) {
 template <class V>
 Kernel pair(MPI_Op op) {
   switch (op) {
-    case MPI_MINLOC: return loc<V, false>;
-    case MPI_MAXLOC: return loc<V, true>;
+    case MPI_MINLOC: return loc<Pair<V>, false>;
+    case MPI_MAXLOC: return loc<Pair<V>, true>;
     default: return nullptr;
   }
 }
@@ -212,8 +200,8 @@ Kernel pair(MPI_Op op) {
 template <class V>
 Kernel pair2(MPI_Op op) {
   switch (op) {
-    case MPI_MINLOC: return loc2<V, false>;
-    case MPI_MAXLOC: return loc2<V, true>;
+    case MPI_MINLOC: return loc<Pair2<V>, false>;
+    case MPI_MAXLOC: return loc<Pair2<V>, true>;
     default: return nullptr;
   }
 }
