@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "matmul.h"
 
 static int rank, size;
 
@@ -38,16 +39,6 @@ static long long counter(const char *name) {
   return (long long)v;
 }
 
-/* 2x2 matrix product on int[4] elements: associative, not commutative. */
-static void matmul(void *in, void *inout, int *len, MPI_Datatype *dt) {
-  (void)dt;
-  int *a = in, *b = inout;
-  for (int k = 0; k < *len; ++k, a += 4, b += 4) {
-    int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-                a[2] * b[1] + a[3] * b[3]};
-    memcpy(b, r, sizeof r);
-  }
-}
 /* Unit upper/lower triangular matrices: products stay small and order shows. */
 static void matrix_of(int r, int k, int m[4]) {
   m[0] = 1; m[1] = (r + k) % 3; m[2] = 0; m[3] = 1;
@@ -196,9 +187,7 @@ static void reductions(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
       for (int r = 1; r < n; ++r) {
         int m[4];
         matrix_of(r, k, m);
-        int t[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3], acc[2] * m[0] + acc[3] * m[2],
-                    acc[2] * m[1] + acc[3] * m[3]};
-        memcpy(acc, t, sizeof t);
+        mat2_mul(acc, m, acc);
         memcpy(pre + 4 * ((size_t)r * cnt + k), acc, sizeof acc);
       }
     }
@@ -347,9 +336,7 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
         for (int r = 1; r < n; ++r) {
           int m[4];
           matrix_of(r, k + e, m);
-          int t[4] = {acc[0] * m[0] + acc[1] * m[2], acc[0] * m[1] + acc[1] * m[3], acc[2] * m[0] + acc[3] * m[2],
-                      acc[2] * m[1] + acc[3] * m[3]};
-          memcpy(acc, t, sizeof t);
+          mat2_mul(acc, m, acc);
         }
         CHECK(memcmp(res[k] + 4 * e, acc, sizeof acc) == 0);
       }
