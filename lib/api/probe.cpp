@@ -1,5 +1,6 @@
 // MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv.
 #include "api/p2p_args.hpp"
+#include "p2p/wait.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -45,7 +46,9 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   comm::Comm* c;
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
   if (int e = call.not_null(flag, "flag")) return e;
+  const std::uint64_t before = p2p::activity();
   *flag = p2p::iprobe(source, tag, c->context, status);
+  if (!*flag) p2p::yield_if_idle(before);
   return MPI_SUCCESS;
 }
 
@@ -64,7 +67,9 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
   if (int e = api::check_source_tag(call, source, tag, comm, &c)) return e;
   if (int e = call.not_null(flag, "flag")) return e;
   if (int e = call.not_null(message, "message")) return e;
+  const std::uint64_t before = p2p::activity();
   *flag = p2p::improbe(source, tag, c->context, comm, message, status);
+  if (!*flag) p2p::yield_if_idle(before);
   return MPI_SUCCESS;
 }
 

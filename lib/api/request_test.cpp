@@ -34,8 +34,12 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   }
   p2p::Request* r;
   if (int e = api::check_request(call, *request, "request", &r)) return e;
+  const std::uint64_t before = p2p::activity();
   *flag = p2p::test(r);
-  if (!*flag) return MPI_SUCCESS;
+  if (!*flag) {
+    p2p::yield_if_idle(before);
+    return MPI_SUCCESS;
+  }
   api::RequestError err;
   if (api::finish_request(request, r, status, &err) != MPI_SUCCESS) return api::report(call, err, err.code);
   return MPI_SUCCESS;
@@ -46,12 +50,14 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
   std::vector<p2p::Request*> rs(static_cast<std::size_t>(count > 0 ? count : 0));
   if (int e = api::check_requests(call, count, array_of_requests, rs.data())) return e;
   if (int e = call.not_null(flag, "flag")) return e;
+  const std::uint64_t before = p2p::activity();
   p2p::progress();
   std::vector<int> which;
   for (int i = 0; i < count; ++i) {
     if (!rs[i]) continue;
     if (!(rs[i]->complete || !usable(rs[i]))) {
       *flag = 0;
+      p2p::yield_if_idle(before);
       return MPI_SUCCESS;
     }
     which.push_back(i);
@@ -69,6 +75,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
   if (int e = api::check_requests(call, count, array_of_requests, rs.data())) return e;
   if (int e = call.not_null(index, "index")) return e;
   if (int e = call.not_null(flag, "flag")) return e;
+  const std::uint64_t before = p2p::activity();
   p2p::progress();
   bool active = false;
   for (int i = 0; i < count; ++i) {
@@ -86,6 +93,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
   *index = MPI_UNDEFINED;
   *flag = !active;
   if (!active) p2p::empty_status(status);
+  else p2p::yield_if_idle(before);
   return MPI_SUCCESS;
 }
 
@@ -95,6 +103,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
   std::vector<p2p::Request*> rs(static_cast<std::size_t>(incount > 0 ? incount : 0));
   if (int e = api::check_requests(call, incount, array_of_requests, rs.data())) return e;
   if (int e = call.not_null(outcount, "outcount")) return e;
+  const std::uint64_t before = p2p::activity();
   p2p::progress();
   bool active = false;
   std::vector<int> which;
@@ -107,6 +116,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
   }
+  if (which.empty()) p2p::yield_if_idle(before);
   if (!which.empty())
     if (int e = call.not_null(array_of_indices, "array_of_indices")) return e;
   *outcount = static_cast<int>(which.size());

@@ -232,6 +232,10 @@ bool oversubscribed_slow() {
   return g_oversubscribed;
 }
 
+void yield_if_idle(std::uint64_t activity_before) {
+  if (oversubscribed() && activity() == activity_before) sched_yield();
+}
+
 // Spin while the awaited event is likely to be near (a peer on another core
 // answers within microseconds), yield while it may still come soon, then
 // sleep. Oversubscribed, every spin takes time from the rank we wait for, so

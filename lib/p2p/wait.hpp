@@ -67,6 +67,16 @@ void wait_until(Done&& done) {
   wait_slow(std::function<bool()>(std::ref(done)));
 }
 
+// For callers that poll (MPI_Test*, MPI_Iprobe, MPI_Improbe) and found
+// nothing: when progress() did no work since `activity_before` (activity()
+// read before it) and there are more ranks than cores, hands the core to
+// another process with sched_yield. A polling rank that spins on, with a
+// rank it waits for descheduled on the same core, delays exactly what it
+// polls for; this is what lets a nonblocking collective complete during an
+// application's compute phase oversubscribed. With a core per rank it does
+// nothing (a yield would only give the core to unrelated work).
+void yield_if_idle(std::uint64_t activity_before);
+
 // Wakes world rank r if it sleeps. Call after publishing what it waits for.
 void wake(int world_rank);
 
