@@ -129,6 +129,16 @@ void each_posted(const Segment& s, std::uint64_t k, std::vector<char> want, Fn&&
   }
 }
 
+// From this size a copy between two ranks that each have a core is split
+// between them: the reader reads the first half while the writer, idle
+// otherwise, writes the second half into the reader's buffer (a scan's hop,
+// a two-rank bcast; the point-to-point engine's split_min, 64 KiB, for the
+// same reason: one core's copy does not reach the machine's bandwidth).
+inline constexpr std::size_t kSplitMin = 64 * 1024;
+
+// The part of an m-byte split copy that the reader copies itself.
+inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
+
 // Every member but this one.
 inline std::vector<char> others(const Segment& s) {
   std::vector<char> w(static_cast<std::size_t>(s.size()), 1);

@@ -11,7 +11,7 @@ using namespace seg;
 
 // Root's buffer goes through its slot region (small) or is read by everybody
 // straight from the root's memory (large); the root waits for the readers
-// only in the second case.
+// only in the second case. Two ranks with a core each split a large copy.
 bool seg_bcast(Segment& s, const Typed& buf, int root) {
   const std::size_t m = buf.bytes();
   const bool small = m <= s.inline_max();
@@ -22,6 +22,10 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
     bcast_two_level(s, buf, root);
     return true;
   }
+  // Two ranks with a core each and a large message: the copy is split
+  // (kSplitMin); the reader posts where the root may write (`dest`, 0: not
+  // at all), the root writes the second half and stores pushed = k.
+  const bool split = !small && s.size() == 2 && !s.oversubscribed() && m >= kSplitMin;
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     if (small) {
@@ -33,15 +37,35 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
     s.line(root).addr = pub.addr();
     s.post(k);
     s.wake_all();
+    if (split) {  // the reader's half is read; write the other half where it said
+      const int reader = 1 - root;
+      s.wait_posted(reader, k);
+      const std::uint64_t dest = s.line(reader).dest;
+      if (dest != 0) {
+        const std::size_t half = split_half(m);
+        s.write(reader, reinterpret_cast<const std::byte*>(pub.addr()) + half, dest + half, m - half);
+      }
+      s.line(root).pushed.store(k, std::memory_order_release);
+      s.wake(reader);
+    }
     s.finish(k);
     s.wait_all_done(k);
     return true;
   }
+  if (split) {  // where the root may write: our buffer, when contiguous
+    s.line(s.me()).dest = buf.type->contiguous() ? reinterpret_cast<std::uint64_t>(buf.buf) : 0;
+    s.post(k);
+    s.wake(root);
+  }
   s.wait_posted(root, k);
-  if (small)
+  if (small) {
     unpack_from(s.data(root, k), m, buf);
-  else
+  } else if (split && buf.type->contiguous()) {
+    s.read(root, s.line(root).addr, const_cast<void*>(buf.buf), split_half(m));
+    s.wait_pushed(root, k);
+  } else {
     read_into(s, root, s.line(root).addr, m, buf);
+  }
   s.finish(k);
   return true;
 }

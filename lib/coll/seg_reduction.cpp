@@ -29,10 +29,6 @@ using namespace seg;
 
 namespace {
 
-// From this size a scan's hop is copied by both ranks of the pair (the
-// point-to-point engine's split_min, 64 KiB, for the same reason).
-constexpr std::size_t kSplitMin = 64 * 1024;
-
 std::size_t bytes_of(const Reduction& r, int count) { return static_cast<std::size_t>(count) * r.type->size; }
 
 // Which ranks need the folded vector.
@@ -252,7 +248,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   core::count(core::Counter::seg_single_copy);
   const int n = s.size();
   const bool split = !s.oversubscribed() && m >= kSplitMin;
-  const std::size_t half = split ? (m / 2) & ~std::size_t{63} : m;  // the part the reader copies
+  const std::size_t half = split ? split_half(m) : m;  // the part the reader copies
   Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
   std::byte* dest = static_cast<std::byte*>(exclusive ? result : prev.get());  // partial(me - 1) goes here
   if (me > 0 && split) {

@@ -57,10 +57,11 @@
 //             member writes all its data at its start;
 //   ibarrier = b (release) when it started its b-th MPI_Ibarrier; the
 //             barrier completes once every member's ibarrier >= b;
-//   dest, pushed: the split copy of a large scan's hop (seg_reduction.cpp):
-//             the successor publishes where it wants the data (dest, then
-//             posted), the predecessor writes the second half there and
-//             stores pushed = k (release);
+//   dest, pushed: the split copy of a large scan's hop (seg_reduction.cpp)
+//             and of a two-rank bcast (seg_movement.cpp): the reader
+//             publishes where it wants the data (dest, then posted), the
+//             writer writes the second half there and stores pushed = k
+//             (release); the reader returns only after pushed >= k;
 // Readers load these with acquire, then read the data.
 //
 // Reuse rules. Before member i takes a region for collective k (reserve()):
