@@ -32,12 +32,14 @@ using namespace seg;
 
 namespace {
 
-class SegOp final : public p2p::Extension {
+// One member's part of a segment collective: ready() says whether the posts
+// its reads need are there, complete() does the reads (and folds) and gives
+// an error class. A template on the two, so starting one allocates nothing
+// but the operation itself.
+class SegOp : public p2p::Extension {
  public:
-  SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}
-  std::function<bool()> ready;    // the posts this member's reads need are there
-  std::function<int()> complete;  // the reads (and folds): an error class
-  std::vector<std::shared_ptr<const void>> kept;  // datatypes in use
+  SegOp(std::shared_ptr<Segment> seg, std::uint64_t k, std::shared_ptr<const void> kept)
+      : seg_(std::move(seg)), kept_(std::move(kept)), k_(k) {}
 
   // Segment::pending entry: completes if it can.
   bool try_complete() {
@@ -55,11 +57,37 @@ class SegOp final : public p2p::Extension {
   const char* describe() const override { return "applying the reduction operation failed"; }
 
  private:
+  virtual bool ready() = 0;
+  virtual int complete() = 0;
   std::shared_ptr<Segment> seg_;
+  std::shared_ptr<const void> kept_;  // a derived datatype in use, or null
   std::uint64_t k_;
   bool finished_ = false;
   int error_ = MPI_SUCCESS;
 };
+
+template <class Ready, class Complete>
+class SegOpOf final : public SegOp {
+ public:
+  SegOpOf(std::shared_ptr<Segment> seg, std::uint64_t k, std::shared_ptr<const void> kept, Ready ready,
+          Complete complete)
+      : SegOp(std::move(seg), k, std::move(kept)), ready_(std::move(ready)), complete_(std::move(complete)) {}
+
+ private:
+  bool ready() override { return ready_(); }
+  int complete() override { return complete_(); }
+  Ready ready_;
+  Complete complete_;
+};
+
+template <class Ready, class Complete>
+std::unique_ptr<SegOp> make_op(const std::shared_ptr<Segment>& s, std::uint64_t k, std::shared_ptr<const void> kept,
+                               Ready ready, Complete complete) {
+  return std::make_unique<SegOpOf<Ready, Complete>>(s, k, std::move(kept), std::move(ready), std::move(complete));
+}
+
+const auto always = [] { return true; };
+const auto nothing = [] { return MPI_SUCCESS; };
 
 class IbarrierOp final : public p2p::Extension {
  public:
@@ -83,11 +111,16 @@ bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
   return true;
 }
 
+// Queued first, so that start_extension's first poll (a drain) can complete
+// it at once: an operation that needs no one else (a bcast root, a reduce
+// non-root) or whose data is already posted costs its MPI_Wait nothing.
 int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* request) {
   SegOp* raw = op.get();
-  if (int e = p2p::start_extension(std::move(op), comm, request)) return e;
   s.add_pending([raw] { return raw->try_complete(); });
-  s.drain();
+  if (int e = p2p::start_extension(std::move(op), comm, request)) {
+    s.drop_last_pending();  // never started: nobody waits for its done
+    return e;
+  }
   return MPI_SUCCESS;
 }
 
@@ -118,22 +151,18 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
   if (m > s.inline_max()) return -1;
   core::count(core::Counter::seg_bcast);
   const std::uint64_t k = s.begin();
-  auto op = std::make_unique<SegOp>(sp, k);
   if (s.me() == root) {
     pack_to(buf, s.reserve(k, m));
     s.post(k);
     s.wake_all();
-    op->ready = [] { return true; };
-    op->complete = [] { return MPI_SUCCESS; };
-  } else {
-    op->kept.push_back(keep_type(type));
-    op->ready = [&s, k, root] { return Segment::seq_of(s.line(root).posted.load(std::memory_order_acquire)) >= k; };
-    op->complete = [&s, k, root, buf, m] {
-      unpack_from(s.data(root, k), m, buf);
-      return MPI_SUCCESS;
-    };
+    return start_op(make_op(sp, k, nullptr, always, nothing), s, comm, request);
   }
-  return start_op(std::move(op), s, comm, request);
+  auto posted = [&s, k, root] { return Segment::seq_of(s.line(root).posted.load(std::memory_order_acquire)) >= k; };
+  auto read = [&s, k, root, buf, m] {
+    unpack_from(s.data(root, k), m, buf);
+    return MPI_SUCCESS;
+  };
+  return start_op(make_op(sp, k, keep_type(type), posted, read), s, comm, request);
 }
 
 // MPI_Ireduce (root >= 0) and MPI_Iallreduce (root -1) of small vectors:
@@ -149,17 +178,11 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   std::memcpy(s.reserve(k, m), mine, m);
   s.post(k);
   s.wake_all();
-  auto op = std::make_unique<SegOp>(sp, k);
-  op->kept.push_back(keep_type(r.type_handle));
-  if (root >= 0 && s.me() != root) {
-    op->ready = [] { return true; };
-    op->complete = [] { return MPI_SUCCESS; };
-  } else {
-    const int n = s.size();
-    op->ready = [&s, k, n] { return all_posted(s, k, 0, n - 1); };
-    op->complete = [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); };
-  }
-  return start_op(std::move(op), s, comm, request);
+  if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, nullptr, always, nothing), s, comm, request);
+  const int n = s.size();
+  auto posted = [&s, k, n] { return all_posted(s, k, 0, n - 1); };
+  auto fold = [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); };
+  return start_op(make_op(sp, k, keep_type(r.type_handle), posted, fold), s, comm, request);
 }
 
 int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result, bool exclusive,
@@ -172,14 +195,12 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
   std::memcpy(s.reserve(k, m), mine, m);
   s.post(k);
   s.wake_all();
-  auto op = std::make_unique<SegOp>(sp, k);
-  op->kept.push_back(keep_type(r.type_handle));
   const int last = exclusive ? s.me() - 1 : s.me();
-  op->ready = [&s, k, last] { return all_posted(s, k, 0, last); };
-  op->complete = [&s, k, last, r, result] {
+  auto posted = [&s, k, last] { return all_posted(s, k, 0, last); };
+  auto fold = [&s, k, last, r, result] {
     return last < 0 ? MPI_SUCCESS : fold_up(r, last, [&](int j) { return s.data(j, k); }, result);
   };
-  return start_op(std::move(op), s, comm, request);
+  return start_op(make_op(sp, k, keep_type(r.type_handle), posted, fold), s, comm, request);
 }
 
 }  // namespace ringmpi::coll
