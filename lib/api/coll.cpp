@@ -136,6 +136,11 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (coll::seg_gatherv(*seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root,
                           uniform ? static_cast<long long>(block()) : -1))
       return MPI_SUCCESS;
+  if (auto seg = nb_segment_for(*c, req, Family::coll_gather))
+    if (int e = coll::iseg_gatherv(seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, recvtype, root,
+                                   uniform ? static_cast<long long>(block()) : -1, comm, req);
+        e != kNotHere)
+      return started(call, e);
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
     return MPI_SUCCESS;
@@ -204,6 +209,11 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     if (coll::seg_scatterv(*seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root,
                            uniform ? static_cast<long long>(block()) : -1))
       return MPI_SUCCESS;
+  if (auto seg = nb_segment_for(*c, req, Family::coll_scatter))
+    if (int e = coll::iseg_scatterv(seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, recvtype, in_place, root,
+                                    uniform ? static_cast<long long>(block()) : -1, comm, req);
+        e != kNotHere)
+      return started(call, e);
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
     coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
     return MPI_SUCCESS;
@@ -263,6 +273,10 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allgather))
     if (coll::seg_allgatherv(*seg, send, in_place, recvbuf, recvcounts, displs, *rt)) return MPI_SUCCESS;
+  if (auto seg = nb_segment_for(*c, req, Family::coll_allgather))
+    if (int e = coll::iseg_allgatherv(seg, send, in_place, recvbuf, recvcounts, displs, *rt, recvtype, comm, req);
+        e != kNotHere)
+      return started(call, e);
   if (!c->inter && !req && !coll::allgather_direct(c->size(), recvcounts, *rt)) {
     coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
     return MPI_SUCCESS;
@@ -343,10 +357,16 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recv_v = !uniform,
                        .in_place = in_place},
                       req);
+  const long long block = uniform && n > 0 ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1;
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_alltoall))
     if (coll::seg_alltoallv(*seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
-                            in_place, uniform ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1))
+                            in_place, block))
       return MPI_SUCCESS;
+  if (auto seg = nb_segment_for(*c, req, Family::coll_alltoall))
+    if (int e = coll::iseg_alltoallv(seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls,
+                                     *rt, recvtype, in_place, block, comm, req);
+        e != kNotHere)
+      return started(call, e);
   if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(std::size_t(recvcounts[0]) * rt->size))) {
     coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
     return MPI_SUCCESS;

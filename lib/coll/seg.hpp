@@ -46,6 +46,21 @@ int iseg_reduce(const std::shared_ptr<Segment>& s, const Reduction& r, const voi
                 MPI_Comm comm, MPI_Request* request);
 int iseg_scan(const std::shared_ptr<Segment>& s, const Reduction& r, const void* mine, void* result, bool exclusive,
               MPI_Comm comm, MPI_Request* request);
+// Data movement (coll/seg_nonblocking_movement.cpp); `block` as for the
+// blocking forms below; recvtype: the handle kept alive until completion.
+int iseg_scatterv(const std::shared_ptr<Segment>& s, const void* sendbuf, const int* counts, const int* displs,
+                  const dtype::Datatype& stype, const Typed& recv, MPI_Datatype recvtype, bool in_place, int root,
+                  long long block, MPI_Comm comm, MPI_Request* request);
+int iseg_gatherv(const std::shared_ptr<Segment>& s, const Typed& send, bool in_place, void* recvbuf,
+                 const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype, int root,
+                 long long block, MPI_Comm comm, MPI_Request* request);
+int iseg_allgatherv(const std::shared_ptr<Segment>& s, const Typed& send, bool in_place, void* recvbuf,
+                    const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request* request);
+int iseg_alltoallv(const std::shared_ptr<Segment>& s, const void* sendbuf, const int* scounts, const int* sdispls,
+                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                   const dtype::Datatype& rtype, MPI_Datatype recvtype, bool in_place, long long block, MPI_Comm comm,
+                   MPI_Request* request);
 
 void seg_barrier(Segment& s);
 

@@ -139,6 +139,33 @@ inline constexpr std::size_t kSplitMin = 64 * 1024;
 // The part of an m-byte split copy that the reader copies itself.
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
 
+// Tables of blocks (seg_movement.cpp): a writer's region holds how its
+// blocks travel (kInSlot or kByAddress, one word), a table of n Entry, then
+// (in the slot) the blocks; the mode is in the region, so a reader follows
+// whatever the writer chose.
+// Publishes blocks[j] for every j in `to` from this member: packed into its
+// slot region when they all fit there (and, `rooted`, none is large enough
+// for single copy), else by address (their own memory when contiguous, a
+// packed copy in `keep` otherwise). Posts k; returns the mode.
+std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
+                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false);
+// Takes the block of member i's table at `entry` (-1: this member's) into t.
+void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);
+// Whether a collective that publishes a table of n blocks can run here: the
+// table fits a slot region with room to spare, and the blocks travel by
+// single copy or, with `block` >= 0 (n blocks of that many bytes, a size
+// every rank knows), fit the region beside the table.
+bool tables_apply(const Segment& s, long long block);
+
+// What an allgather publishes: the send block (copied into the own block
+// afterwards by the caller: *from_send) or the own block of recvbuf.
+Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send);
+// An all-to-all's outgoing blocks; with MPI_IN_PLACE, packed copies in *saved.
+std::vector<Typed> alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
+                                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
+                                   const int* rdispls, const dtype::Datatype& rtype, bool in_place,
+                                   std::unique_ptr<Temp>* saved);
+
 // Every member but this one.
 inline std::vector<char> others(const Segment& s) {
   std::vector<char> w(static_cast<std::size_t>(s.size()), 1);

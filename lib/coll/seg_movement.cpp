@@ -79,11 +79,10 @@ std::size_t table_bytes(int n) { return align64(sizeof(std::uint64_t) + static_c
 Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + sizeof(std::uint64_t)); }
 std::uint64_t& mode_of(std::byte* region) { return *reinterpret_cast<std::uint64_t*>(region); }
 
-// Publishes blocks[j] for every j in `to` from this member: packed into its
-// slot region when they all fit there, else by address (their own memory when
-// contiguous, a packed copy in `keep` otherwise). Returns the mode.
-std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false) {
+}  // namespace
+
+std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
+                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted) {
   const int n = s.size();
   std::size_t total = table_bytes(n), largest = 0;
   for (int j = 0; j < n; ++j)
@@ -136,10 +135,9 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Type
   return mode;
 }
 
-// Takes member i's block for this member (from i's table) into t.
-void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
+void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry) {
   std::byte* region = s.data(i, k);
-  const Entry e = table_of(region)[s.me()];
+  const Entry e = table_of(region)[entry < 0 ? s.me() : entry];
   const std::uint64_t mode = mode_of(region);
   if (mode == kInSlot)
     unpack_from(region + e.where, e.bytes, t);
@@ -147,12 +145,7 @@ void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t) {
     read_into(s, i, e.where, e.bytes, t);
 }
 
-// Whether a collective that publishes a table of n blocks (scatter(v),
-// alltoall(v)) can run here: the table fits a slot region with room to
-// spare, and the blocks travel by single copy or, with `block` >= 0 (n
-// blocks of that many bytes, a size every rank knows), fit the region
-// beside the table.
-bool tables_apply(const Segment& s, long long block) {
+bool seg::tables_apply(const Segment& s, long long block) {
   const std::size_t table = table_bytes(s.size());
   if (table > s.inline_max() / 2) return false;
   if (s.single_copy()) return true;
@@ -160,7 +153,42 @@ bool tables_apply(const Segment& s, long long block) {
          table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
 }
 
-}  // namespace
+Typed seg::allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send) {
+  // Publish from the send buffer and copy into the own block afterwards:
+  // the others start at once, and they read memory that is not being
+  // written (a block just copied into recvbuf is dirty in this core's
+  // cache: 256 KiB at np = 2 took 50 us that way, 27 us this way).
+  // (A send block whose size differs from the receive block is an erroneous
+  // call: it goes into place first and is published from there, truncated.)
+  *from_send = !in_place && send.bytes() == own.bytes();
+  if (!in_place && !*from_send) copy_typed(send, own);
+  return *from_send ? send : own;
+}
+
+std::vector<Typed> seg::alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
+                                        const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
+                                        const int* rdispls, const dtype::Datatype& rtype, bool in_place,
+                                        std::unique_ptr<Temp>* saved) {
+  std::vector<Typed> blocks(static_cast<std::size_t>(n));
+  if (!in_place) {
+    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, sdispls[j], scounts[j]);
+    return blocks;
+  }
+  // MPI_IN_PLACE: the outgoing blocks, saved before recvbuf is overwritten,
+  // as packed bytes (MPI_BYTE describes them).
+  std::size_t total = 0;
+  for (int j = 0; j < n; ++j) total += align64(static_cast<std::size_t>(rcounts[j]) * rtype.size);
+  *saved = std::make_unique<Temp>(total);
+  const dtype::Datatype* bytes = dtype::lookup(MPI_BYTE);
+  std::size_t at = 0;
+  for (int j = 0; j < n; ++j) {
+    const Typed b = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
+    pack_to(b, (*saved)->get() + at);
+    blocks[static_cast<std::size_t>(j)] = Typed{(*saved)->get() + at, static_cast<int>(b.bytes()), bytes};
+    at += align64(b.bytes());
+  }
+  return blocks;
+}
 
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
@@ -238,15 +266,8 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const std::uint64_t k = s.begin();
   const int me = s.me();
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
-  // Publish from the send buffer and copy into my own block afterwards:
-  // the others start at once, and they read memory that is not being
-  // written (a block just copied into recvbuf is dirty in this core's
-  // cache: 256 KiB at np = 2 took 50 us that way, 27 us this way).
-  // (A send block whose size differs from the receive block is an erroneous
-  // call: it goes into place first and is published from there, truncated.)
-  const bool from_send = !in_place && send.bytes() == own.bytes();
-  if (!in_place && !from_send) copy_typed(send, own);
-  const Typed src = from_send ? send : own;
+  bool from_send;
+  const Typed src = allgather_source(send, in_place, own, &from_send);
   std::unique_ptr<Published> pub;
   if (own.bytes() <= s.inline_max()) {
     pack_to(src, s.reserve(k, own.bytes()));
@@ -279,27 +300,9 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   const std::uint64_t k = s.begin();
   const int n = s.size();
   const int me = s.me();
-  std::vector<Typed> blocks(static_cast<std::size_t>(n));
-  std::unique_ptr<Temp> saved;  // MPI_IN_PLACE: the outgoing blocks, before recvbuf is overwritten
-  if (in_place) {
-    std::size_t total = 0;
-    for (int j = 0; j < n; ++j) total += align64(static_cast<std::size_t>(rcounts[j]) * rtype.size);
-    saved = std::make_unique<Temp>(total);
-    std::size_t at = 0;
-    for (int j = 0; j < n; ++j) {
-      const Typed b = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
-      pack_to(b, saved->get() + at);
-      blocks[static_cast<std::size_t>(j)] = Typed{saved->get() + at, static_cast<int>(b.bytes()), nullptr};
-      at += align64(b.bytes());
-    }
-  }
-  if (in_place) {
-    // The saved blocks are packed bytes: MPI_BYTE describes them.
-    const dtype::Datatype* bytes = dtype::lookup(MPI_BYTE);
-    for (auto& b : blocks) b.type = bytes;
-  } else {
-    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, sdispls[j], scounts[j]);
-  }
+  std::unique_ptr<Temp> saved;
+  const std::vector<Typed> blocks =
+      alltoall_blocks(n, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved);
   std::unique_ptr<Temp> keep;
   const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep);
   s.wake_all();

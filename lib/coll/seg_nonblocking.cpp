@@ -22,72 +22,14 @@
 #include <cstring>
 
 #include "coll/seg.hpp"
-#include "coll/seg_common.hpp"
+#include "coll/seg_op.hpp"
 #include "dtype/op.hpp"
-#include "p2p/extension.hpp"
 
 namespace ringmpi::coll {
 
 using namespace seg;
 
 namespace {
-
-// One member's part of a segment collective: ready() says whether the posts
-// its reads need are there, complete() does the reads (and folds) and gives
-// an error class. A template on the two, so starting one allocates nothing
-// but the operation itself.
-class SegOp : public p2p::Extension {
- public:
-  SegOp(std::shared_ptr<Segment> seg, std::uint64_t k, std::shared_ptr<const void> kept)
-      : seg_(std::move(seg)), kept_(std::move(kept)), k_(k) {}
-
-  // Segment::pending entry: completes if it can.
-  bool try_complete() {
-    if (!ready()) return false;
-    error_ = complete();
-    seg_->store_done(k_);
-    finished_ = true;
-    return true;
-  }
-  bool poll() override {
-    if (!finished_) seg_->drain();
-    return finished_;
-  }
-  int error() const override { return error_; }
-  const char* describe() const override { return "applying the reduction operation failed"; }
-
- private:
-  virtual bool ready() = 0;
-  virtual int complete() = 0;
-  std::shared_ptr<Segment> seg_;
-  std::shared_ptr<const void> kept_;  // a derived datatype in use, or null
-  std::uint64_t k_;
-  bool finished_ = false;
-  int error_ = MPI_SUCCESS;
-};
-
-template <class Ready, class Complete>
-class SegOpOf final : public SegOp {
- public:
-  SegOpOf(std::shared_ptr<Segment> seg, std::uint64_t k, std::shared_ptr<const void> kept, Ready ready,
-          Complete complete)
-      : SegOp(std::move(seg), k, std::move(kept)), ready_(std::move(ready)), complete_(std::move(complete)) {}
-
- private:
-  bool ready() override { return ready_(); }
-  int complete() override { return complete_(); }
-  Ready ready_;
-  Complete complete_;
-};
-
-template <class Ready, class Complete>
-std::unique_ptr<SegOp> make_op(const std::shared_ptr<Segment>& s, std::uint64_t k, std::shared_ptr<const void> kept,
-                               Ready ready, Complete complete) {
-  return std::make_unique<SegOpOf<Ready, Complete>>(s, k, std::move(kept), std::move(ready), std::move(complete));
-}
-
-const auto always = [] { return true; };
-const auto nothing = [] { return MPI_SUCCESS; };
 
 class IbarrierOp final : public p2p::Extension {
  public:
@@ -104,30 +46,6 @@ class IbarrierOp final : public p2p::Extension {
   std::shared_ptr<Segment> seg_;
   std::uint64_t b_;
 };
-
-bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
-  for (int j = from; j <= to; ++j)
-    if (Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) < k) return false;
-  return true;
-}
-
-// Queued first, so that start_extension's first poll (a drain) can complete
-// it at once: an operation that needs no one else (a bcast root, a reduce
-// non-root) or whose data is already posted costs its MPI_Wait nothing.
-int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* request) {
-  SegOp* raw = op.get();
-  s.add_pending([raw] { return raw->try_complete(); });
-  if (int e = p2p::start_extension(std::move(op), comm, request)) {
-    s.drop_last_pending();  // never started: nobody waits for its done
-    return e;
-  }
-  return MPI_SUCCESS;
-}
-
-std::shared_ptr<const void> keep_type(MPI_Datatype h) {
-  dtype::TypePtr t = dtype::lookup_shared(h);
-  return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
-}
 
 }  // namespace
 
@@ -155,14 +73,15 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
     pack_to(buf, s.reserve(k, m));
     s.post(k);
     s.wake_all();
-    return start_op(make_op(sp, k, nullptr, always, nothing), s, comm, request);
+    return start_op(make_op(sp, k, always, nothing), s, comm, request);
   }
-  auto posted = [&s, k, root] { return Segment::seq_of(s.line(root).posted.load(std::memory_order_acquire)) >= k; };
-  auto read = [&s, k, root, buf, m] {
-    unpack_from(s.data(root, k), m, buf);
-    return MPI_SUCCESS;
-  };
-  return start_op(make_op(sp, k, keep_type(type), posted, read), s, comm, request);
+  auto op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
+                    [&s, k, root, buf, m] {
+                      unpack_from(s.data(root, k), m, buf);
+                      return MPI_SUCCESS;
+                    });
+  op->keep(keep_type(type));
+  return start_op(std::move(op), s, comm, request);
 }
 
 // MPI_Ireduce (root >= 0) and MPI_Iallreduce (root -1) of small vectors:
@@ -178,11 +97,12 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   std::memcpy(s.reserve(k, m), mine, m);
   s.post(k);
   s.wake_all();
-  if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, nullptr, always, nothing), s, comm, request);
+  if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, always, nothing), s, comm, request);
   const int n = s.size();
-  auto posted = [&s, k, n] { return all_posted(s, k, 0, n - 1); };
-  auto fold = [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); };
-  return start_op(make_op(sp, k, keep_type(r.type_handle), posted, fold), s, comm, request);
+  auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
+                    [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); });
+  op->keep(keep_type(r.type_handle));
+  return start_op(std::move(op), s, comm, request);
 }
 
 int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result, bool exclusive,
@@ -196,11 +116,12 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
   s.post(k);
   s.wake_all();
   const int last = exclusive ? s.me() - 1 : s.me();
-  auto posted = [&s, k, last] { return all_posted(s, k, 0, last); };
-  auto fold = [&s, k, last, r, result] {
-    return last < 0 ? MPI_SUCCESS : fold_up(r, last, [&](int j) { return s.data(j, k); }, result);
-  };
-  return start_op(make_op(sp, k, keep_type(r.type_handle), posted, fold), s, comm, request);
+  auto op = make_op(sp, k, [&s, k, last] { return all_posted(s, k, 0, last); },
+                    [&s, k, last, r, result] {
+                      return last < 0 ? MPI_SUCCESS : fold_up(r, last, [&](int j) { return s.data(j, k); }, result);
+                    });
+  op->keep(keep_type(r.type_handle));
+  return start_op(std::move(op), s, comm, request);
 }
 
 }  // namespace ringmpi::coll

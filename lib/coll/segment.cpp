@@ -186,12 +186,14 @@ void wait_at_least(const std::atomic<std::uint64_t>& w, std::uint64_t k) {
 void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(lines_[i].ready, k); }
 void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(lines_[i].done, k); }
 void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(lines_[i].pushed, k); }
+bool Segment::all_done(std::uint64_t k) const {
+  for (int i = 0; i < n_; ++i)
+    if (i != me_ && !done_at(i, k)) return false;
+  return true;
+}
+
 void Segment::wait_all_done(std::uint64_t k) const {
-  p2p::wait_until([&] {
-    for (int i = 0; i < n_; ++i)
-      if (i != me_ && lines_[i].done.load(std::memory_order_acquire) < k) return false;
-    return true;
-  });
+  p2p::wait_until([&] { return all_done(k); });
 }
 
 void Segment::wake(int i) const { p2p::wake(world_[static_cast<std::size_t>(i)]); }

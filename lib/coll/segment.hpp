@@ -219,6 +219,9 @@ class Segment {
   void wait_done(int i, std::uint64_t k) const;
   void wait_pushed(int i, std::uint64_t k) const;
   void wait_all_done(std::uint64_t k) const;
+  // Whether member i's done >= k / every other member's (acquire).
+  bool done_at(int i, std::uint64_t k) const { return lines_[i].done.load(std::memory_order_acquire) >= k; }
+  bool all_done(std::uint64_t k) const;
   // Rings the doorbells of sleeping members: one of them, or all others.
   void wake(int i) const;
   void wake_all() const;

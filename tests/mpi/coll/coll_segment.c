@@ -344,6 +344,108 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   }
 }
 
+/* Nonblocking data movement on an attached segment, at every size of
+ * kCounts (slot and by address): Iscatter, Iscatterv in place, Igather from
+ * a strided send type, Igatherv in place, Iallgather, Iallgatherv in place,
+ * Ialltoall into a strided receive type, Ialltoallv in place; all eight
+ * outstanding at once, completed in reverse order. */
+static void nonblocking_movement(MPI_Comm comm) {
+  int me, n;
+  MPI_Comm_rank(comm, &me);
+  MPI_Comm_size(comm, &n);
+  const char *fam[] = {"seg_scatter", "seg_gather", "seg_allgather", "seg_alltoall"};
+  long long before[4];
+  for (int f = 0; f < 4; ++f) before[f] = counter(fam[f]);
+  for (int ci = 0; ci < kNCounts; ++ci) {
+    const int cnt = kCounts[ci], root = (ci + 1) % n;
+    const size_t big = (size_t)cnt * 2 * n + 8;
+    int *b[8], *o[8];
+    for (int j = 0; j < 8; ++j) { b[j] = malloc(sizeof(int) * big); o[j] = malloc(sizeof(int) * big); }
+    int *counts = malloc(sizeof(int) * n), *displs = malloc(sizeof(int) * n);
+    int *sym = malloc(sizeof(int) * n), *sdis = malloc(sizeof(int) * n);
+    int at = 0, sat = 0;
+    for (int d = 0; d < n; ++d) {
+      counts[d] = cnt - d % 2; displs[d] = at; at += counts[d] + 1;
+      sym[d] = cnt - (me + d) % 2; sdis[d] = sat; sat += sym[d] + 2; /* count(me <-> d), symmetric */
+    }
+    MPI_Datatype stride2, stride2r;
+    CHECK_MPI(MPI_Type_vector(cnt, 1, 2, MPI_INT, &stride2));
+    CHECK_MPI(MPI_Type_commit(&stride2));
+    CHECK_MPI(MPI_Type_create_resized(MPI_INT, 0, 2 * sizeof(int), &stride2r)); /* one int, extent two */
+    CHECK_MPI(MPI_Type_commit(&stride2r));
+    for (int j = 0; j < 8; ++j)
+      for (size_t i = 0; i < big; ++i) { b[j][i] = -1; o[j][i] = -1; }
+    MPI_Request req[8];
+    /* 0: Iscatter. */
+    if (me == root)
+      for (int d = 0; d < n; ++d)
+        for (int i = 0; i < cnt; ++i) b[0][d * cnt + i] = value(root, d, i);
+    CHECK_MPI(MPI_Iscatter(b[0], cnt, MPI_INT, o[0], cnt, MPI_INT, root, comm, &req[0]));
+    /* 1: Iscatterv, in place at the root. */
+    if (me == root)
+      for (int d = 0; d < n; ++d)
+        for (int i = 0; i < counts[d]; ++i) b[1][displs[d] + i] = value(root, d, i + 1);
+    CHECK_MPI(MPI_Iscatterv(b[1], counts, displs, MPI_INT, me == root ? MPI_IN_PLACE : o[1], counts[me], MPI_INT,
+                            root, comm, &req[1]));
+    /* 2: Igather from every other int. */
+    for (int i = 0; i < cnt; ++i) b[2][2 * i] = value(me, root, i + 2);
+    CHECK_MPI(MPI_Igather(b[2], 1, stride2, o[2], cnt, MPI_INT, root, comm, &req[2]));
+    /* 3: Igatherv, in place at the root. */
+    for (int i = 0; i < counts[me]; ++i) (me == root ? o[3] + displs[me] : b[3])[i] = value(me, root, i + 3);
+    CHECK_MPI(MPI_Igatherv(me == root ? MPI_IN_PLACE : b[3], counts[me], MPI_INT, o[3], counts, displs, MPI_INT, root,
+                           comm, &req[3]));
+    /* 4: Iallgather. */
+    for (int i = 0; i < cnt; ++i) b[4][i] = value(me, 4, i);
+    CHECK_MPI(MPI_Iallgather(b[4], cnt, MPI_INT, o[4], cnt, MPI_INT, comm, &req[4]));
+    /* 5: Iallgatherv, in place. */
+    for (int i = 0; i < counts[me]; ++i) o[5][displs[me] + i] = value(me, 5, i);
+    CHECK_MPI(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, o[5], counts, displs, MPI_INT, comm, &req[5]));
+    /* 6: Ialltoall into every other int. */
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) b[6][d * cnt + i] = value(me, d, i + 6);
+    CHECK_MPI(MPI_Ialltoall(b[6], cnt, MPI_INT, o[6], cnt, stride2r, comm, &req[6]));
+    /* 7: Ialltoallv, in place, counts symmetric in (me, d). */
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < sym[d]; ++i) o[7][sdis[d] + i] = value(me, d, i + 7);
+    CHECK_MPI(MPI_Ialltoallv(MPI_IN_PLACE, NULL, NULL, MPI_DATATYPE_NULL, o[7], sym, sdis, MPI_INT, comm, &req[7]));
+    for (int j = 7; j >= 0; --j) CHECK_MPI(MPI_Wait(&req[j], MPI_STATUS_IGNORE));
+
+    for (int i = 0; i < cnt; ++i) CHECK(o[0][i] == value(root, me, i));
+    for (int i = 0; i < counts[me]; ++i)
+      CHECK((me == root ? b[1][displs[me] + i] : o[1][i]) == value(root, me, i + 1));
+    for (int d = 0; d < n && me == root; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(o[2][d * cnt + i] == value(d, root, i + 2));
+    for (int d = 0; d < n && me == root; ++d)
+      for (int i = 0; i < counts[d]; ++i) CHECK(o[3][displs[d] + i] == value(d, root, i + 3));
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) CHECK(o[4][d * cnt + i] == value(d, 4, i));
+    for (int d = 0; d < n; ++d) {
+      for (int i = 0; i < counts[d]; ++i) CHECK(o[5][displs[d] + i] == value(d, 5, i));
+      CHECK(o[5][displs[d] + counts[d]] == -1); /* the gap between blocks untouched */
+    }
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < cnt; ++i) {
+        CHECK(o[6][2 * (d * cnt + i)] == value(d, me, i + 6));
+        CHECK(o[6][2 * (d * cnt + i) + 1] == -1);
+      }
+    for (int d = 0; d < n; ++d)
+      for (int i = 0; i < sym[d]; ++i) CHECK(o[7][sdis[d] + i] == value(d, me, i + 7));
+    CHECK_MPI(MPI_Type_free(&stride2));
+    CHECK_MPI(MPI_Type_free(&stride2r));
+    for (int j = 0; j < 8; ++j) { free(b[j]); free(o[j]); }
+    free(counts); free(displs); free(sym); free(sdis);
+  }
+#ifdef EXPECT_SEGMENT
+  /* Two calls of each family per size, all of them on the segment. */
+  for (int f = 0; f < 4; ++f) {
+    const long long ran = counter(fam[f]) - before[f];
+    if (n > 1 && ran != 2 * kNCounts) fprintf(stderr, "rank %d: %s: %lld nonblocking calls on the segment\n", me, fam[f], ran);
+    CHECK(n == 1 || ran == 2 * kNCounts);
+  }
+#endif
+  (void)before;
+}
+
 int main(int argc, char **argv) {
 #ifdef NUMA_LAYOUT
   const int pinned = numa_setup();
@@ -363,6 +465,7 @@ int main(int argc, char **argv) {
     movement(MPI_COMM_WORLD);
     reductions(MPI_COMM_WORLD, matop, mat);
     nonblocking(MPI_COMM_WORLD, matop, mat);
+    nonblocking_movement(MPI_COMM_WORLD);
   }
   /* Two halves, ranks reversed: segments owned by other ranks, used at once. */
   MPI_Comm half;

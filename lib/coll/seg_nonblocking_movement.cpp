@@ -1,0 +1,195 @@
+// Nonblocking data movement on the shared segment: MPI_Iscatter(v),
+// MPI_Igather(v), MPI_Iallgather(v), MPI_Ialltoall(v) (coll/seg.hpp;
+// the operation's steps: coll/seg_op.hpp).
+//
+// Each member writes all it contributes at its start: small data into its
+// slot region (it is then free at once), large data by address (the region
+// holds where; the member's request completes once its readers' done >= k).
+// How a writer's data travels is written in its region (a table's mode, or
+// for allgather the block size every member knows), so readers follow the
+// writer's choice; whether the segment is used at all rests only on what
+// every member knows alike (the agreed single-copy bit, sizes all know), as
+// for the blocking forms. A reader's part is its reads, done in its own
+// progress once the writers it needs have posted: the data moves while the
+// application computes, without the writers calling MPI again.
+#include <cstring>
+
+#include "coll/seg.hpp"
+#include "coll/seg_op.hpp"
+
+namespace ringmpi::coll {
+
+using namespace seg;
+
+namespace {
+
+std::vector<char> only(int n, int j) {
+  std::vector<char> to(static_cast<std::size_t>(n), 0);
+  to[static_cast<std::size_t>(j)] = 1;
+  return to;
+}
+
+// Every other member has posted k.
+auto others_posted(Segment& s, std::uint64_t k) {
+  return [&s, k] {
+    for (int j = 0; j < s.size(); ++j)
+      if (j != s.me() && !posted(s, j, k)) return false;
+    return true;
+  };
+}
+
+// This member's published memory is free once every reader's done >= k
+// (nothing to wait for when it went into the slot).
+auto readers_done(Segment& s, std::uint64_t k, bool by_address) {
+  return [&s, k, by_address] { return !by_address || s.all_done(k); };
+}
+
+std::shared_ptr<const void> shared(std::unique_ptr<Temp> t) { return std::shared_ptr<const void>(std::move(t)); }
+
+}  // namespace
+
+int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const int* counts, const int* displs,
+                  const dtype::Datatype& stype, const Typed& recv, MPI_Datatype recvtype, bool in_place, int root,
+                  long long block, MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  if (!tables_apply(s, block)) return -1;
+  core::count(core::Counter::seg_scatter);
+  const std::uint64_t k = s.begin();
+  const int n = s.size();
+  if (s.me() == root) {
+    std::vector<Typed> blocks(static_cast<std::size_t>(n));
+    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
+    std::unique_ptr<Temp> keep;
+    const bool by_address = publish_blocks(s, k, blocks, others(s), &keep, true) == kByAddress;
+    s.wake_all();
+    if (!in_place) copy_typed(blocks[static_cast<std::size_t>(root)], recv);
+    auto op = make_op(sp, k, always, nothing, readers_done(s, k, by_address));
+    op->keep(shared(std::move(keep)));
+    return start_op(std::move(op), s, comm, request);
+  }
+  auto op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
+                    [&s, k, root, recv] {
+                      take_block(s, k, root, recv);
+                      return MPI_SUCCESS;
+                    });
+  op->keep(keep_type(recvtype));
+  return start_op(std::move(op), s, comm, request);
+}
+
+int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_place, void* recvbuf,
+                 const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype, int root,
+                 long long block, MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  if (!tables_apply(s, block)) return -1;
+  core::count(core::Counter::seg_gather);
+  const std::uint64_t k = s.begin();
+  const int n = s.size();
+  if (s.me() != root) {
+    std::vector<Typed> blocks(static_cast<std::size_t>(n));
+    blocks[static_cast<std::size_t>(root)] = send;
+    std::unique_ptr<Temp> keep;
+    const bool by_address = publish_blocks(s, k, blocks, only(n, root), &keep, true) == kByAddress;
+    s.wake(root);
+    auto op = make_op(sp, k, always, nothing, [&s, k, root, by_address] { return !by_address || s.done_at(root, k); });
+    op->keep(shared(std::move(keep)));
+    return start_op(std::move(op), s, comm, request);
+  }
+  if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
+  std::vector<Typed> dst(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, displs[j], counts[j]);
+  auto op = make_op(sp, k, others_posted(s, k), [&s, k, dst = std::move(dst)] {
+    for (int j = 0; j < s.size(); ++j)
+      if (j != s.me()) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  });
+  op->keep(keep_type(recvtype));
+  return start_op(std::move(op), s, comm, request);
+}
+
+// Every member publishes its one block (slot up to inline_max(), else its
+// address in the region: every member knows every block's size) and takes
+// everybody else's.
+int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_place, void* recvbuf,
+                    const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  const int n = s.size();
+  bool any_large = false;
+  for (int j = 0; j < n; ++j) any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
+  if (any_large && !s.single_copy()) return -1;
+  core::count(core::Counter::seg_allgather);
+  const std::uint64_t k = s.begin();
+  const int me = s.me();
+  const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
+  bool from_send;
+  const Typed src = allgather_source(send, in_place, own, &from_send);
+  std::shared_ptr<Published> pub;
+  if (own.bytes() <= s.inline_max()) {
+    pack_to(src, s.reserve(k, own.bytes()));
+  } else {
+    pub = std::make_shared<Published>(src);
+    const std::uint64_t addr = pub->addr();
+    std::memcpy(s.reserve(k, sizeof addr), &addr, sizeof addr);
+  }
+  s.post(k);
+  s.wake_all();
+  if (from_send) copy_typed(send, own);
+  std::vector<Typed> dst(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, displs[j], counts[j]);
+  auto op = make_op(
+      sp, k, others_posted(s, k),
+      [&s, k, dst = std::move(dst)] {
+        for (int j = 0; j < s.size(); ++j) {
+          if (j == s.me()) continue;
+          const Typed& d = dst[static_cast<std::size_t>(j)];
+          if (d.bytes() <= s.inline_max()) {
+            unpack_from(s.data(j, k), d.bytes(), d);
+          } else {
+            std::uint64_t addr;
+            std::memcpy(&addr, s.data(j, k), sizeof addr);
+            read_into(s, j, addr, d.bytes(), d);
+          }
+        }
+        return MPI_SUCCESS;
+      },
+      readers_done(s, k, pub != nullptr));
+  op->keep(std::move(pub));
+  op->keep(keep_type(recvtype));
+  return start_op(std::move(op), s, comm, request);
+}
+
+int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const int* scounts, const int* sdispls,
+                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                   const dtype::Datatype& rtype, MPI_Datatype recvtype, bool in_place, long long block, MPI_Comm comm,
+                   MPI_Request* request) {
+  Segment& s = *sp;
+  if (!tables_apply(s, block)) return -1;
+  core::count(core::Counter::seg_alltoall);
+  const std::uint64_t k = s.begin();
+  const int n = s.size();
+  const int me = s.me();
+  std::unique_ptr<Temp> saved;
+  const std::vector<Typed> blocks =
+      alltoall_blocks(n, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved);
+  std::unique_ptr<Temp> keep;
+  const bool by_address = publish_blocks(s, k, blocks, others(s), &keep) == kByAddress;
+  s.wake_all();
+  if (!in_place)
+    copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  std::vector<Typed> dst(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
+  auto op = make_op(
+      sp, k, others_posted(s, k),
+      [&s, k, dst = std::move(dst)] {
+        for (int j = 0; j < s.size(); ++j)
+          if (j != s.me()) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
+        return MPI_SUCCESS;
+      },
+      readers_done(s, k, by_address));
+  op->keep(shared(std::move(saved)));
+  op->keep(shared(std::move(keep)));
+  op->keep(keep_type(recvtype));
+  return start_op(std::move(op), s, comm, request);
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,119 @@
+// One member's part of a nonblocking collective on the shared segment
+// (seg_nonblocking*.cpp): an extension request (lib/p2p/extension.hpp) whose
+// steps are
+//   start    the member writes all it contributes (slot region or published
+//            address) and posts, in the iseg_* function itself;
+//   ready()  the posts its reads need are there (other members' starts);
+//   complete() the reads (and folds): an error class; then done = k;
+//   released() nobody reads this member's published memory any more (the
+//            readers' done >= k): only then is the request complete, since
+//            the memory may be the caller's buffer.
+// ready() and released() depend on nothing but other members' starts and
+// their progress (which every MPI call makes), never on a later call of
+// theirs: the segment's rule for nonblocking collectives (segment.hpp).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "coll/seg_common.hpp"
+#include "dtype/datatype.hpp"
+#include "p2p/extension.hpp"
+
+namespace ringmpi::coll::seg {
+
+class SegOp : public p2p::Extension {
+ public:
+  SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}
+
+  // Keeps p (a derived datatype, a temporary) alive until the operation ends; null is ignored.
+  void keep(std::shared_ptr<const void> p) {
+    if (p) kept_.push_back(std::move(p));
+  }
+  // Segment::pending entry: completes the reads if it can.
+  bool try_complete() {
+    if (!ready()) return false;
+    error_ = complete();
+    seg_->store_done(k_);
+    read_ = true;
+    return true;
+  }
+  bool poll() override {
+    if (!read_) seg_->drain();
+    return read_ && released();
+  }
+  int error() const override { return error_; }
+  const char* describe() const override { return "applying the reduction operation failed"; }
+
+ private:
+  virtual bool ready() = 0;
+  virtual int complete() = 0;
+  virtual bool released() = 0;
+  std::shared_ptr<Segment> seg_;
+  std::vector<std::shared_ptr<const void>> kept_;  // empty (no allocation) for predefined types
+  std::uint64_t k_;
+  bool read_ = false;
+  int error_ = MPI_SUCCESS;
+};
+
+// A SegOp from three callables (a template, so starting one allocates
+// nothing but the operation itself).
+template <class Ready, class Complete, class Released>
+class SegOpOf final : public SegOp {
+ public:
+  SegOpOf(std::shared_ptr<Segment> seg, std::uint64_t k, Ready ready, Complete complete, Released released)
+      : SegOp(std::move(seg), k),
+        ready_(std::move(ready)),
+        complete_(std::move(complete)),
+        released_(std::move(released)) {}
+
+ private:
+  bool ready() override { return ready_(); }
+  int complete() override { return complete_(); }
+  bool released() override { return released_(); }
+  Ready ready_;
+  Complete complete_;
+  Released released_;
+};
+
+inline const auto always = [] { return true; };
+inline const auto nothing = [] { return MPI_SUCCESS; };
+
+template <class Ready, class Complete, class Released = decltype(always)>
+std::unique_ptr<SegOp> make_op(const std::shared_ptr<Segment>& s, std::uint64_t k, Ready ready, Complete complete,
+                               Released released = always) {
+  return std::make_unique<SegOpOf<Ready, Complete, Released>>(s, k, std::move(ready), std::move(complete),
+                                                              std::move(released));
+}
+
+// Queues op on s and starts its request. Queued first, so that the request's
+// first poll (a drain) can complete it at once: an operation that needs
+// nobody (a bcast root, a reduce non-root) or whose data is already posted
+// costs its MPI_Wait nothing.
+inline int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* request) {
+  SegOp* raw = op.get();
+  s.add_pending([raw] { return raw->try_complete(); });
+  if (int e = p2p::start_extension(std::move(op), comm, request)) {
+    s.drop_last_pending();  // never started: nobody waits for its done
+    return e;
+  }
+  return MPI_SUCCESS;
+}
+
+// h, kept alive, when it is a derived datatype; null for a predefined one.
+inline std::shared_ptr<const void> keep_type(MPI_Datatype h) {
+  dtype::TypePtr t = dtype::lookup_shared(h);
+  return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
+}
+
+inline bool posted(const Segment& s, int j, std::uint64_t k) {
+  return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
+}
+
+inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
+  for (int j = from; j <= to; ++j)
+    if (!posted(s, j, k)) return false;
+  return true;
+}
+
+}  // namespace ringmpi::coll::seg
