@@ -1,4 +1,5 @@
-// Nonblocking collectives on the shared segment (coll/seg.hpp).
+// Nonblocking collectives on the shared segment (coll/seg.hpp; the steps of
+// one: coll/seg_op.hpp; the data movement ones: seg_nonblocking_movement.cpp).
 //
 // Only the forms in which every member writes all it contributes at its
 // start run here: MPI_Ibarrier, and MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
