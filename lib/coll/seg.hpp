@@ -31,6 +31,21 @@ namespace ringmpi::coll {
 Segment* segment_for(comm::Comm& c, tunables::Id family);
 // RINGMPI_COLL_<family> (0 .. 3, read once).
 int family_mode(tunables::Id family);
+// Whether the blocking form of `family` (bcast, scatter, gather, allgather,
+// alltoall, allreduce, scan) with `bytes` per block leaves the segment for
+// messages although it could run there: two ranks, each with a core, and
+// little data, when RINGMPI_COLL_<family> does not force a path. There a
+// message is one ring entry that the receiver polls directly, one
+// cache-line transfer for header and data, where the segment moves the
+// posted word, the data and the done word. Measured with bench/coll at
+// np = 2 (us, segment / messages): bcast 4 B 0.23 / 0.11, 4 KiB 0.70 /
+// 0.64, 16 KiB 2.5 / 2.1, 64 KiB 8.9 / 8.9; scatter 4 B 0.19 / 0.14,
+// 1 KiB 0.37 / 0.29, 4 KiB 0.72 / 0.71; allgather 64 B 0.22 / 0.19, 1 KiB
+// 0.33 / 0.36; alltoall 64 B 0.29 / 0.23; allreduce 64 B 0.23 / 0.18;
+// scan 64 B 0.17 / 0.13, 1 KiB 0.22 / 0.30. Reduce, exscan and
+// reduce_scatter were as fast or faster on the segment at every size, and
+// so stay there. The v forms stay too: not every rank knows every count.
+bool two_ranks_by_messages(const Segment& s, tunables::Id family, std::size_t bytes);
 
 // Nonblocking collectives on the segment (coll/seg_nonblocking.cpp): the
 // segment when c has one attached already and the family is not forced to

@@ -14,6 +14,7 @@ using namespace seg;
 // only in the second case. Two ranks with a core each split a large copy.
 bool seg_bcast(Segment& s, const Typed& buf, int root) {
   const std::size_t m = buf.bytes();
+  if (two_ranks_by_messages(s, tunables::Id::coll_bcast, m)) return false;
   const bool small = m <= s.inline_max();
   if (!small && !s.single_copy()) return false;
   core::count(core::Counter::seg_bcast);
@@ -193,6 +194,7 @@ std::vector<Typed> seg::alltoall_blocks(int n, const void* sendbuf, const int* s
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
   if (!tables_apply(s, block)) return false;
+  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_scatter, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -219,6 +221,7 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
 bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                  const dtype::Datatype& rtype, int root, long long block) {
   if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
+  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_gather, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_gather);
   const std::uint64_t k = s.begin();
   // Both sides of a block decide alike (the same size, the same segment).
@@ -262,6 +265,9 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   for (int j = 0; j < n; ++j)
     any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
   if (any_large && !s.single_copy()) return false;
+  std::size_t total = 0;  // every member knows every count
+  for (int j = 0; j < n; ++j) total += static_cast<std::size_t>(counts[j]) * rtype.size;
+  if (two_ranks_by_messages(s, tunables::Id::coll_allgather, total / 2)) return false;
   core::count(core::Counter::seg_allgather);
   const std::uint64_t k = s.begin();
   const int me = s.me();
@@ -296,6 +302,7 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block) {
   if (!tables_apply(s, block)) return false;
+  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_alltoall, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -325,6 +332,11 @@ int family_mode(tunables::Id family) {
     read[i] = true;
   }
   return mode[i];
+}
+
+bool two_ranks_by_messages(const Segment& s, tunables::Id family, std::size_t bytes) {
+  if (s.size() != 2 || s.oversubscribed() || family_mode(family) != 0) return false;
+  return bytes < (family == tunables::Id::coll_bcast ? 16 * 1024 : 1024);
 }
 
 Segment* segment_for(comm::Comm& c, tunables::Id id) {

@@ -200,6 +200,7 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
 
 int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
   if (!reducible(s, r)) return -1;
+  if (two_ranks_by_messages(s, tunables::Id::coll_allreduce, bytes_of(r, r.count))) return -1;
   core::count(core::Counter::seg_allreduce);
   if (r.count == 0) return MPI_SUCCESS;
   if (bytes_of(r, r.count) <= kFoldWhole) {
@@ -220,6 +221,7 @@ int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* r
 
 int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (!reducible(s, r)) return -1;
+  if (!exclusive && two_ranks_by_messages(s, tunables::Id::coll_scan, bytes_of(r, r.count))) return -1;
   core::count(core::Counter::seg_scan);
   if (r.count == 0) return MPI_SUCCESS;
   const std::size_t m = bytes_of(r, r.count);
