@@ -571,6 +571,9 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     const int e = coll::seg_reduce_scatter(*seg, r, mine, recvbuf, recvcounts);
     if (e >= 0) return op_result(call, e);
   }
+  if (auto seg = nb_segment_for(*c, req, Family::coll_reduce_scatter))
+    if (int e = coll::iseg_reduce_scatter(seg, r, mine, recvbuf, recvcounts, comm, req); e != kNotHere)
+      return started(call, e);
   if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
     return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
   auto s = schedule_for(*c, {datatype});

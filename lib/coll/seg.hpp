@@ -61,6 +61,8 @@ int iseg_reduce(const std::shared_ptr<Segment>& s, const Reduction& r, const voi
                 MPI_Comm comm, MPI_Request* request);
 int iseg_scan(const std::shared_ptr<Segment>& s, const Reduction& r, const void* mine, void* result, bool exclusive,
               MPI_Comm comm, MPI_Request* request);
+int iseg_reduce_scatter(const std::shared_ptr<Segment>& s, const Reduction& r, const void* mine, void* result,
+                        const int* counts, MPI_Comm comm, MPI_Request* request);
 // Data movement (coll/seg_nonblocking_movement.cpp); `block` as for the
 // blocking forms below; recvtype: the handle kept alive until completion.
 int iseg_scatterv(const std::shared_ptr<Segment>& s, const void* sendbuf, const int* counts, const int* displs,

@@ -4,7 +4,8 @@
 // Only the forms in which every member writes all it contributes at its
 // start run here: MPI_Ibarrier, and MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
 // MPI_Iscan, MPI_Iexscan of data that fits a slot region (reductions up to
-// kFoldWhole bytes, as their blocking fold-whole form). What is left after
+// kFoldWhole bytes, as their blocking fold-whole form, or a whole slot
+// region between two members). What is left after
 // the start are reads, and they need nothing but the other members' starts:
 // a member's part completes through the others' actions on the segment,
 // whether or not they call MPI again. The root of MPI_Ibcast and the
@@ -47,6 +48,15 @@ class IbarrierOp final : public p2p::Extension {
   std::shared_ptr<Segment> seg_;
   std::uint64_t b_;
 };
+
+// Whether a reduction of m bytes folds whole vectors from the slots: up to
+// kFoldWhole, or a whole slot region between two members (each folds what a
+// by-blocks round would split in two, but all of it after the starts, in
+// its own progress, where the message schedule's second round waits for
+// the other member's next MPI call).
+bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
+  return r.type->contiguous() && m <= (s.size() == 2 ? s.inline_max() : kFoldWhole);
+}
 
 }  // namespace
 
@@ -92,7 +102,7 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
                 MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  if (!r.type->contiguous() || m > kFoldWhole) return -1;
+  if (!foldable(s, r, m)) return -1;
   core::count(root >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
   const std::uint64_t k = s.begin();
   std::memcpy(s.reserve(k, m), mine, m);
@@ -102,6 +112,33 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   const int n = s.size();
   auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
                     [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); });
+  op->keep(keep_type(r.type_handle));
+  return start_op(std::move(op), s, comm, request);
+}
+
+// MPI_Ireduce_scatter(_block) of small vectors: every member's whole vector
+// into its slot at the start; each folds its own block of all of them, in
+// rank order, once all are posted.
+int iseg_reduce_scatter(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result,
+                        const int* counts, MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  if (!foldable(s, r, m)) return -1;
+  core::count(core::Counter::seg_reduce_scatter);
+  const std::uint64_t k = s.begin();
+  std::memcpy(s.reserve(k, m), mine, m);
+  s.post(k);
+  s.wake_all();
+  const int n = s.size();
+  std::size_t at = 0;  // bytes before this member's block
+  for (int j = 0; j < s.me(); ++j) at += static_cast<std::size_t>(counts[j]) * r.type->size;
+  Reduction block = r;
+  block.count = counts[s.me()];
+  auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
+                    [&s, k, n, block, at, result] {
+                      if (block.count == 0) return MPI_SUCCESS;
+                      return fold_down(block, n - 1, [&](int j) { return s.data(j, k) + at; }, result);
+                    });
   op->keep(keep_type(r.type_handle));
   return start_op(std::move(op), s, comm, request);
 }

@@ -301,14 +301,15 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
   for (int k = 0; k < K; ++k) {
     const int root = k % n;
     for (int i = 0; i < 8; ++i) { val[k][i] = me * 100 + k + i; res[k][i] = -1; }
-    if (k % 6 == 2) { matrix_of(me, k, val[k]); matrix_of(me, k + 1, val[k] + 4); } /* two small matrices */
-    switch (k % 6) {
+    if (k % 7 == 2) { matrix_of(me, k, val[k]); matrix_of(me, k + 1, val[k] + 4); } /* two small matrices */
+    switch (k % 7) {
       case 0: CHECK_MPI(MPI_Ibcast(val[k], 8, MPI_INT, root, comm, &req[k])); break;
       case 1: CHECK_MPI(MPI_Iallreduce(val[k], res[k], 8, MPI_INT, MPI_SUM, comm, &req[k])); break;
       case 2: CHECK_MPI(MPI_Ireduce(val[k], res[k], 2, mat, matop, root, comm, &req[k])); break;
       case 3: CHECK_MPI(MPI_Iscan(val[k], res[k], 8, MPI_INT, MPI_SUM, comm, &req[k])); break;
       case 4: CHECK_MPI(MPI_Iexscan(val[k], res[k], 8, MPI_INT, MPI_MAX, comm, &req[k])); break;
       case 5: CHECK_MPI(MPI_Ibarrier(comm, &req[k])); break;
+      case 6: CHECK_MPI(MPI_Ireduce_scatter_block(val[k], res[k], 8 / n, MPI_INT, MPI_SUM, comm, &req[k])); break;
     }
     if (k == K / 2) {
       int x = me, sum = -1;
@@ -321,14 +322,17 @@ static void nonblocking(MPI_Comm comm, MPI_Op matop, MPI_Datatype mat) {
     const int root = k % n;
     for (int i = 0; i < 8; ++i) {
       const int base = k + i; /* rank r contributed r * 100 + base */
-      switch (k % 6) {
+      switch (k % 7) {
         case 0: CHECK(val[k][i] == root * 100 + base); break;
         case 1: CHECK(res[k][i] == 100 * n * (n - 1) / 2 + n * base); break;
         case 3: CHECK(res[k][i] == 100 * me * (me + 1) / 2 + (me + 1) * base); break;
         case 4: if (me > 0) CHECK(res[k][i] == (me - 1) * 100 + base); break;
+        case 6: /* block me of the sum: elements me * (8 / n) ... */
+          if (i < 8 / n) CHECK(res[k][i] == 100 * n * (n - 1) / 2 + n * (k + me * (8 / n) + i));
+          break;
       }
     }
-    if (k % 6 == 2 && me == root) {
+    if (k % 7 == 2 && me == root) {
       /* m(0) m(1) ... m(n-1) for each of the two matrices, folded by hand. */
       for (int e = 0; e < 2; ++e) {
         int acc[4];
