@@ -3,7 +3,7 @@
 //
 // Only the forms in which every member writes all it contributes at its
 // start run here: MPI_Ibarrier, and MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
-// MPI_Iscan, MPI_Iexscan of data that fits a slot region (reductions up to
+// MPI_Ireduce_scatter(_block), MPI_Iscan, MPI_Iexscan of data that fits a slot region (reductions up to
 // kFoldWhole bytes, as their blocking fold-whole form, or a whole slot
 // region between two members). What is left after
 // the start are reads, and they need nothing but the other members' starts:
