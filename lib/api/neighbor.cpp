@@ -1,6 +1,7 @@
 // Neighbourhood collectives (MPI-3.1 §7.6, §7.7), blocking and nonblocking:
 // argument checks, then one schedule (lib/coll/scheduled.hpp) over the
 // neighbours of the communicator's topology (lib/topo/neighbors.hpp).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -88,8 +89,11 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   auto s = coll::make_schedule(*c);
   const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
   std::vector<Block> sends, recvs;
-  if (int e = blocks(call, gather ? 1 : out, send, "send", *s, &sends)) return e;
-  if (gather) sends.assign(static_cast<std::size_t>(out), sends[0]);
+  // The allgather forms send their one block to every destination; with no
+  // destination the send buffer is never read, so NULL is valid there
+  // whatever sendcount says (as for the other forms' zero-length lists).
+  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, "send", *s, &sends)) return e;
+  if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
   if (int e = blocks(call, in, recv, "recv", *s, &recvs)) return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = CollArgs::Rule::pairs,
