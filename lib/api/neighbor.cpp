@@ -1,6 +1,8 @@
 // Neighbourhood collectives (MPI-3.1 §7.6, §7.7), blocking and nonblocking:
 // argument checks, then one schedule (lib/coll/scheduled.hpp) over the
 // neighbours of the communicator's topology (lib/topo/neighbors.hpp).
+#include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,12 +16,12 @@ using ringmpi::coll::Block;
 namespace {
 
 // The communicator and its neighbours; MPI_ERR_TOPOLOGY without a topology.
-int neighbourhood(Call& call, MPI_Comm comm, comm::Comm** c, topo::Neighbors* n) {
+int neighbourhood(Call& call, MPI_Comm comm, comm::Comm** c, std::shared_ptr<const topo::Neighbors>* n) {
   if (int e = coll_comm(call, comm, c)) return e;
   if (!(*c)->topo)
     return call.fail(MPI_ERR_TOPOLOGY, "%s has no virtual topology (Cartesian, graph or distributed graph)",
                      describe_comm(comm).c_str());
-  *n = topo::neighbors_of(*(*c)->topo, (*c)->rank);
+  *n = topo::cached_neighbors(*(*c)->topo, (*c)->rank);
   return MPI_SUCCESS;
 }
 
@@ -34,40 +36,48 @@ struct Side {
   bool w;
 };
 
-// The k blocks of one side, checked (argument names from `what`: "send" or "recv").
-int blocks(Call& call, int k, const Side& side, const char* what, coll::Schedule& s, std::vector<Block>* out) {
-  const std::string buf = std::string(what) + "buf", cnt = std::string(what) + (side.count >= 0 ? "count" : "counts"),
-                    dsp = std::string(what[0] == 's' ? "s" : "r") + "displs",
-                    typ = std::string(what) + (side.w ? "types" : "type");
+// The argument names of one side, for the error messages. Constants: the
+// checks run on every call, and building the names there cost more than a
+// short exchange's own work.
+struct Names {
+  const char *buf, *count, *counts, *displs, *type, *types;
+};
+constexpr Names kSendNames{"sendbuf", "sendcount", "sendcounts", "sdispls", "sendtype", "sendtypes"};
+constexpr Names kRecvNames{"recvbuf", "recvcount", "recvcounts", "rdispls", "recvtype", "recvtypes"};
+
+// The k blocks of one side, checked.
+int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedule& s, std::vector<Block>* out) {
+  const char *buf = names.buf, *cnt = side.count >= 0 ? names.count : names.counts, *dsp = names.displs,
+             *typ = side.w ? names.types : names.type;
   out->resize(static_cast<std::size_t>(k));
   const dtype::Datatype* t = nullptr;
   if (!side.w) {
-    if (int e = call.datatype(side.type, typ.c_str(), &t)) return e;
+    if (int e = call.datatype(side.type, typ, &t)) return e;
     keep_type(s, side.type);
   }
   if (side.count >= 0) {
-    if (int e = call.count(side.count, cnt.c_str())) return e;
+    if (int e = call.count(side.count, cnt)) return e;
     if (k > 0 && side.count > 0 && null_data(side.buf, *t))
-      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", buf.c_str(), cnt.c_str(), side.count);
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", buf, cnt, side.count);
     for (int i = 0; i < k; ++i)
       (*out)[static_cast<std::size_t>(i)] = Block{static_cast<std::ptrdiff_t>(i) * side.count * t->extent, side.count, t};
     return MPI_SUCCESS;
   }
-  if (k > 0 && side.counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt.c_str());
+  if (k > 0 && side.counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt);
   if (k > 0 && (side.w ? side.byte_displs == nullptr : side.displs == nullptr))
-    return call.fail(MPI_ERR_ARG, "argument %s is NULL", dsp.c_str());
-  if (k > 0 && side.w && side.types == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", typ.c_str());
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", dsp);
+  if (k > 0 && side.w && side.types == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", typ);
   for (int i = 0; i < k; ++i) {
     const dtype::Datatype* ti = t;
     if (side.w) {
-      const std::string arg = typ + "[" + std::to_string(i) + "]";
+      const std::string arg = std::string(typ) + "[" + std::to_string(i) + "]";
       if (int e = call.datatype(side.types[i], arg.c_str(), &ti)) return e;
       keep_type(s, side.types[i]);
     }
     if (side.counts[i] < 0)
-      return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt.c_str(), i, side.counts[i]);
+      return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt, i, side.counts[i]);
     if (side.counts[i] > 0 && null_data(side.buf, *ti))
-      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf.c_str(), cnt.c_str(), i,
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf, cnt, i,
                        side.counts[i]);
     const std::ptrdiff_t d =
         side.w ? static_cast<std::ptrdiff_t>(side.byte_displs[i]) : static_cast<std::ptrdiff_t>(side.displs[i]) * ti->extent;
@@ -80,17 +90,21 @@ int blocks(Call& call, int k, const Side& side, const char* what, coll::Schedule
 // for every destination).
 int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& recv, bool gather, MPI_Request* req) {
   comm::Comm* c;
-  topo::Neighbors n;
-  if (int e = neighbourhood(call, comm, &c, &n)) return e;
+  std::shared_ptr<const topo::Neighbors> held;
+  if (int e = neighbourhood(call, comm, &c, &held)) return e;
+  const topo::Neighbors& n = *held;
   if (send.buf == MPI_IN_PLACE || recv.buf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE in a neighbourhood collective",
                      send.buf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
   auto s = coll::make_schedule(*c);
   const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
   std::vector<Block> sends, recvs;
-  if (int e = blocks(call, gather ? 1 : out, send, "send", *s, &sends)) return e;
-  if (gather) sends.assign(static_cast<std::size_t>(out), sends[0]);
-  if (int e = blocks(call, in, recv, "recv", *s, &recvs)) return e;
+  // The allgather forms send their one block to every destination; with no
+  // destination the send buffer is never read, so NULL is valid there
+  // whatever sendcount says (as for the other forms' zero-length lists).
+  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, *s, &sends)) return e;
+  if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
+  if (int e = blocks(call, in, recv, kRecvNames, *s, &recvs)) return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = CollArgs::Rule::pairs,
                        .send = {true, send.count, send.type},

@@ -23,15 +23,10 @@ namespace {
 
 // Logical index of the NUMA node holding the PU with OS index cpu (folded
 // into the topology's PU count), or -1.
-int node_of_cpu(hwloc_topology_t t, int cpu) {
-  const int npu = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
-  if (npu <= 0 || cpu < 0) return -1;
-  hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t, unsigned(cpu));
-  if (!pu) {
-    // Not in this topology: fold onto its PUs by position, deterministically.
-    pu = hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, unsigned(cpu % npu));
-    if (!pu) return -1;
-  }
+int node_of_cpu(const NumaCache& topo, int cpu) {
+  hwloc_topology_t t = topo.topology;
+  hwloc_obj_t pu = pu_of_cpu(topo, cpu);
+  if (!pu) return -1;
   const int nnodes = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_NUMANODE);
   for (int i = 0; i < nnodes; ++i) {
     hwloc_obj_t node = hwloc_get_obj_by_type(t, HWLOC_OBJ_NUMANODE, unsigned(i));
@@ -42,12 +37,20 @@ int node_of_cpu(hwloc_topology_t t, int cpu) {
 
 }  // namespace
 
-int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, int current_cpu) {
+hwloc_obj* pu_of_cpu(const NumaCache& topo, int cpu) {
   hwloc_topology_t t = topo.topology;
+  const int npu = hwloc_get_nbobjs_by_type(t, HWLOC_OBJ_PU);
+  if (npu <= 0 || cpu < 0) return nullptr;
+  if (hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t, unsigned(cpu))) return pu;
+  // Not in this topology: fold onto its PUs by position, deterministically.
+  return hwloc_get_obj_by_type(t, HWLOC_OBJ_PU, unsigned(cpu % npu));
+}
+
+int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, int current_cpu) {
   int common = -1;
   bool single = !allowed_cpus.empty();
   for (int cpu : allowed_cpus) {
-    const int n = node_of_cpu(t, cpu);
+    const int n = node_of_cpu(topo, cpu);
     if (common == -1) common = n;
     if (n != common) {
       single = false;
@@ -55,22 +58,26 @@ int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, in
     }
   }
   if (single && common >= 0) return common;
-  const int n = node_of_cpu(t, current_cpu);
+  const int n = node_of_cpu(topo, current_cpu);
   if (n >= 0) return n;
   return common >= 0 ? common : 0;
 }
 
-int this_process_numa_node() {
-  State& s = state();
-  if (!s.numa) s.numa = load_topology();
-  if (!s.numa) return 0;
+std::vector<int> this_process_allowed_cpus() {
   std::vector<int> allowed;
   cpu_set_t set;
   CPU_ZERO(&set);
   if (sched_getaffinity(0, sizeof set, &set) == 0)
     for (int c = 0; c < CPU_SETSIZE; ++c)
       if (CPU_ISSET(c, &set)) allowed.push_back(c);
-  return numa_node_of(*s.numa, allowed, sched_getcpu());
+  return allowed;
+}
+
+int this_process_numa_node() {
+  State& s = state();
+  if (!s.numa) s.numa = load_topology();
+  if (!s.numa) return 0;
+  return numa_node_of(*s.numa, this_process_allowed_cpus(), sched_getcpu());
 }
 
 bool bind_to_node(void* addr, std::size_t len, int node) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 struct hwloc_topology;
+struct hwloc_obj;
 
 namespace ringmpi::comm {
 
@@ -26,6 +27,12 @@ struct NumaCache {
   hwloc_topology* topology;
 };
 
+// The PU with OS index `cpu`; a cpu the topology does not have (a
+// synthetic topology smaller than the machine) counts as the PU of logical
+// index cpu % (number of PUs), deterministically. nullptr when cpu < 0 or
+// the topology has no PU.
+hwloc_obj* pu_of_cpu(const NumaCache& topo, int cpu);
+
 // Logical index of the NUMA node for a rank allowed on `allowed_cpus` (OS
 // numbers) and running on `current_cpu`: the one node all allowed cpus are
 // in; when they span several nodes (an unbound rank), the node of
@@ -33,6 +40,9 @@ struct NumaCache {
 // smaller than the machine) counts as cpu % (number of PUs), so every rank
 // still gets a node. Returns 0 when the topology has no NUMA node.
 int numa_node_of(const NumaCache& topo, const std::vector<int>& allowed_cpus, int current_cpu);
+
+// The OS numbers of the cpus the calling process may run on (its binding).
+std::vector<int> this_process_allowed_cpus();
 
 // The node of the calling process; loads (once) and caches the topology.
 int this_process_numa_node();

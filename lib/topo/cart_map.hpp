@@ -4,13 +4,22 @@
 
 #include <vector>
 
+#include "topo/graph_map.hpp"
+
 namespace ringmpi::topo {
 
-// From the NUMA nodes of the grid's processes (domain[p] for old rank p <
-// grid size): the grid rank of every process. Processes of one NUMA node get
-// a compact block of the grid (topo/reorder.hpp) when that makes fewer
-// neighbour pairs cross NUMA nodes than the identity; otherwise the identity.
+// The grid's neighbour pairs as a graph (weight 1 per pair; periodic
+// dimensions wrap).
+CommGraph grid_graph(const std::vector<int>& dims, const std::vector<int>& periods);
+
+// From the domains of the grid's processes down the hierarchy (levels[k][p]
+// for old rank p < grid size, coarsest first: topo/levels.hpp), the grid
+// rank of every process. Two candidates: the grid in recursive-bisection
+// order taken by the processes sorted by domain (topo/reorder.hpp: exact
+// when the domains' sizes fit the halves), and the grid partitioned as a
+// graph down the levels (topo/graph_map.hpp: any sizes); the one with fewer
+// crossings by topo/criterion.hpp, or the identity unless one beats it.
 std::vector<int> cart_placement(const std::vector<int>& dims, const std::vector<int>& periods,
-                                const std::vector<int>& domain);
+                                const std::vector<std::vector<int>>& levels);
 
 }  // namespace ringmpi::topo

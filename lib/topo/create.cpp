@@ -9,9 +9,9 @@
 #include <string>
 
 #include "coll/base.hpp"
-#include "comm/numa.hpp"
 #include "topo/cart_map.hpp"
 #include "topo/graph_map.hpp"
+#include "topo/levels.hpp"
 #include "topo/locality.hpp"
 
 namespace ringmpi::topo {
@@ -25,33 +25,22 @@ size_t at(int i) { return static_cast<size_t>(i); }
 struct Vote {
   std::int32_t err = MPI_SUCCESS;  // its argument error class
   std::int32_t reorder = 0;        // it asked for reordering
-  std::int32_t numa = -1;          // its NUMA node, when it asked
   std::int32_t count = 0;          // distributed graphs: edges it contributes
   std::int32_t outdeg = 0;         // Dist_graph_create_adjacent: of which out-edges
   std::int32_t weighted = 0;       // Dist_graph_create_adjacent: it passed weights
-  std::int32_t package = -1;       // the package above its NUMA node, when it asked
+  Location where{{-1, -1, -1, -1, -1}};  // where it runs, when it asked
 };
 
 struct Agreement {
   std::vector<Vote> all;  // in rank order
   bool reorder = false;   // every rank asked for it
 
-  std::vector<int> numa(int n) const {
-    std::vector<int> d;
-    for (int i = 0; i < n; ++i) d.push_back(all[at(i)].numa);
-    return d;
-  }
-  std::vector<int> package(int n) const {
-    std::vector<int> d;
-    for (int i = 0; i < n; ++i) d.push_back(all[at(i)].package);
-    return d;
-  }
-  // Some two of the first n processes run on different NUMA nodes (else no
-  // placement can beat the identity).
-  bool spans_domains(int n) const {
-    for (int i = 1; i < n; ++i)
-      if (all[at(i)].numa != all[0].numa) return true;
-    return false;
+  // The domains of the first n processes down the hierarchy; empty when
+  // nothing tells them apart (then no placement can beat the identity).
+  std::vector<std::vector<int>> levels(int n) const {
+    std::vector<Location> where;
+    for (int i = 0; i < n; ++i) where.push_back(all[at(i)].where);
+    return placement_levels(where).domain;
   }
 };
 
@@ -62,8 +51,7 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
   const coll::Peers peers = coll::peers_of(c);
   mine.err = local.code;
   mine.reorder = reorder && local.code == MPI_SUCCESS;
-  mine.numa = mine.reorder ? comm::this_process_numa_node() : -1;
-  mine.package = mine.reorder ? package_of_numa_node(mine.numa) : -1;
+  if (mine.reorder) mine.where = this_process_location();
   a->all.assign(at(peers.size()), Vote{});
   std::uint64_t ignored = 1;
   coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), &ignored, 1);
@@ -101,14 +89,17 @@ int product(const std::vector<int>& dims) {
 int cart_rank_of(const comm::Comm& c, const Agreement& a, const std::vector<int>& dims,
                  const std::vector<int>& periods) {
   const int cells = product(dims);
-  if (c.rank >= cells || !a.reorder || !a.spans_domains(cells)) return c.rank;
-  return cart_placement(dims, periods, a.numa(cells))[at(c.rank)];
+  if (c.rank >= cells || !a.reorder) return c.rank;
+  const auto levels = a.levels(cells);
+  return levels.empty() ? c.rank : cart_placement(dims, periods, levels)[at(c.rank)];
 }
 
-// Graphs are partitioned over packages, then each part over NUMA nodes.
+// Graphs are partitioned over packages, then each part over NUMA nodes, then
+// over caches.
 int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
-  if (c.rank >= g.size() || !a.reorder || !a.spans_domains(g.size())) return c.rank;
-  return graph_placement_tree(g, {a.package(g.size()), a.numa(g.size())})[at(c.rank)];
+  if (c.rank >= g.size() || !a.reorder) return c.rank;
+  const auto levels = a.levels(g.size());
+  return levels.empty() ? c.rank : graph_placement_tree(g, levels)[at(c.rank)];
 }
 
 CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_edges_only,
@@ -207,7 +198,8 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   v.count = v.outdeg + static_cast<std::int32_t>(mine.sources.size());
   v.weighted = weighted;
   if (!agree(old, local, reorder, v, &a, &failed)) return failed;
-  if (!a.reorder || !a.spans_domains(old.size())) return attach(old, true, old.rank, dist_graph(std::move(mine), weighted));
+  if (!a.reorder || a.levels(old.size()).empty())
+    return attach(old, true, old.rank, dist_graph(std::move(mine), weighted));
   // Round 2: every rank's lists (out-edges first, then in-edges, each in
   // the order given), so that the process taking node k gets rank k's lists.
   std::vector<Edge> lists;

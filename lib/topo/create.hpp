@@ -3,9 +3,9 @@
 //
 // Protocol (all on comm's collective context, never the public MPI_* calls):
 //  1. Agreement round (one internal allgather): every rank's argument
-//     verdict (its LocalError, see topo/args.hpp), its reorder flag, its NUMA
-//     node and the package above it when it asked to reorder (comm/numa.hpp,
-//     topo/locality.hpp: hwloc and the launcher's binding), and for
+//     verdict (its LocalError, see topo/args.hpp), its reorder flag, where
+//     it runs when it asked to reorder (package, NUMA node, L3/L2/L1 cache:
+//     topo/locality.hpp, from hwloc and the launcher's binding), and for
 //     distributed graphs its edge counts. A bad argument
 //     anywhere fails the call on every rank here, so nobody waits. The
 //     placement is computed only when every rank asked for reordering.
@@ -18,7 +18,9 @@
 // Reordering: node k of the topology (a grid position, a graph node) is held
 // by the process of rank k in the new communicator, as for the Cartesian
 // case; the process that takes node k is chosen by topo::cart_placement or
-// topo::graph_placement_tree (packages, then NUMA nodes). For Dist_graph_create_adjacent the lists rank k of
+// topo::graph_placement_tree over the levels that tell the processes apart
+// (topo/levels.hpp: packages, NUMA nodes, caches). For
+// Dist_graph_create_adjacent the lists rank k of
 // comm_old passed describe node k, so the process that becomes rank k gets
 // them (a permutation of roles, as in MPI_Graph_map; the program finds its
 // lists with MPI_Dist_graph_neighbors).

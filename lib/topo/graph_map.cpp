@@ -9,6 +9,8 @@
 #include <map>
 #include <numeric>
 
+#include "topo/criterion.hpp"
+
 namespace ringmpi::topo {
 namespace {
 
@@ -181,14 +183,7 @@ std::vector<int> graph_placement_tree(const CommGraph& g, const std::vector<std:
     if (l.size() != at(n)) return identity;
   std::vector<int> node_of(at(n));
   place_down(g, levels, 0, identity, identity, node_of);
-  // Lexicographic comparison of the cuts, coarsest level first.
-  for (const auto& l : levels) {
-    std::vector<int> at_node(at(n));
-    for (int p = 0; p < n; ++p) at_node[at(node_of[at(p)])] = l[at(p)];
-    const i64 placed = cut_weight(g, at_node), kept = cut_weight(g, l);
-    if (placed != kept) return placed < kept ? node_of : identity;
-  }
-  return identity;
+  return best_placement(g, levels, {node_of});
 }
 
 }  // namespace ringmpi::topo

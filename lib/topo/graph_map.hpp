@@ -1,10 +1,10 @@
 // Placement of a communication graph on the machine (MPI_Graph_map, and
 // reorder = true in MPI_Graph_create / MPI_Dist_graph_create(_adjacent)):
 // which node of the graph each process takes so that heavy edges stay
-// inside a NUMA node.
+// inside a package, a NUMA node, an L3 cache, an L2 cache.
 //
-// Pure functions of the graph and the processes' domains (NUMA nodes, from
-// hwloc and the launcher's binding: comm/numa.hpp), so they are tested on
+// Pure functions of the graph and the processes' domains (from hwloc and the
+// launcher's binding: topo/locality.hpp, topo/levels.hpp), so they are tested on
 // hwloc synthetic machines (tests/unit/topo/graph_map_test.cpp).
 #pragma once
 
@@ -48,13 +48,13 @@ std::int64_t cut_weight(const CommGraph& g, const std::vector<int>& domain_at);
 // returned unless this cuts strictly less weight than it.
 std::vector<int> graph_placement(const CommGraph& g, const std::vector<int>& domain);
 
-// The same down the hwloc tree: levels[0][p] is process p's coarsest domain
-// (its package), levels[1][p] a finer one inside it (its NUMA node), and so
-// on. The graph is partitioned over the coarsest domains as above, then each
-// part over the finer domains of its processes (recursive partitioning).
-// Kept only when it beats the identity lexicographically: fewer crossings at
-// the coarsest level, or as many and fewer at the next, and so on; else the
-// identity. With one level this is graph_placement.
+// The same down the hwloc tree (topo/levels.hpp): levels[0][p] is process
+// p's coarsest domain (its package), levels[1][p] a finer one inside it (its
+// NUMA node), and so on down the caches (L3, L2). The graph is partitioned
+// over the coarsest domains as above, then each part over the finer domains
+// of its processes (recursive partitioning). Kept only when it beats the
+// identity by topo/criterion.hpp (lexicographic, coarsest level first);
+// else the identity. With one level this is graph_placement.
 std::vector<int> graph_placement_tree(const CommGraph& g, const std::vector<std::vector<int>>& levels);
 
 }  // namespace ringmpi::topo

@@ -43,4 +43,12 @@ Neighbors neighbors_of(const Topology& t, int rank) {
   return n;
 }
 
+std::shared_ptr<const Neighbors> cached_neighbors(const Topology& t, int rank) {
+  if (!t.neighbors || t.neighbors_rank != rank) {
+    t.neighbors = std::make_shared<const Neighbors>(neighbors_of(t, rank));
+    t.neighbors_rank = rank;
+  }
+  return t.neighbors;
+}
+
 }  // namespace ringmpi::topo

@@ -2,6 +2,7 @@
 // collectives see it (MPI-3.1 §7.6).
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "topo/topology.hpp"
@@ -24,5 +25,13 @@ struct Neighbors {
 // sources and as destinations. Graph: MPI_Graph_neighbors' order, both ways.
 // Distributed graph: the sources and destinations given at creation.
 Neighbors neighbors_of(const Topology& t, int rank);
+
+// neighbors_of(t, rank), computed on the first call and kept in t: every
+// neighbourhood collective asks for it, and a communicator's topology and
+// rank never change (a dup shares both). Calls run one at a time under the
+// process's call lock (docs/design/threads.md), so the cache needs no lock
+// of its own. Shared, so that the caller's copy outlives a communicator
+// freed meanwhile.
+std::shared_ptr<const Neighbors> cached_neighbors(const Topology& t, int rank);
 
 }  // namespace ringmpi::topo

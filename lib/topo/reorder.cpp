@@ -65,13 +65,16 @@ std::vector<int> breadth_first_order(const std::vector<std::vector<int>>& adj) {
   return out;
 }
 
-std::vector<int> place(const std::vector<int>& order, const std::vector<int>& domain) {
-  std::vector<int> procs(domain.size());
+std::vector<int> place(const std::vector<int>& order, const std::vector<std::vector<int>>& levels) {
+  std::vector<int> procs(order.size());
   std::iota(procs.begin(), procs.end(), 0);
   std::stable_sort(procs.begin(), procs.end(), [&](int a, int b) {
-    return domain[static_cast<std::size_t>(a)] < domain[static_cast<std::size_t>(b)];
+    for (const auto& l : levels)
+      if (l[static_cast<std::size_t>(a)] != l[static_cast<std::size_t>(b)])
+        return l[static_cast<std::size_t>(a)] < l[static_cast<std::size_t>(b)];
+    return false;
   });
-  std::vector<int> position_of(domain.size());
+  std::vector<int> position_of(order.size());
   for (std::size_t k = 0; k < procs.size(); ++k) position_of[static_cast<std::size_t>(procs[k])] = order[k];
   return position_of;
 }

@@ -1,15 +1,15 @@
 // Rank reordering for virtual topologies (MPI-3.1 §7.5: reorder = true,
-// MPI_Cart_map, MPI_Graph_map): place neighbouring ranks on processes that
-// share a NUMA node.
+// MPI_Cart_map, MPI_Graph_map): layouts where neighbouring positions are
+// close, so that processes close in the machine can take them.
 //
 // The positions of the topology are laid out in an order where every run of
 // consecutive positions is compact (recursive bisection of a grid; breadth
-// first order of a graph), the processes are sorted by where they run (NUMA
-// node, then old rank), and the k-th process takes the k-th position. A NUMA
-// node's processes then hold one compact region, so fewer neighbour pairs
-// cross nodes than under the identity whenever the launcher scattered
-// consecutive ranks over nodes; when it packed them, the result is the
-// identity's cut or better.
+// first order of a graph), the processes are sorted by where they run
+// (package, NUMA node, caches: topo/levels.hpp, then old rank), and the k-th
+// process takes the k-th position. The processes of one domain at any level
+// then hold one run of the order, a compact region when the domain's size
+// fits the bisection's halves, so fewer neighbour pairs cross domains than
+// under the identity whenever the launcher scattered consecutive ranks.
 #pragma once
 
 #include <vector>
@@ -24,9 +24,10 @@ std::vector<int> bisection_order(const std::vector<int>& dims);
 // first order, components in order of their smallest node.
 std::vector<int> breadth_first_order(const std::vector<std::vector<int>>& adj);
 
-// position_of[p] for process p: processes sorted by (domain[p], p) take the
-// positions in `order`.
-std::vector<int> place(const std::vector<int>& order, const std::vector<int>& domain);
+// position_of[p] for process p < order.size(): processes sorted by their
+// domains (levels[0][p], levels[1][p], ..., coarsest first), then by p, take
+// the positions in `order`.
+std::vector<int> place(const std::vector<int>& order, const std::vector<std::vector<int>>& levels);
 
 // Neighbour pairs (i, j in adj[i], i < j) whose processes lie in different
 // domains, for domain_at[position].

@@ -2,10 +2,13 @@
 // carries, and the pure arithmetic on it (no communication here).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ringmpi::topo {
+
+struct Neighbors;
 
 struct Topology {
   enum class Kind { cart, graph, dist_graph } kind = Kind::cart;
@@ -18,6 +21,10 @@ struct Topology {
   // Distributed graph: this rank's adjacency only.
   std::vector<int> sources, source_weights, destinations, dest_weights;
   bool weighted = false;
+  // The neighbourhood of `neighbors_rank`, kept by topo::cached_neighbors
+  // (topo/neighbors.hpp); mutable: a cache, not part of the description.
+  mutable std::shared_ptr<const Neighbors> neighbors;
+  mutable int neighbors_rank = -1;
 
   int cart_size() const;
   // Row-major rank of coords (periodic dimensions wrap; -1 when a

@@ -6,7 +6,8 @@
  * edge arrives unshuffled. Then empty neighbourhoods: a distributed graph
  * without edges, a graph whose odd nodes have no edges, and a 0-dimensional
  * Cartesian grid, where every neighbourhood collective (blocking and
- * nonblocking) with NULL buffers succeeds and touches nothing. */
+ * nonblocking) with NULL buffers succeeds and touches nothing, the allgather
+ * forms even with a non-zero sendcount (no destination reads it). */
 #include <stdlib.h>
 
 #include "check.h"
@@ -31,6 +32,13 @@ static void empty_round(MPI_Comm c) {
   CHECK_MPI(MPI_Ineighbor_alltoallv(NULL, &zero, &zero, MPI_INT, NULL, &zero, &zero, MPI_INT, c, &r[3]));
   CHECK_MPI(MPI_Ineighbor_alltoallw(NULL, &zero, &zd, &t, NULL, &zero, &zd, &t, c, &r[4]));
   CHECK_MPI(MPI_Waitall(5, r, MPI_STATUSES_IGNORE));
+  /* The allgather forms send their block to no one: sendbuf is never read,
+   * so NULL is valid even with a non-zero sendcount. */
+  CHECK_MPI(MPI_Neighbor_allgather(NULL, 1, MPI_INT, NULL, 0, MPI_INT, c));
+  CHECK_MPI(MPI_Neighbor_allgatherv(NULL, 1, MPI_INT, NULL, &zero, &zero, MPI_INT, c));
+  CHECK_MPI(MPI_Ineighbor_allgather(NULL, 1, MPI_INT, NULL, 0, MPI_INT, c, &r[0]));
+  CHECK_MPI(MPI_Ineighbor_allgatherv(NULL, 1, MPI_INT, NULL, &zero, &zero, MPI_INT, c, &r[1]));
+  CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
 }
 
 int main(int argc, char **argv) {

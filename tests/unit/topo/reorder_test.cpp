@@ -21,7 +21,7 @@ struct Cut {
 
 // domain[p] of process p, positions laid out by `order`.
 Cut cut(const std::vector<std::vector<int>>& adj, const std::vector<int>& order, const std::vector<int>& domain) {
-  const std::vector<int> pos = place(order, domain);
+  const std::vector<int> pos = place(order, {domain});
   std::vector<int> at(domain.size());
   for (std::size_t p = 0; p < domain.size(); ++p) at[static_cast<std::size_t>(pos[p])] = domain[p];
   return {crossing_pairs(adj, domain), crossing_pairs(adj, at)};
