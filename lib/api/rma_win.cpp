@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "api/attr_check.hpp"
 #include "api/info_args.hpp"
@@ -132,9 +133,10 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   return make(call, rma::Flavor::dynamic, comm, 0, 1, nullptr, info, nullptr, win);
 }
 
-// Attach and detach are local (MPI-3.1 §11.2.4): origins address attached
-// memory by its absolute address, and the single-copy path reports an
-// address that is not mapped in the target as MPI_ERR_RMA_RANGE.
+// Attach and detach are local (MPI-3.1 §11.2.4). Origins address attached
+// memory by its absolute address and check it against the target's list in
+// the window's segment (lib/rma/attach.hpp), so memory that is not attached
+// is MPI_ERR_RMA_RANGE even where the target has it mapped.
 int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   Call call("MPI_Win_attach");
   rma::Window* w;
@@ -144,12 +146,10 @@ int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
   if (size > 0)
     if (int e = call.not_null(base, "base")) return e;
-  const auto at = reinterpret_cast<std::uintptr_t>(base);
-  for (const auto& [b, n] : w->attached)
-    if (at < b + n && b < at + static_cast<std::uintptr_t>(size))
-      return call.fail(MPI_ERR_RMA_ATTACH, "memory at %p (%lld bytes) overlaps memory attached before", base,
-                       static_cast<long long>(size));
-  w->attached[at] = static_cast<std::size_t>(size);
+  std::string why;
+  if (int e = rma::attach(w->attach[w->rank], reinterpret_cast<std::uintptr_t>(base), static_cast<std::size_t>(size),
+                          &why))
+    return call.fail(e, "argument base: %s", why.c_str());
   return MPI_SUCCESS;
 }
 
@@ -159,7 +159,7 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
   if (int e = win_arg(call, win, "win", &w)) return e;
   if (w->flavor != rma::Flavor::dynamic)
     return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_create_dynamic");
-  if (w->attached.erase(reinterpret_cast<std::uintptr_t>(base)) == 0)
+  if (!rma::detach(w->attach[w->rank], reinterpret_cast<std::uintptr_t>(base)))
     return call.fail(MPI_ERR_RMA_ATTACH, "argument base=%p is not the start of memory attached to the window",
                      base);
   return MPI_SUCCESS;

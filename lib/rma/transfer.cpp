@@ -7,8 +7,9 @@
 // - create / dynamic flavors (user memory): this rank's own memory is
 //   addressed directly; another rank's through process_vm_writev/readv, one
 //   copy by the kernel between the two address spaces, again without the
-//   target's help. A fault there (an unmapped address in a dynamic window)
-//   is reported as MPI_ERR_RMA_RANGE.
+//   target's help. A dynamic window's target range is first checked against
+//   the target's attachment list (attach.hpp); a fault in the copy is
+//   reported as MPI_ERR_RMA_RANGE as well.
 // The accumulate family runs under the target's accumulate mutex
 // (TargetCtl::acc): read the target, combine, write back.
 #include "rma/transfer.hpp"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
@@ -52,14 +54,17 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
     return MPI_ERR_RMA_RANGE;
   }
   const auto addr = static_cast<std::uintptr_t>(start);
-  if (dynamic && t == w.rank && !empty) {
-    // This rank's own attachments are known here (another rank's are
-    // checked by the kernel, see remote_io).
+  if (dynamic && !empty) {
+    // The target's attachments are in the segment (attach.hpp): memory it
+    // has mapped but not attached is refused here, not written.
     const std::uintptr_t a = addr + static_cast<std::uintptr_t>(lo), b = addr + static_cast<std::uintptr_t>(hi);
-    auto it = w.attached.upper_bound(a);
-    const bool inside = it != w.attached.begin() && (--it, a >= it->first && b <= it->first + it->second);
-    if (!inside) {
-      *why = "target_disp " + str(disp) + " is not inside memory attached to this rank's dynamic window";
+    if (!covers(w.attach[t], a, b)) {
+      char span[96];
+      std::snprintf(span, sizeof span, "%#llx with target_count %d addresses bytes [%#llx, %#llx)",
+                    static_cast<unsigned long long>(disp), count, static_cast<unsigned long long>(a),
+                    static_cast<unsigned long long>(b));
+      *why = std::string("target_disp ") + span + ", which rank " + str(t) +
+             " has not attached to the dynamic window (MPI_Win_attach)";
       return MPI_ERR_RMA_RANGE;
     }
   }
@@ -102,7 +107,7 @@ int remote_io(bool write, const Where& at, int count, const dtype::Datatype& t, 
     if (done <= 0) {
       const int err = done < 0 ? errno : EFAULT;
       if (err == EFAULT) {
-        *why = "rank " + str(target) + "'s window has no memory at the target address (is it attached?)";
+        *why = "rank " + str(target) + "'s window has no memory at the target address";
         return MPI_ERR_RMA_RANGE;
       }
       *why = std::string("the kernel refused to copy ") + (write ? "into" : "from") + " rank " + str(target) +

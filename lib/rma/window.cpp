@@ -138,7 +138,10 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
 
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t nn = std::size_t(n) * std::size_t(n);
-  const std::size_t ctl_bytes = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
+  const std::size_t counters_end = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
+  const std::size_t attach_at = round_up(counters_end, alignof(AttachList));
+  const std::size_t ctl_bytes =
+      flavor == Flavor::dynamic ? attach_at + sizeof(AttachList) * std::size_t(n) : counters_end;
   std::size_t at = round_up(ctl_bytes, page);
   const bool holds_memory = flavor == Flavor::allocate || flavor == Flavor::shared;
   w->noncontig = (mask & 2) == 0 || flavor == Flavor::allocate;
@@ -201,6 +204,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   auto* counters = reinterpret_cast<std::atomic<std::uint32_t>*>(w->seg + sizeof(TargetCtl) * std::size_t(n));
   w->post = counters;
   w->complete = counters + nn;
+  if (flavor == Flavor::dynamic) w->attach = reinterpret_cast<AttachList*>(w->seg + attach_at);
   w->held.assign(n, Held::none);
   w->posts_seen.assign(n, 0);
   w->completes_seen.assign(n, 0);

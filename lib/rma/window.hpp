@@ -3,9 +3,10 @@
 // the window), which holds the window's control words and, for the
 // allocate and shared flavors, the window memory of every rank.
 //
-// Segment layout (offsets from the mapping's start, see Layout):
-//   [TargetCtl x n][post counters n*n][complete counters n*n][pad to page]
-//   [memory of rank 0][memory of rank 1]...      (allocate / shared flavors)
+// Segment layout (offsets from the mapping's start, see create_window):
+//   [TargetCtl x n][post counters n*n][complete counters n*n]
+//   [AttachList x n]                              (dynamic flavor)
+//   [pad to page][memory of rank 0][memory of rank 1]... (allocate / shared)
 // Rank r's memory starts at Window::offset[r]: directly after rank r-1's
 // (contiguous, the default of MPI_Win_allocate_shared) or on its own page
 // (info alloc_shared_noncontig = true, and MPI_Win_allocate).
@@ -29,6 +30,8 @@
 //   held t; written only by o (fetch_add, release), read by t (acquire). Each
 //   side keeps a private count of what it consumed (Window::posts_seen,
 //   completes_seen), so counters only grow and no one ever resets them.
+// - AttachList r (dynamic flavor): rank r's attached memory, written only by
+//   r, read by every origin under a seqlock (attach.cpp has the argument).
 // - Window memory itself is plain memory: an origin's put is a memcpy (a
 //   process_vm_writev for Win_create/dynamic windows), ordered for the
 //   target by the synchronisation that closes the epoch (fence barrier,
@@ -38,13 +41,13 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
+#include "rma/attach.hpp"
 #include "mpi.h"
 
 namespace ringmpi::rma {
@@ -82,6 +85,7 @@ struct Window {
   TargetCtl* ctl = nullptr;
   std::atomic<std::uint32_t>* post = nullptr;
   std::atomic<std::uint32_t>* complete = nullptr;
+  AttachList* attach = nullptr;  // dynamic flavor: one list per rank
 
   // This rank's epochs.
   bool fence_open = false;  // a fence without MPI_MODE_NOSUCCEED began an epoch
@@ -94,7 +98,6 @@ struct Window {
   std::vector<std::uint32_t> posts_seen;      // per target: posts consumed by my starts
   std::vector<std::uint32_t> completes_seen;  // per origin: completes consumed by my waits
 
-  std::map<std::uintptr_t, std::size_t> attached;  // dynamic flavor: base -> bytes (this rank)
   std::string name;
   core::AttributeSet attrs;
   bool noncontig = false;
