@@ -225,6 +225,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   w->attr_size = size;
   w->attr_disp_unit = disp_unit;
   w->attr_flavor = static_cast<int>(flavor);
+  w->serial = ++state().made;
   const MPI_Win h = state().table.add(std::move(w));
   if (h == MPI_WIN_NULL) {
     made.code = MPI_ERR_NO_MEM;

@@ -98,6 +98,7 @@ struct Window {
   std::vector<std::uint32_t> posts_seen;      // per target: posts consumed by my starts
   std::vector<std::uint32_t> completes_seen;  // per origin: completes consumed by my waits
 
+  std::uint64_t serial = 0;  // creation order on this rank (MPI_Finalize frees in that order)
   std::string name;
   core::AttributeSet attrs;
   bool noncontig = false;
@@ -118,6 +119,7 @@ struct Window {
 
 struct State {
   core::HandleTable<Window> table{core::Kind::win};
+  std::uint64_t made = 0;  // windows made so far (Window::serial)
 };
 State& make_state();
 State& state();
@@ -147,5 +149,14 @@ Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, v
                    const LocalError& local);
 // Collective. Frees the segment and the private communicator.
 void free_window(MPI_Win h);
+// The live windows, oldest first.
+std::vector<MPI_Win> live_windows();
+// MPI_Finalize, before its barrier: runs the delete callbacks of every live
+// window's attributes (failures are reported and skipped).
+void delete_window_attributes();
+// MPI_Finalize, once every rank has passed the finalize barrier (no RMA can
+// be in flight any more): unmaps every live window here, with no
+// communication (finalize.cpp).
+void release_all_windows();
 
 }  // namespace ringmpi::rma
