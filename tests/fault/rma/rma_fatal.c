@@ -35,8 +35,12 @@ int main(int argc, char** argv) {
     MPI_Get_address(dyn_mem, &dyn_at);
     MPI_Bcast(&dyn_at, 1, MPI_AINT, 0, MPI_COMM_WORLD);
   }
+  MPI_Group world_group, peer;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Group_incl(world_group, 1, (int[]){rank == 0 ? 1 : 0}, &peer); /* np 2: the other rank */
   if (rank == 0) {
     int dummy;
+    if (!strcmp(c, "lock_in_start")) MPI_Win_post(peer, 0, win); /* lets rank 1's start through */
     MPI_Recv(&dummy, 1, MPI_INT, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never matched */
   } else if (rank == 1) {
     int rc = MPI_SUCCESS;
@@ -66,6 +70,14 @@ int main(int argc, char** argv) {
     if (!strcmp(c, "dynamic_unattached")) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, dyn);
       rc = MPI_Put(v, 2, MPI_LONG, 0, dyn_at + 3 * (MPI_Aint)sizeof(long), 2, MPI_LONG, dyn);
+    }
+    if (!strcmp(c, "start_in_lock")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Win_start(peer, 0, win);
+    }
+    if (!strcmp(c, "lock_in_start")) {
+      MPI_Win_start(peer, 0, win);
+      rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
     }
     if (!strcmp(c, "bad_win")) rc = MPI_Win_fence(0, (MPI_Win)0x5eed);
     if (!strcmp(c, "unlock_unlocked")) rc = MPI_Win_unlock(0, win);
