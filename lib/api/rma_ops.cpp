@@ -29,9 +29,21 @@ struct Common {
   rma::Side origin, target;
 };
 
+// Which calls these are: the request forms (MPI_Rput...) are only valid in
+// a passive-target epoch (MPI-3.1 §11.3.5), the others in any access epoch.
+enum class Form { plain, request };
+
+int passive_arg(Call& call, const rma::Window& w, int target_rank) {
+  if (target_rank == MPI_PROC_NULL || w.lock_all || w.held[target_rank] != rma::Held::none) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_RMA_SYNC,
+                   "request-based RMA calls are only valid in a passive-target epoch (MPI-3.1 §11.3.5), and this "
+                   "rank holds no lock on target_rank=%d (MPI_Win_lock or MPI_Win_lock_all)",
+                   target_rank);
+}
+
 int common(Call& call, MPI_Win win, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, Common* c,
-           bool origin_used = true) {
+           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, Form form,
+           Common* c, bool origin_used = true) {
   if (int e = api::win_arg(call, win, "win", &c->w)) return e;
   if (origin_used)
     if (int e = side(call, origin_addr, origin_count, origin_datatype, "origin_count", "origin_datatype", &c->origin))
@@ -40,7 +52,8 @@ int common(Call& call, MPI_Win win, const void* origin_addr, int origin_count, M
     return e;
   if (c->w->flavor != rma::Flavor::dynamic)
     if (int e = disp_arg(call, target_disp)) return e;
-  return api::target_arg(call, *c->w, target_rank, "target_rank");
+  if (int e = api::target_arg(call, *c->w, target_rank, "target_rank")) return e;
+  return form == Form::request ? passive_arg(call, *c->w, target_rank) : MPI_SUCCESS;
 }
 
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
@@ -62,10 +75,10 @@ int request(Call& call, int code, MPI_Request* req) {
 }
 
 int do_put(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, Form form) {
   Common c;
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c))
+                     target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   std::string why;
@@ -73,10 +86,10 @@ int do_put(Call& call, const void* origin_addr, int origin_count, MPI_Datatype o
 }
 
 int do_get(Call& call, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, Form form) {
   Common c;
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c))
+                     target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   std::string why;
@@ -85,11 +98,12 @@ int do_get(Call& call, void* origin_addr, int origin_count, MPI_Datatype origin_
 
 int do_accumulate(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                   void* result_addr, int result_count, MPI_Datatype result_datatype, bool fetch, int target_rank,
-                  MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+                  MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                  Form form) {
   Common c;
   // With MPI_NO_OP the origin arguments are ignored (MPI-3.1 §11.3.4).
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c, op != MPI_NO_OP))
+                     target_datatype, form, &c, op != MPI_NO_OP))
     return e;
   if (int e = op_arg(call, op, *c.target.type)) return e;
   rma::Side result;
@@ -112,14 +126,14 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Put");
   return do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win);
+                target_datatype, win, Form::plain);
 }
 
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Get");
   return do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win);
+                target_datatype, win, Form::plain);
 }
 
 int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -127,7 +141,7 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
   Call call("MPI_Accumulate");
   if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Get_accumulate only");
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
-                       target_rank, target_disp, target_count, target_datatype, op, win);
+                       target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
 
 int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
@@ -135,21 +149,22 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   Call call("MPI_Get_accumulate");
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
-                       true, target_rank, target_disp, target_count, target_datatype, op, win);
+                       true, target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
 
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   Call call("MPI_Fetch_and_op");
   return do_accumulate(call, origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp, 1,
-                       datatype, op, win);
+                       datatype, op, win, Form::plain);
 }
 
 int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   Call call("MPI_Compare_and_swap");
   Common c;
-  if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, &c)) return e;
+  if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, Form::plain, &c))
+    return e;
   if (!c.target.type->predefined)
     return call.fail(MPI_ERR_TYPE, "argument datatype must be a predefined datatype (MPI-3.1 §11.3.4)");
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -170,7 +185,7 @@ int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_data
   if (int e = call.not_null(request, "request")) return e;
   return ::request(call,
                    do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                          target_datatype, win),
+                          target_datatype, win, Form::request),
                    request);
 }
 
@@ -181,7 +196,7 @@ int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   if (int e = call.not_null(request, "request")) return e;
   return ::request(call,
                    do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                          target_datatype, win),
+                          target_datatype, win, Form::request),
                    request);
 }
 
@@ -193,7 +208,8 @@ int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
   if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Rget_accumulate only");
   return ::request(call,
                    do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL,
-                                 false, target_rank, target_disp, target_count, target_datatype, op, win),
+                                 false, target_rank, target_disp, target_count, target_datatype, op, win,
+                                 Form::request),
                    request);
 }
 
@@ -206,7 +222,7 @@ int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
   return ::request(call,
                    do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                                  result_datatype, true, target_rank, target_disp, target_count, target_datatype, op,
-                                 win),
+                                 win, Form::request),
                    request);
 }
 

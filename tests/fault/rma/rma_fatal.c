@@ -40,7 +40,8 @@ int main(int argc, char** argv) {
   MPI_Group_incl(world_group, 1, (int[]){rank == 0 ? 1 : 0}, &peer); /* np 2: the other rank */
   if (rank == 0) {
     int dummy;
-    if (!strcmp(c, "lock_in_start")) MPI_Win_post(peer, 0, win); /* lets rank 1's start through */
+    if (!strcmp(c, "lock_in_start") || !strcmp(c, "rget_in_start"))
+      MPI_Win_post(peer, 0, win); /* lets rank 1's start through */
     MPI_Recv(&dummy, 1, MPI_INT, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never matched */
   } else if (rank == 1) {
     int rc = MPI_SUCCESS;
@@ -78,6 +79,11 @@ int main(int argc, char** argv) {
     if (!strcmp(c, "lock_in_start")) {
       MPI_Win_start(peer, 0, win);
       rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    }
+    if (!strcmp(c, "rget_in_start")) {
+      MPI_Request req;
+      MPI_Win_start(peer, 0, win);
+      rc = MPI_Rget(v, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
     }
     if (!strcmp(c, "bad_win")) rc = MPI_Win_fence(0, (MPI_Win)0x5eed);
     if (!strcmp(c, "unlock_unlocked")) rc = MPI_Win_unlock(0, win);

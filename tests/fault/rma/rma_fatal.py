@@ -20,6 +20,7 @@ CASES = {
     "user_op": (2, 1, "MPI_Accumulate", "MPI_ERR_OP", ["user-defined"]),
     "start_in_lock": (2, 1, "MPI_Win_start", "MPI_ERR_RMA_SYNC", ["passive-target epoch"]),
     "lock_in_start": (2, 1, "MPI_Win_lock", "MPI_ERR_RMA_SYNC", ["MPI_Win_start", "still open"]),
+    "rget_in_start": (2, 1, "MPI_Rget", "MPI_ERR_RMA_SYNC", ["passive-target epoch", "target_rank=0"]),
     "bad_win": (2, 1, "MPI_Win_fence", "MPI_ERR_WIN", ["win=0x5eed", "not a valid window"]),
     "unlock_unlocked": (2, 1, "MPI_Win_unlock", "MPI_ERR_RMA_SYNC", ["no lock", "rank 0"]),
     "lock_twice": (2, 1, "MPI_Win_lock", "MPI_ERR_RMA_SYNC", ["already holds", "rank 0"]),
