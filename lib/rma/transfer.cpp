@@ -41,15 +41,25 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
            std::string* why) {
   const bool dynamic = w.flavor == Flavor::dynamic;
   const long long du = dynamic ? 1 : w.disp_unit[t];
-  const long long start = static_cast<long long>(disp) * du;
-  // Bytes [lo, hi) from the target address that the operation touches.
+  // Bytes [start + lo, start + hi) from the window's base that the operation
+  // touches. A displacement or count so large that these overflow addresses
+  // nothing any window has (and must not wrap around into memory that is).
   const bool empty = count == 0 || type.size == 0;
-  const long long last = empty ? 0 : static_cast<long long>(count - 1) * type.extent;
-  const long long lo = empty ? 0 : std::min(0LL, last) + type.true_lb;
-  const long long hi = empty ? 0 : std::max(0LL, last) + type.true_ub();
-  if (!dynamic && !empty && (start + lo < 0 || start + hi > static_cast<long long>(w.win_size[t]))) {
-    *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(start + lo) +
-           ", " + str(start + hi) + ") of rank " + str(t) + "'s window memory, which has " +
+  long long start = 0, last = 0, lo = 0, hi = 0, first_byte = 0, end_byte = 0;
+  const bool overflow = __builtin_mul_overflow(static_cast<long long>(disp), du, &start) ||
+                        (!empty && (__builtin_mul_overflow(static_cast<long long>(count - 1), type.extent, &last) ||
+                                    __builtin_add_overflow(std::min(0LL, last), type.true_lb, &lo) ||
+                                    __builtin_add_overflow(std::max(0LL, last), type.true_ub(), &hi) ||
+                                    __builtin_add_overflow(start, lo, &first_byte) ||
+                                    __builtin_add_overflow(start, hi, &end_byte)));
+  if (overflow) {
+    *why = "target_disp " + str(disp) + " with target_count " + str(count) +
+           " addresses bytes beyond any memory (the byte offset overflows) of rank " + str(t) + "'s window";
+    return MPI_ERR_RMA_RANGE;
+  }
+  if (!dynamic && !empty && (first_byte < 0 || end_byte > static_cast<long long>(w.win_size[t]))) {
+    *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(first_byte) +
+           ", " + str(end_byte) + ") of rank " + str(t) + "'s window memory, which has " +
            str(static_cast<long long>(w.win_size[t])) + " bytes";
     return MPI_ERR_RMA_RANGE;
   }
@@ -57,7 +67,7 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
   if (dynamic && !empty) {
     // The target's attachments are in the segment (attach.hpp): memory it
     // has mapped but not attached is refused here, not written.
-    const std::uintptr_t a = addr + static_cast<std::uintptr_t>(lo), b = addr + static_cast<std::uintptr_t>(hi);
+    const auto a = static_cast<std::uintptr_t>(first_byte), b = static_cast<std::uintptr_t>(end_byte);
     if (!covers(w.attach[t], a, b)) {
       char span[96];
       std::snprintf(span, sizeof span, "%#llx with target_count %d addresses bytes [%#llx, %#llx)",

@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
       rc = MPI_Put(v, 2, MPI_INT, 0, 3, 2, MPI_INT, win);
     }
+    if (!strcmp(c, "huge_disp")) { /* disp x disp_unit overflows: no wrap-around into the window */
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Put(v, 1, MPI_INT, 0, (MPI_Aint)1 << 62, 1, MPI_INT, win);
+    }
     if (!strcmp(c, "negative_disp")) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
       rc = MPI_Get(v, 1, MPI_INT, 0, -1, 1, MPI_INT, win);

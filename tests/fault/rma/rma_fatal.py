@@ -14,6 +14,7 @@ CASES = {
     "range": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE", ["target_disp 3", "rank 0", "16 bytes"]),
     "dynamic_unattached": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE",
                            ["target_disp", "rank 0 has not attached", "MPI_Win_attach"]),
+    "huge_disp": (2, 1, "MPI_Put", "MPI_ERR_RMA_RANGE", ["target_disp 4611686018427387904", "overflows", "rank 0"]),
     "negative_disp": (2, 1, "MPI_Get", "MPI_ERR_DISP", ["target_disp=-1"]),
     "bad_target": (2, 1, "MPI_Get", "MPI_ERR_RANK", ["target_rank=7", "0..1"]),
     "signature": (2, 1, "MPI_Put", "MPI_ERR_TYPE", ["8 bytes", "4", "signatures"]),
