@@ -19,35 +19,22 @@ using ringmpi::api::Call;
 
 namespace ringmpi::api {
 
-int win_arg(Call& call, MPI_Win h, const char* arg, rma::Window** out) {
-  *out = nullptr;
-  if (int e = call.initialized()) return e;
-  rma::Window* w = rma::lookup(h);
-  if (w == nullptr) {
-    if (h == MPI_WIN_NULL) return call.fail(MPI_ERR_WIN, "argument %s is MPI_WIN_NULL", arg);
-    return call.fail(MPI_ERR_WIN, "argument %s=0x%x is not a valid window (freed, or not a window handle)", arg,
-                     static_cast<unsigned>(h));
-  }
-  call.raise_on(w->comm);
-  *out = w;
-  return MPI_SUCCESS;
+int bad_win(Call& call, MPI_Win h, const char* arg) {
+  if (h == MPI_WIN_NULL) return call.fail(MPI_ERR_WIN, "argument %s is MPI_WIN_NULL", arg);
+  return call.fail(MPI_ERR_WIN, "argument %s=0x%x is not a valid window (freed, or not a window handle)", arg,
+                   static_cast<unsigned>(h));
 }
 
-int rank_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
-  if (rank >= 0 && rank < w.size) return MPI_SUCCESS;
+int bad_rank(Call& call, const rma::Window& w, int rank, const char* arg) {
   return call.fail(MPI_ERR_RANK, "argument %s=%d is not a rank of the window's group (ranks 0..%d)", arg, rank,
                    w.size - 1);
 }
 
-int target_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
-  if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
-  if (int e = rank_arg(call, w, rank, arg)) return e;
-  if (!w.may_access(rank))
-    return call.fail(MPI_ERR_RMA_SYNC,
-                     "no access epoch covers %s=%d: call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
-                     "MPI_Win_lock_all first",
-                     arg, rank);
-  return MPI_SUCCESS;
+int no_epoch(Call& call, int rank, const char* arg) {
+  return call.fail(MPI_ERR_RMA_SYNC,
+                   "no access epoch covers %s=%d: call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
+                   "MPI_Win_lock_all first",
+                   arg, rank);
 }
 
 }  // namespace ringmpi::api

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <vector>
 
+#include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
 
 namespace ringmpi::rma {
@@ -188,6 +189,32 @@ class AccGuard {
   TargetCtl& c_;
 };
 
+// The accumulate-family case of an atomic counter (Fetch_and_op,
+// Compare-free Get_accumulate of a few elements): one predefined type on
+// every side, target memory mapped here, at most 256 bytes. No packing and no
+// second op lookup: the kernel runs on aligned copies (the target bytes may
+// be unaligned), under the accumulate mutex like the general path. False
+// when it does not apply; the general path then does the work.
+bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target,
+                      const Where& at, const Side& tgt, MPI_Op op, std::size_t bytes) {
+  constexpr std::size_t kMax = 256;
+  const bool no_op = op == MPI_NO_OP, replace = op == MPI_REPLACE;
+  if (at.local == nullptr || bytes > kMax || !tgt.type->predefined || (!no_op && origin.type != tgt.type) ||
+      (result && result->type != tgt.type))
+    return false;
+  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, tgt.type->basic);
+  if (!no_op && !replace && k == nullptr) return false;
+  alignas(16) std::byte cur[kMax], in[kMax];
+  if (!no_op) std::memcpy(in, origin.buf, bytes);
+  AccGuard guard(w.ctl[target]);
+  std::memcpy(cur, at.local, bytes);
+  if (result) std::memcpy(result_buf, cur, bytes);
+  if (no_op) return true;
+  if (k) k(in, cur, static_cast<std::size_t>(tgt.count));
+  std::memcpy(at.local, k ? cur : in, bytes);
+  return true;
+}
+
 }  // namespace
 
 std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
@@ -197,6 +224,7 @@ std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   if (op == MPI_REPLACE || op == MPI_NO_OP) return "";
   if (t.basic == MPI_DATATYPE_NULL)
     return "accumulate datatypes must be made of a single predefined datatype (MPI-3.1 §11.3.4)";
+  if (dtype::kernel_for(op, t.basic) != nullptr) return "";  // defined: no sentence to build
   return dtype::op_mismatch(op, t);
 }
 
@@ -266,6 +294,7 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   const std::size_t bytes = bytes_of(tgt);
   if (bytes == 0) return MPI_SUCCESS;
+  if (small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes)) return MPI_SUCCESS;
 
   Scratch cur(bytes), in(no_op ? 0 : bytes);
   if (!no_op) {

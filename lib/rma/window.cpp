@@ -30,17 +30,12 @@ State& make_state() {
   if (!p) p = std::make_unique<State>();
   return *p;
 }
-State& state() {
-  auto& p = core::rt().rma;
-  return p ? *p : make_state();
-}
 
 Window::~Window() {
   if (seg != nullptr) munmap(seg, seg_bytes);
 }
 
-bool Window::may_access(int t) const {
-  if (fence_open || lock_all || held[t] != Held::none) return true;
+bool Window::in_access_group(int t) const {
   if (!access_open) return false;
   for (int g : access_group)
     if (g == t) return true;

@@ -47,6 +47,7 @@
 
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
+#include "core/runtime.hpp"
 #include "rma/attach.hpp"
 #include "mpi.h"
 
@@ -109,8 +110,13 @@ struct Window {
 
   ~Window();
 
-  // True when an RMA call may address target t now (an access epoch covers it).
-  bool may_access(int t) const;
+  // True when an RMA call may address target t now (an access epoch covers
+  // it). Inline: every RMA call asks; a start group is looked through out of
+  // line.
+  bool may_access(int t) const {
+    return fence_open || lock_all || held[static_cast<std::size_t>(t)] != Held::none || in_access_group(t);
+  }
+  bool in_access_group(int t) const;
   // Any epoch of this rank still open (MPI_Win_free must fail then).
   bool epoch_open() const;
   // Local address of rank t's window memory (allocate/shared flavors).
@@ -122,7 +128,11 @@ struct State {
   std::uint64_t made = 0;  // windows made so far (Window::serial)
 };
 State& make_state();
-State& state();
+// Inline: every RMA call looks its window up (put + flush latency).
+inline State& state() {
+  auto& p = core::rt().rma;
+  return __builtin_expect(p != nullptr, 1) ? *p : make_state();
+}
 inline Window* lookup(MPI_Win h) { return state().table.get(h); }
 
 // The result of a collective window construction: an error class and a
