@@ -189,8 +189,8 @@ class AccGuard {
   TargetCtl& c_;
 };
 
-// The accumulate-family case of an atomic counter (Fetch_and_op,
-// Compare-free Get_accumulate of a few elements): one predefined type on
+// The accumulate-family case of an atomic counter (Fetch_and_op, or an
+// Accumulate / Get_accumulate of a few elements): one predefined type on
 // every side, target memory mapped here, at most 256 bytes. No packing and no
 // second op lookup: the kernel runs on aligned copies (the target bytes may
 // be unaligned), under the accumulate mutex like the general path. False
