@@ -136,9 +136,13 @@ int do_accumulate(Call& call, const void* origin_addr, int origin_count, MPI_Dat
     return e;
   if (int e = op_arg(call, op, *c.target.type)) return e;
   rma::Side result;
-  if (fetch)
+  if (fetch && result_datatype == target_datatype) {  // Fetch_and_op: one handle, looked up once
+    if (int e = call.count(result_count, "result_count")) return e;
+    result = rma::Side{result_addr, result_count, c.target.type};
+  } else if (fetch) {
     if (int e = side(call, result_addr, result_count, result_datatype, "result_count", "result_datatype", &result))
       return e;
+  }
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   std::string why;
   return done(call,

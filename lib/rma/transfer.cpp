@@ -290,9 +290,12 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (result)
     if (int e = same_bytes(*result, "result_count x result_datatype", tgt, "target_count x target_datatype", why))
       return e;
-  Where at;
-  if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   const std::size_t bytes = bytes_of(tgt);
+  Where at;
+  // Segment memory and a contiguous target: the inline range check will do.
+  at.local = tgt.type->contiguous() && bytes > 0 ? segment_span(w, target, disp, bytes) : nullptr;
+  if (at.local == nullptr)
+    if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   if (bytes == 0) return MPI_SUCCESS;
   if (small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes)) return MPI_SUCCESS;
 
