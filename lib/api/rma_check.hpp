@@ -20,6 +20,7 @@ inline int win_arg(Call& call, MPI_Win h, const char* arg, rma::Window** out) {
   *out = w;
   return MPI_SUCCESS;
 }
+
 // The failing cases of rank_arg and target_arg (out of line).
 [[gnu::cold]] int bad_rank(Call& call, const rma::Window& w, int rank, const char* arg);
 [[gnu::cold]] int no_epoch(Call& call, int rank, const char* arg);
