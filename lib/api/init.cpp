@@ -20,6 +20,7 @@
 #include "comm/comm.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
+#include "rma/window.hpp"
 
 using namespace ringmpi;
 
@@ -149,8 +150,11 @@ int MPI_Finalize(void) {
   if (int e = call.initialized()) return e;
   core::Runtime& r = core::rt();
   comm::finalize_hooks();  // MPI_COMM_SELF attributes, first thing (MPI-3.1 §8.7.1)
+  rma::delete_window_attributes();
   p2p::finalize();
   ringmpi::coll::barrier_world();
+  // Past the barrier no rank makes RMA calls: windows go without a round each.
+  rma::release_all_windows();
   r.arena.slot(r.rank).finalized.store(1, std::memory_order_release);
   r.phase = core::Phase::finalized;
   return MPI_SUCCESS;

@@ -1,5 +1,7 @@
 // RMA communication calls (MPI-3.1 §11.3): put, get, the accumulate family
 // and their request forms. The work is in lib/rma/transfer.cpp.
+#include <cstring>
+
 #include "api/rma_check.hpp"
 #include "rma/request.hpp"
 #include "rma/transfer.hpp"
@@ -9,8 +11,10 @@ using ringmpi::api::Call;
 
 namespace {
 
-int side(Call& call, const void* buf, int count, MPI_Datatype type, const char* count_arg, const char* type_arg,
-         rma::Side* out) {
+// side() and common() are inlined into every call's body: out of line their
+// calls and register saves cost about as much as the checks themselves.
+[[gnu::always_inline]] inline int side(Call& call, const void* buf, int count, MPI_Datatype type,
+                                       const char* count_arg, const char* type_arg, rma::Side* out) {
   if (int e = call.count(count, count_arg)) return e;
   if (int e = call.datatype(type, type_arg, &out->type)) return e;
   out->buf = buf;
@@ -29,18 +33,48 @@ struct Common {
   rma::Side origin, target;
 };
 
-int common(Call& call, MPI_Win win, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
-           int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, Common* c,
-           bool origin_used = true) {
+// Which calls these are: the request forms (MPI_Rput...) are only valid in
+// a passive-target epoch (MPI-3.1 §11.3.5), the others in any access epoch.
+enum class Form { plain, request };
+
+int passive_arg(Call& call, const rma::Window& w, int target_rank) {
+  if (target_rank == MPI_PROC_NULL || w.lock_all || w.held[target_rank] != rma::Held::none) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_RMA_SYNC,
+                   "request-based RMA calls are only valid in a passive-target epoch (MPI-3.1 §11.3.5), and this "
+                   "rank holds no lock on target_rank=%d (MPI_Win_lock or MPI_Win_lock_all)",
+                   target_rank);
+}
+
+[[gnu::always_inline]] inline int common(Call& call, MPI_Win win, const void* origin_addr, int origin_count,
+                                         MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+                                         int target_count, MPI_Datatype target_datatype, Form form, Common* c,
+                                         bool origin_used = true) {
   if (int e = api::win_arg(call, win, "win", &c->w)) return e;
   if (origin_used)
     if (int e = side(call, origin_addr, origin_count, origin_datatype, "origin_count", "origin_datatype", &c->origin))
       return e;
-  if (int e = side(call, nullptr, target_count, target_datatype, "target_count", "target_datatype", &c->target))
+  if (origin_used && target_datatype == origin_datatype) {
+    // The usual case: one handle for both sides, looked up once.
+    if (int e = call.count(target_count, "target_count")) return e;
+    c->target = rma::Side{nullptr, target_count, c->origin.type};
+  } else if (int e = side(call, nullptr, target_count, target_datatype, "target_count", "target_datatype",
+                          &c->target)) {
     return e;
+  }
   if (c->w->flavor != rma::Flavor::dynamic)
     if (int e = disp_arg(call, target_disp)) return e;
-  return api::target_arg(call, *c->w, target_rank, "target_rank");
+  if (int e = api::target_arg(call, *c->w, target_rank, "target_rank")) return e;
+  return form == Form::request ? passive_arg(call, *c->w, target_rank) : MPI_SUCCESS;
+}
+
+// The target bytes of a put or get whose two sides are the same contiguous
+// count x type (no packing, nothing to compare), mapped here; nullptr: the
+// general path (rma::put / rma::get) does the work and the reporting.
+std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_disp) {
+  if (c.origin.type != c.target.type || c.origin.count != c.target.count || c.origin.count == 0 ||
+      !c.origin.type->contiguous())
+    return nullptr;
+  return rma::segment_span(*c.w, target_rank, target_disp, std::size_t(c.origin.count) * c.origin.type->size);
 }
 
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
@@ -62,40 +96,53 @@ int request(Call& call, int code, MPI_Request* req) {
 }
 
 int do_put(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, Form form) {
   Common c;
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c))
+                     target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (std::byte* at = contiguous_span(c, target_rank, target_disp)) {
+    std::memcpy(at, origin_addr, std::size_t(c.origin.count) * c.origin.type->size);
+    return MPI_SUCCESS;
+  }
   std::string why;
   return done(call, rma::put(*c.w, c.origin, target_rank, target_disp, c.target, &why), why);
 }
 
 int do_get(Call& call, void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+           MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, Form form) {
   Common c;
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c))
+                     target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (const std::byte* at = contiguous_span(c, target_rank, target_disp)) {
+    std::memcpy(origin_addr, at, std::size_t(c.origin.count) * c.origin.type->size);
+    return MPI_SUCCESS;
+  }
   std::string why;
   return done(call, rma::get(*c.w, origin_addr, c.origin, target_rank, target_disp, c.target, &why), why);
 }
 
 int do_accumulate(Call& call, const void* origin_addr, int origin_count, MPI_Datatype origin_datatype,
                   void* result_addr, int result_count, MPI_Datatype result_datatype, bool fetch, int target_rank,
-                  MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+                  MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                  Form form) {
   Common c;
   // With MPI_NO_OP the origin arguments are ignored (MPI-3.1 §11.3.4).
   if (int e = common(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, &c, op != MPI_NO_OP))
+                     target_datatype, form, &c, op != MPI_NO_OP))
     return e;
   if (int e = op_arg(call, op, *c.target.type)) return e;
   rma::Side result;
-  if (fetch)
+  if (fetch && result_datatype == target_datatype) {  // Fetch_and_op: one handle, looked up once
+    if (int e = call.count(result_count, "result_count")) return e;
+    result = rma::Side{result_addr, result_count, c.target.type};
+  } else if (fetch) {
     if (int e = side(call, result_addr, result_count, result_datatype, "result_count", "result_datatype", &result))
       return e;
+  }
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   std::string why;
   return done(call,
@@ -112,14 +159,14 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Put");
   return do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win);
+                target_datatype, win, Form::plain);
 }
 
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Get");
   return do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                target_datatype, win);
+                target_datatype, win, Form::plain);
 }
 
 int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -127,7 +174,7 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
   Call call("MPI_Accumulate");
   if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Get_accumulate only");
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
-                       target_rank, target_disp, target_count, target_datatype, op, win);
+                       target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
 
 int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
@@ -135,21 +182,22 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   Call call("MPI_Get_accumulate");
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
-                       true, target_rank, target_disp, target_count, target_datatype, op, win);
+                       true, target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
 
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   Call call("MPI_Fetch_and_op");
   return do_accumulate(call, origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp, 1,
-                       datatype, op, win);
+                       datatype, op, win, Form::plain);
 }
 
 int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   Call call("MPI_Compare_and_swap");
   Common c;
-  if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, &c)) return e;
+  if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, Form::plain, &c))
+    return e;
   if (!c.target.type->predefined)
     return call.fail(MPI_ERR_TYPE, "argument datatype must be a predefined datatype (MPI-3.1 §11.3.4)");
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
@@ -170,7 +218,7 @@ int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_data
   if (int e = call.not_null(request, "request")) return e;
   return ::request(call,
                    do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                          target_datatype, win),
+                          target_datatype, win, Form::request),
                    request);
 }
 
@@ -181,7 +229,7 @@ int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   if (int e = call.not_null(request, "request")) return e;
   return ::request(call,
                    do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                          target_datatype, win),
+                          target_datatype, win, Form::request),
                    request);
 }
 
@@ -193,7 +241,8 @@ int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
   if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Rget_accumulate only");
   return ::request(call,
                    do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL,
-                                 false, target_rank, target_disp, target_count, target_datatype, op, win),
+                                 false, target_rank, target_disp, target_count, target_datatype, op, win,
+                                 Form::request),
                    request);
 }
 
@@ -206,7 +255,7 @@ int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
   return ::request(call,
                    do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                                  result_datatype, true, target_rank, target_disp, target_count, target_datatype, op,
-                                 win),
+                                 win, Form::request),
                    request);
 }
 

@@ -37,6 +37,13 @@ int passive_open(Call& call, const rma::Window& w) {
   return call.fail(MPI_ERR_RMA_SYNC, "a passive-target epoch (lock or lock_all) is open on the window");
 }
 
+// Distinct access epochs of one rank on one window must be disjoint
+// (MPI-3.1 §11.5): no lock or lock_all inside a start...complete epoch.
+int access_open(Call& call, const rma::Window& w) {
+  if (!w.access_open) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_RMA_SYNC, "an access epoch begun by MPI_Win_start is still open (MPI_Win_complete first)");
+}
+
 int pscw_open(Call& call, const rma::Window& w) {
   if (w.access_open) return call.fail(MPI_ERR_RMA_SYNC, "an access epoch begun by MPI_Win_start is still open");
   if (w.exposure_open) return call.fail(MPI_ERR_RMA_SYNC, "an exposure epoch begun by MPI_Win_post is still open");
@@ -109,6 +116,7 @@ int MPI_Win_start(MPI_Group group, int assert_bits, MPI_Win win) {
   if (int e = api::win_arg(call, win, "win", &w)) return e;
   if (int e = assert_arg(call, assert_bits, MPI_MODE_NOCHECK)) return e;
   if (w->access_open) return call.fail(MPI_ERR_RMA_SYNC, "an access epoch begun by MPI_Win_start is still open");
+  if (int e = passive_open(call, *w)) return e;
   std::vector<int> ranks;
   if (int e = group_ranks(call, *w, group, &ranks)) return e;
   // A start ends the fence epoch of the preceding fence (MPI-3.1 §11.5).
@@ -156,6 +164,7 @@ int MPI_Win_lock(int lock_type, int rank, int assert_bits, MPI_Win win) {
   if (int e = assert_arg(call, assert_bits, MPI_MODE_NOCHECK)) return e;
   if (w->lock_all || w->held[rank] != rma::Held::none)
     return call.fail(MPI_ERR_RMA_SYNC, "this rank already holds a lock on target rank %d", rank);
+  if (int e = access_open(call, *w)) return e;
   rma::lock(*w, rank, lock_type == MPI_LOCK_EXCLUSIVE);
   return MPI_SUCCESS;
 }
@@ -177,6 +186,7 @@ int MPI_Win_lock_all(int assert_bits, MPI_Win win) {
   if (int e = api::win_arg(call, win, "win", &w)) return e;
   if (int e = assert_arg(call, assert_bits, MPI_MODE_NOCHECK)) return e;
   if (int e = passive_open(call, *w)) return e;
+  if (int e = access_open(call, *w)) return e;
   rma::lock_all(*w);
   return MPI_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "api/attr_check.hpp"
 #include "api/info_args.hpp"
@@ -18,35 +19,22 @@ using ringmpi::api::Call;
 
 namespace ringmpi::api {
 
-int win_arg(Call& call, MPI_Win h, const char* arg, rma::Window** out) {
-  *out = nullptr;
-  if (int e = call.initialized()) return e;
-  rma::Window* w = rma::lookup(h);
-  if (w == nullptr) {
-    if (h == MPI_WIN_NULL) return call.fail(MPI_ERR_WIN, "argument %s is MPI_WIN_NULL", arg);
-    return call.fail(MPI_ERR_WIN, "argument %s=0x%x is not a valid window (freed, or not a window handle)", arg,
-                     static_cast<unsigned>(h));
-  }
-  call.raise_on(w->comm);
-  *out = w;
-  return MPI_SUCCESS;
+int bad_win(Call& call, MPI_Win h, const char* arg) {
+  if (h == MPI_WIN_NULL) return call.fail(MPI_ERR_WIN, "argument %s is MPI_WIN_NULL", arg);
+  return call.fail(MPI_ERR_WIN, "argument %s=0x%x is not a valid window (freed, or not a window handle)", arg,
+                   static_cast<unsigned>(h));
 }
 
-int rank_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
-  if (rank >= 0 && rank < w.size) return MPI_SUCCESS;
+int bad_rank(Call& call, const rma::Window& w, int rank, const char* arg) {
   return call.fail(MPI_ERR_RANK, "argument %s=%d is not a rank of the window's group (ranks 0..%d)", arg, rank,
                    w.size - 1);
 }
 
-int target_arg(Call& call, const rma::Window& w, int rank, const char* arg) {
-  if (rank == MPI_PROC_NULL) return MPI_SUCCESS;
-  if (int e = rank_arg(call, w, rank, arg)) return e;
-  if (!w.may_access(rank))
-    return call.fail(MPI_ERR_RMA_SYNC,
-                     "no access epoch covers %s=%d: call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
-                     "MPI_Win_lock_all first",
-                     arg, rank);
-  return MPI_SUCCESS;
+int no_epoch(Call& call, int rank, const char* arg) {
+  return call.fail(MPI_ERR_RMA_SYNC,
+                   "no access epoch covers %s=%d: call MPI_Win_fence, MPI_Win_start, MPI_Win_lock or "
+                   "MPI_Win_lock_all first",
+                   arg, rank);
 }
 
 }  // namespace ringmpi::api
@@ -132,9 +120,10 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   return make(call, rma::Flavor::dynamic, comm, 0, 1, nullptr, info, nullptr, win);
 }
 
-// Attach and detach are local (MPI-3.1 §11.2.4): origins address attached
-// memory by its absolute address, and the single-copy path reports an
-// address that is not mapped in the target as MPI_ERR_RMA_RANGE.
+// Attach and detach are local (MPI-3.1 §11.2.4). Origins address attached
+// memory by its absolute address and check it against the target's list in
+// the window's segment (lib/rma/attach.hpp), so memory that is not attached
+// is MPI_ERR_RMA_RANGE even where the target has it mapped.
 int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   Call call("MPI_Win_attach");
   rma::Window* w;
@@ -144,12 +133,10 @@ int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   if (size < 0) return call.fail(MPI_ERR_SIZE, "argument size=%lld is negative", static_cast<long long>(size));
   if (size > 0)
     if (int e = call.not_null(base, "base")) return e;
-  const auto at = reinterpret_cast<std::uintptr_t>(base);
-  for (const auto& [b, n] : w->attached)
-    if (at < b + n && b < at + static_cast<std::uintptr_t>(size))
-      return call.fail(MPI_ERR_RMA_ATTACH, "memory at %p (%lld bytes) overlaps memory attached before", base,
-                       static_cast<long long>(size));
-  w->attached[at] = static_cast<std::size_t>(size);
+  std::string why;
+  if (int e = rma::attach(w->attach[w->rank], reinterpret_cast<std::uintptr_t>(base), static_cast<std::size_t>(size),
+                          &why))
+    return call.fail(e, "argument base: %s", why.c_str());
   return MPI_SUCCESS;
 }
 
@@ -159,7 +146,7 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
   if (int e = win_arg(call, win, "win", &w)) return e;
   if (w->flavor != rma::Flavor::dynamic)
     return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_create_dynamic");
-  if (w->attached.erase(reinterpret_cast<std::uintptr_t>(base)) == 0)
+  if (!rma::detach(w->attach[w->rank], reinterpret_cast<std::uintptr_t>(base)))
     return call.fail(MPI_ERR_RMA_ATTACH, "argument base=%p is not the start of memory attached to the window",
                      base);
   return MPI_SUCCESS;

@@ -7,8 +7,9 @@
 // - create / dynamic flavors (user memory): this rank's own memory is
 //   addressed directly; another rank's through process_vm_writev/readv, one
 //   copy by the kernel between the two address spaces, again without the
-//   target's help. A fault there (an unmapped address in a dynamic window)
-//   is reported as MPI_ERR_RMA_RANGE.
+//   target's help. A dynamic window's target range is first checked against
+//   the target's attachment list (attach.hpp); a fault in the copy is
+//   reported as MPI_ERR_RMA_RANGE as well.
 // The accumulate family runs under the target's accumulate mutex
 // (TargetCtl::acc): read the target, combine, write back.
 #include "rma/transfer.hpp"
@@ -18,9 +19,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
 
 namespace ringmpi::rma {
@@ -39,27 +42,40 @@ int locate(const Window& w, int t, MPI_Aint disp, int count, const dtype::Dataty
            std::string* why) {
   const bool dynamic = w.flavor == Flavor::dynamic;
   const long long du = dynamic ? 1 : w.disp_unit[t];
-  const long long start = static_cast<long long>(disp) * du;
-  // Bytes [lo, hi) from the target address that the operation touches.
+  // Bytes [start + lo, start + hi) from the window's base that the operation
+  // touches. A displacement or count so large that these overflow addresses
+  // nothing any window has (and must not wrap around into memory that is).
   const bool empty = count == 0 || type.size == 0;
-  const long long last = empty ? 0 : static_cast<long long>(count - 1) * type.extent;
-  const long long lo = empty ? 0 : std::min(0LL, last) + type.true_lb;
-  const long long hi = empty ? 0 : std::max(0LL, last) + type.true_ub();
-  if (!dynamic && !empty && (start + lo < 0 || start + hi > static_cast<long long>(w.win_size[t]))) {
-    *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(start + lo) +
-           ", " + str(start + hi) + ") of rank " + str(t) + "'s window memory, which has " +
+  long long start = 0, last = 0, lo = 0, hi = 0, first_byte = 0, end_byte = 0;
+  const bool overflow = __builtin_mul_overflow(static_cast<long long>(disp), du, &start) ||
+                        (!empty && (__builtin_mul_overflow(static_cast<long long>(count - 1), type.extent, &last) ||
+                                    __builtin_add_overflow(std::min(0LL, last), type.true_lb, &lo) ||
+                                    __builtin_add_overflow(std::max(0LL, last), type.true_ub(), &hi) ||
+                                    __builtin_add_overflow(start, lo, &first_byte) ||
+                                    __builtin_add_overflow(start, hi, &end_byte)));
+  if (overflow) {
+    *why = "target_disp " + str(disp) + " with target_count " + str(count) +
+           " addresses bytes beyond any memory (the byte offset overflows) of rank " + str(t) + "'s window";
+    return MPI_ERR_RMA_RANGE;
+  }
+  if (!dynamic && !empty && (first_byte < 0 || end_byte > static_cast<long long>(w.win_size[t]))) {
+    *why = "target_disp " + str(disp) + " with target_count " + str(count) + " addresses bytes [" + str(first_byte) +
+           ", " + str(end_byte) + ") of rank " + str(t) + "'s window memory, which has " +
            str(static_cast<long long>(w.win_size[t])) + " bytes";
     return MPI_ERR_RMA_RANGE;
   }
   const auto addr = static_cast<std::uintptr_t>(start);
-  if (dynamic && t == w.rank && !empty) {
-    // This rank's own attachments are known here (another rank's are
-    // checked by the kernel, see remote_io).
-    const std::uintptr_t a = addr + static_cast<std::uintptr_t>(lo), b = addr + static_cast<std::uintptr_t>(hi);
-    auto it = w.attached.upper_bound(a);
-    const bool inside = it != w.attached.begin() && (--it, a >= it->first && b <= it->first + it->second);
-    if (!inside) {
-      *why = "target_disp " + str(disp) + " is not inside memory attached to this rank's dynamic window";
+  if (dynamic && !empty) {
+    // The target's attachments are in the segment (attach.hpp): memory it
+    // has mapped but not attached is refused here, not written.
+    const auto a = static_cast<std::uintptr_t>(first_byte), b = static_cast<std::uintptr_t>(end_byte);
+    if (!covers(w.attach[t], a, b)) {
+      char span[96];
+      std::snprintf(span, sizeof span, "%#llx with target_count %d addresses bytes [%#llx, %#llx)",
+                    static_cast<unsigned long long>(disp), count, static_cast<unsigned long long>(a),
+                    static_cast<unsigned long long>(b));
+      *why = std::string("target_disp ") + span + ", which rank " + str(t) +
+             " has not attached to the dynamic window (MPI_Win_attach)";
       return MPI_ERR_RMA_RANGE;
     }
   }
@@ -102,7 +118,7 @@ int remote_io(bool write, const Where& at, int count, const dtype::Datatype& t, 
     if (done <= 0) {
       const int err = done < 0 ? errno : EFAULT;
       if (err == EFAULT) {
-        *why = "rank " + str(target) + "'s window has no memory at the target address (is it attached?)";
+        *why = "rank " + str(target) + "'s window has no memory at the target address";
         return MPI_ERR_RMA_RANGE;
       }
       *why = std::string("the kernel refused to copy ") + (write ? "into" : "from") + " rank " + str(target) +
@@ -173,6 +189,32 @@ class AccGuard {
   TargetCtl& c_;
 };
 
+// The accumulate-family case of an atomic counter (Fetch_and_op, or an
+// Accumulate / Get_accumulate of a few elements): one predefined type on
+// every side, target memory mapped here, at most 256 bytes. No packing and no
+// second op lookup: the kernel runs on aligned copies (the target bytes may
+// be unaligned), under the accumulate mutex like the general path. False
+// when it does not apply; the general path then does the work.
+bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target,
+                      const Where& at, const Side& tgt, MPI_Op op, std::size_t bytes) {
+  constexpr std::size_t kMax = 256;
+  const bool no_op = op == MPI_NO_OP, replace = op == MPI_REPLACE;
+  if (at.local == nullptr || bytes > kMax || !tgt.type->predefined || (!no_op && origin.type != tgt.type) ||
+      (result && result->type != tgt.type))
+    return false;
+  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, tgt.type->basic);
+  if (!no_op && !replace && k == nullptr) return false;
+  alignas(16) std::byte cur[kMax], in[kMax];
+  if (!no_op) std::memcpy(in, origin.buf, bytes);
+  AccGuard guard(w.ctl[target]);
+  std::memcpy(cur, at.local, bytes);
+  if (result) std::memcpy(result_buf, cur, bytes);
+  if (no_op) return true;
+  if (k) k(in, cur, static_cast<std::size_t>(tgt.count));
+  std::memcpy(at.local, k ? cur : in, bytes);
+  return true;
+}
+
 }  // namespace
 
 std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
@@ -182,6 +224,7 @@ std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   if (op == MPI_REPLACE || op == MPI_NO_OP) return "";
   if (t.basic == MPI_DATATYPE_NULL)
     return "accumulate datatypes must be made of a single predefined datatype (MPI-3.1 §11.3.4)";
+  if (dtype::kernel_for(op, t.basic) != nullptr) return "";  // defined: no sentence to build
   return dtype::op_mismatch(op, t);
 }
 
@@ -247,10 +290,14 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (result)
     if (int e = same_bytes(*result, "result_count x result_datatype", tgt, "target_count x target_datatype", why))
       return e;
-  Where at;
-  if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   const std::size_t bytes = bytes_of(tgt);
+  Where at;
+  // Segment memory and a contiguous target: the inline range check will do.
+  at.local = tgt.type->contiguous() && bytes > 0 ? segment_span(w, target, disp, bytes) : nullptr;
+  if (at.local == nullptr)
+    if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   if (bytes == 0) return MPI_SUCCESS;
+  if (small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes)) return MPI_SUCCESS;
 
   Scratch cur(bytes), in(no_op ? 0 : bytes);
   if (!no_op) {

@@ -6,6 +6,7 @@
 // to wait for, and the request forms return completed requests.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "dtype/datatype.hpp"
@@ -19,6 +20,21 @@ struct Side {
   int count = 0;
   const dtype::Datatype* type = nullptr;
 };
+
+// The usual put or get, inline: `bytes` contiguous bytes at (target, disp)
+// of a window whose memory is in the segment (allocate / shared flavors).
+// Their address here when they are inside the target's memory; nullptr
+// otherwise (another flavor, or out of range), and then the general path
+// below decides and reports. The same range rule as the general path, in a
+// few instructions: an 8-byte put or get is a few nanoseconds of work.
+inline std::byte* segment_span(const Window& w, int target, MPI_Aint disp, std::size_t bytes) {
+  if (w.flavor != Flavor::allocate && w.flavor != Flavor::shared) return nullptr;
+  long long start = 0;
+  if (__builtin_mul_overflow(static_cast<long long>(disp), static_cast<long long>(w.disp_unit[target]), &start) ||
+      start < 0 || static_cast<unsigned long long>(start) + bytes > static_cast<unsigned long long>(w.win_size[target]))
+    return nullptr;
+  return w.memory_of(target) + start;
+}
 
 // Each returns MPI_SUCCESS or an error class with *why set (a sentence
 // naming the bad argument). `target` is a window rank (not MPI_PROC_NULL).

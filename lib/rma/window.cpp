@@ -30,17 +30,12 @@ State& make_state() {
   if (!p) p = std::make_unique<State>();
   return *p;
 }
-State& state() {
-  auto& p = core::rt().rma;
-  return p ? *p : make_state();
-}
 
 Window::~Window() {
   if (seg != nullptr) munmap(seg, seg_bytes);
 }
 
-bool Window::may_access(int t) const {
-  if (fence_open || lock_all || held[t] != Held::none) return true;
+bool Window::in_access_group(int t) const {
   if (!access_open) return false;
   for (int g : access_group)
     if (g == t) return true;
@@ -138,7 +133,10 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
 
   const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const std::size_t nn = std::size_t(n) * std::size_t(n);
-  const std::size_t ctl_bytes = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
+  const std::size_t counters_end = sizeof(TargetCtl) * std::size_t(n) + 2 * nn * sizeof(std::atomic<std::uint32_t>);
+  const std::size_t attach_at = round_up(counters_end, alignof(AttachList));
+  const std::size_t ctl_bytes =
+      flavor == Flavor::dynamic ? attach_at + sizeof(AttachList) * std::size_t(n) : counters_end;
   std::size_t at = round_up(ctl_bytes, page);
   const bool holds_memory = flavor == Flavor::allocate || flavor == Flavor::shared;
   w->noncontig = (mask & 2) == 0 || flavor == Flavor::allocate;
@@ -201,6 +199,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   auto* counters = reinterpret_cast<std::atomic<std::uint32_t>*>(w->seg + sizeof(TargetCtl) * std::size_t(n));
   w->post = counters;
   w->complete = counters + nn;
+  if (flavor == Flavor::dynamic) w->attach = reinterpret_cast<AttachList*>(w->seg + attach_at);
   w->held.assign(n, Held::none);
   w->posts_seen.assign(n, 0);
   w->completes_seen.assign(n, 0);
@@ -221,6 +220,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   w->attr_size = size;
   w->attr_disp_unit = disp_unit;
   w->attr_flavor = static_cast<int>(flavor);
+  w->serial = ++state().made;
   const MPI_Win h = state().table.add(std::move(w));
   if (h == MPI_WIN_NULL) {
     made.code = MPI_ERR_NO_MEM;

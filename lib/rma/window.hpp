@@ -3,9 +3,10 @@
 // the window), which holds the window's control words and, for the
 // allocate and shared flavors, the window memory of every rank.
 //
-// Segment layout (offsets from the mapping's start, see Layout):
-//   [TargetCtl x n][post counters n*n][complete counters n*n][pad to page]
-//   [memory of rank 0][memory of rank 1]...      (allocate / shared flavors)
+// Segment layout (offsets from the mapping's start, see create_window):
+//   [TargetCtl x n][post counters n*n][complete counters n*n]
+//   [AttachList x n]                              (dynamic flavor)
+//   [pad to page][memory of rank 0][memory of rank 1]... (allocate / shared)
 // Rank r's memory starts at Window::offset[r]: directly after rank r-1's
 // (contiguous, the default of MPI_Win_allocate_shared) or on its own page
 // (info alloc_shared_noncontig = true, and MPI_Win_allocate).
@@ -29,6 +30,8 @@
 //   held t; written only by o (fetch_add, release), read by t (acquire). Each
 //   side keeps a private count of what it consumed (Window::posts_seen,
 //   completes_seen), so counters only grow and no one ever resets them.
+// - AttachList r (dynamic flavor): rank r's attached memory, written only by
+//   r, read by every origin under a seqlock (attach.cpp has the argument).
 // - Window memory itself is plain memory: an origin's put is a memcpy (a
 //   process_vm_writev for Win_create/dynamic windows), ordered for the
 //   target by the synchronisation that closes the epoch (fence barrier,
@@ -38,13 +41,14 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/attributes.hpp"
 #include "core/handle.hpp"
+#include "core/runtime.hpp"
+#include "rma/attach.hpp"
 #include "mpi.h"
 
 namespace ringmpi::rma {
@@ -82,6 +86,7 @@ struct Window {
   TargetCtl* ctl = nullptr;
   std::atomic<std::uint32_t>* post = nullptr;
   std::atomic<std::uint32_t>* complete = nullptr;
+  AttachList* attach = nullptr;  // dynamic flavor: one list per rank
 
   // This rank's epochs.
   bool fence_open = false;  // a fence without MPI_MODE_NOSUCCEED began an epoch
@@ -94,7 +99,7 @@ struct Window {
   std::vector<std::uint32_t> posts_seen;      // per target: posts consumed by my starts
   std::vector<std::uint32_t> completes_seen;  // per origin: completes consumed by my waits
 
-  std::map<std::uintptr_t, std::size_t> attached;  // dynamic flavor: base -> bytes (this rank)
+  std::uint64_t serial = 0;  // creation order on this rank (MPI_Finalize frees in that order)
   std::string name;
   core::AttributeSet attrs;
   bool noncontig = false;
@@ -105,8 +110,13 @@ struct Window {
 
   ~Window();
 
-  // True when an RMA call may address target t now (an access epoch covers it).
-  bool may_access(int t) const;
+  // True when an RMA call may address target t now (an access epoch covers
+  // it). Inline: every RMA call asks; a start group is looked through out of
+  // line.
+  bool may_access(int t) const {
+    return fence_open || lock_all || held[static_cast<std::size_t>(t)] != Held::none || in_access_group(t);
+  }
+  bool in_access_group(int t) const;
   // Any epoch of this rank still open (MPI_Win_free must fail then).
   bool epoch_open() const;
   // Local address of rank t's window memory (allocate/shared flavors).
@@ -115,9 +125,14 @@ struct Window {
 
 struct State {
   core::HandleTable<Window> table{core::Kind::win};
+  std::uint64_t made = 0;  // windows made so far (Window::serial)
 };
 State& make_state();
-State& state();
+// Inline: every RMA call looks its window up (put + flush latency).
+inline State& state() {
+  auto& p = core::rt().rma;
+  return __builtin_expect(p != nullptr, 1) ? *p : make_state();
+}
 inline Window* lookup(MPI_Win h) { return state().table.get(h); }
 
 // The result of a collective window construction: an error class and a
@@ -144,5 +159,14 @@ Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, v
                    const LocalError& local);
 // Collective. Frees the segment and the private communicator.
 void free_window(MPI_Win h);
+// The live windows, oldest first.
+std::vector<MPI_Win> live_windows();
+// MPI_Finalize, before its barrier: runs the delete callbacks of every live
+// window's attributes (failures are reported and skipped).
+void delete_window_attributes();
+// MPI_Finalize, once every rank has passed the finalize barrier (no RMA can
+// be in flight any more): unmaps every live window here, with no
+// communication (finalize.cpp).
+void release_all_windows();
 
 }  // namespace ringmpi::rma

@@ -24,8 +24,24 @@ int main(int argc, char** argv) {
     printf("case %s: the call was not reported as an error\n", c);
   }
   MPI_Win_allocate(4 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+  /* dynamic_unattached: rank 0 attaches half of dyn_mem (the rest is mapped
+   * but not attached) and tells the others where it is. */
+  static long dyn_mem[8];
+  MPI_Win dyn = MPI_WIN_NULL;
+  MPI_Aint dyn_at = 0;
+  if (!strcmp(c, "dynamic_unattached")) {
+    MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
+    if (rank == 0) MPI_Win_attach(dyn, dyn_mem, 4 * sizeof(long));
+    MPI_Get_address(dyn_mem, &dyn_at);
+    MPI_Bcast(&dyn_at, 1, MPI_AINT, 0, MPI_COMM_WORLD);
+  }
+  MPI_Group world_group, peer;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  MPI_Group_incl(world_group, 1, (int[]){rank == 0 ? 1 : 0}, &peer); /* np 2: the other rank */
   if (rank == 0) {
     int dummy;
+    if (!strcmp(c, "lock_in_start") || !strcmp(c, "rget_in_start"))
+      MPI_Win_post(peer, 0, win); /* lets rank 1's start through */
     MPI_Recv(&dummy, 1, MPI_INT, 1, 999, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* never matched */
   } else if (rank == 1) {
     int rc = MPI_SUCCESS;
@@ -33,6 +49,10 @@ int main(int argc, char** argv) {
     if (!strcmp(c, "range")) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
       rc = MPI_Put(v, 2, MPI_INT, 0, 3, 2, MPI_INT, win);
+    }
+    if (!strcmp(c, "huge_disp")) { /* disp x disp_unit overflows: no wrap-around into the window */
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Put(v, 1, MPI_INT, 0, (MPI_Aint)1 << 62, 1, MPI_INT, win);
     }
     if (!strcmp(c, "negative_disp")) {
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
@@ -51,6 +71,23 @@ int main(int argc, char** argv) {
       MPI_Op_create(user_fn, 1, &op);
       MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
       rc = MPI_Accumulate(v, 1, MPI_INT, 0, 0, 1, MPI_INT, op, win);
+    }
+    if (!strcmp(c, "dynamic_unattached")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, dyn);
+      rc = MPI_Put(v, 2, MPI_LONG, 0, dyn_at + 3 * (MPI_Aint)sizeof(long), 2, MPI_LONG, dyn);
+    }
+    if (!strcmp(c, "start_in_lock")) {
+      MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+      rc = MPI_Win_start(peer, 0, win);
+    }
+    if (!strcmp(c, "lock_in_start")) {
+      MPI_Win_start(peer, 0, win);
+      rc = MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    }
+    if (!strcmp(c, "rget_in_start")) {
+      MPI_Request req;
+      MPI_Win_start(peer, 0, win);
+      rc = MPI_Rget(v, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req);
     }
     if (!strcmp(c, "bad_win")) rc = MPI_Win_fence(0, (MPI_Win)0x5eed);
     if (!strcmp(c, "unlock_unlocked")) rc = MPI_Win_unlock(0, win);

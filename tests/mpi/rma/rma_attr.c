@@ -103,6 +103,22 @@ int main(int argc, char** argv) {
   CHECK(eh == MPI_ERRORS_ARE_FATAL);
   CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
 
+  /* Info: a new object each time, holding the hints in use (none for a
+   * MPI_Win_create window); hints given to MPI_Win_set_info are accepted. */
+  MPI_Info used, hint;
+  int nkeys = -1;
+  CHECK_MPI(MPI_Win_get_info(win, &used));
+  CHECK(used != MPI_INFO_NULL);
+  CHECK_MPI(MPI_Info_get_nkeys(used, &nkeys));
+  CHECK(nkeys == 0);
+  CHECK_MPI(MPI_Info_free(&used));
+  CHECK_MPI(MPI_Info_create(&hint));
+  CHECK_MPI(MPI_Info_set(hint, "no_locks", "true"));
+  CHECK_MPI(MPI_Win_set_info(win, hint));
+  CHECK_MPI(MPI_Info_free(&hint));
+  CHECK_MPI(MPI_Win_get_info(win, &used));
+  CHECK_MPI(MPI_Info_free(&used));
+
   CHECK_MPI(MPI_Win_free(&win));
   CHECK(deleted == 5 + 7);
 

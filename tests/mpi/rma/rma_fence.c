@@ -1,6 +1,7 @@
 /* Active-target RMA with MPI_Win_fence on MPI_Win_allocate windows: put,
  * get, accumulate (every rank adds into every rank: exact sums), derived
- * datatypes on both sides, request forms, the window attributes, and a 2-D
+ * datatypes on both sides, the request forms (refused under the fence, used
+ * under a lock), the window attributes, and a 2-D
  * halo exchange with Put + fence checked against the same exchange done
  * with MPI_Sendrecv. */
 #include <stdint.h>
@@ -69,27 +70,38 @@ static void put_get_accumulate(int rank, int size) {
   for (int i = 0; i < N / 2; ++i) CHECK(mem[2 * N + i] == left * 1000 + i);
 
   /* Strided target: my values into every other int of block 3 of the right
-   * neighbour, via Rput; Rget it back into a contiguous buffer. */
+   * neighbour, via Rput; Rget it back into a contiguous buffer. The request
+   * forms are only valid in a passive-target epoch (MPI-3.1 §11.3.5): under
+   * the fence they are MPI_ERR_RMA_SYNC, so the fences end here. */
   for (int i = 3 * N; i < 4 * N; ++i) mem[i] = -3;
   MPI_Datatype half_vec;
   CHECK_MPI(MPI_Type_vector(N / 2, 1, 2, MPI_INT, &half_vec));
   CHECK_MPI(MPI_Type_commit(&half_vec));
   CHECK_MPI(MPI_Win_fence(0, win));
-  MPI_Request req;
+  MPI_Request req = MPI_REQUEST_NULL;
+  int cls;
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+  CHECK_MPI(MPI_Error_class(MPI_Rput(out, N / 2, MPI_INT, right, 3 * N, 1, half_vec, win, &req), &cls));
+  CHECK(cls == MPI_ERR_RMA_SYNC);
+  CHECK_MPI(MPI_Win_set_errhandler(win, MPI_ERRORS_ARE_FATAL));
+  CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
+  CHECK_MPI(MPI_Win_lock_all(0, win));
   CHECK_MPI(MPI_Rput(out, N / 2, MPI_INT, right, 3 * N, 1, half_vec, win, &req));
   CHECK(req != MPI_REQUEST_NULL);
   CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
   CHECK(req == MPI_REQUEST_NULL);
-  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   for (int i = 0; i < N / 2; ++i) {
     CHECK(mem[3 * N + 2 * i] == left * 1000 + i);
     CHECK(mem[3 * N + 2 * i + 1] == -3);
   }
   int back[N / 2];
+  CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
   CHECK_MPI(MPI_Rget(back, N / 2, MPI_INT, right, 3 * N, 1, half_vec, win, &req));
   CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Win_unlock(right, win));
   for (int i = 0; i < N / 2; ++i) CHECK(back[i] == rank * 1000 + i);
-  CHECK_MPI(MPI_Win_fence(MPI_MODE_NOSUCCEED, win));
   CHECK_MPI(MPI_Type_free(&every_other));
   CHECK_MPI(MPI_Type_free(&half_vec));
   CHECK_MPI(MPI_Win_free(&win));

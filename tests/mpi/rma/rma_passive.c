@@ -1,7 +1,8 @@
 /* Passive-target RMA: an atomic counter incremented by every rank under
  * MPI_Win_lock_all (exact total), read-modify-write under exclusive locks,
- * shared locks with flush, and the same on windows over user memory
- * (MPI_Win_create: the single-copy path) and dynamic windows. */
+ * shared locks with flush, accumulates at unaligned byte offsets, and the
+ * same on windows over user memory (MPI_Win_create: the single-copy path)
+ * and dynamic windows. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,42 @@ static void exclusive(MPI_Win win, int rank, int size, long long* mem) {
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
 }
 
+/* Accumulates at byte offsets that are not aligned for their type (a window
+ * with disp_unit 1): every rank adds into rank 0's counters; the totals are
+ * exact and the bytes around them untouched. */
+static void unaligned(int rank, int size) {
+  char* mem;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+  if (rank == 0) memset(mem, 0, 64);
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Win_lock_all(0, win));
+  long long one = 1, prev, two[2] = {1, 2}, before[2];
+  double d = rank, dmax[2];
+  for (int i = 0; i < ROUNDS; ++i) {
+    CHECK_MPI(MPI_Fetch_and_op(&one, &prev, MPI_LONG_LONG, 0, 3, MPI_SUM, win));
+    CHECK_MPI(MPI_Accumulate(two, 2, MPI_LONG_LONG, 0, 13, 2, MPI_LONG_LONG, MPI_SUM, win));
+    CHECK_MPI(MPI_Get_accumulate(&d, 1, MPI_DOUBLE, dmax, 1, MPI_DOUBLE, 0, 37, 1, MPI_DOUBLE, MPI_MAX, win));
+  }
+  CHECK_MPI(MPI_Get_accumulate(NULL, 0, MPI_DATATYPE_NULL, before, 2, MPI_LONG_LONG, 0, 13, 2, MPI_LONG_LONG,
+                               MPI_NO_OP, win));
+  CHECK(before[0] >= ROUNDS && before[1] >= 2 * ROUNDS);
+  CHECK_MPI(MPI_Win_unlock_all(win));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  if (rank == 0) {
+    long long c, v[2];
+    double m;
+    memcpy(&c, mem + 3, sizeof c);
+    memcpy(v, mem + 13, sizeof v);
+    memcpy(&m, mem + 37, sizeof m);
+    CHECK(c == (long long)ROUNDS * size);
+    CHECK(v[0] == (long long)ROUNDS * size && v[1] == 2LL * ROUNDS * size);
+    CHECK(m == size - 1);
+    CHECK(mem[0] == 0 && mem[2] == 0 && mem[11] == 0 && mem[12] == 0 && mem[29] == 0 && mem[45] == 0);
+  }
+  CHECK_MPI(MPI_Win_free(&win));
+}
+
 static void on(MPI_Win win, int rank, int size, long long* mem) {
   counter(win, rank, size, mem);
   exclusive(win, rank, size, mem);
@@ -77,6 +114,7 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Win_allocate(4 * sizeof(long long), sizeof(long long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
   on(win, rank, size, mem);
   CHECK_MPI(MPI_Win_free(&win));
+  unaligned(rank, size);
 
   /* User memory from MPI_Alloc_mem under MPI_Win_create. */
   long long* user;
