@@ -160,6 +160,16 @@ bool tables_apply(const Segment& s, long long block);
 // What an allgather publishes: the send block (copied into the own block
 // afterwards by the caller: *from_send) or the own block of recvbuf.
 Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send);
+// Whether an allgather(v) with these counts runs on s (its blocks larger
+// than a slot region need single copy); *any_large: whether some are.
+bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large);
+// An allgather member's own block into its region and posted: packed, up
+// to inline_max() bytes, else its address (the returned object keeps a
+// packed copy alive when src is not contiguous). Every member knows every
+// block's size, so the reader knows which.
+std::shared_ptr<Published> publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes);
+// Member j's allgather block into dst.
+void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst);
 // An all-to-all's outgoing blocks; with MPI_IN_PLACE, packed copies in *saved.
 std::vector<Typed> alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
                                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts,

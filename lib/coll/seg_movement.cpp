@@ -154,6 +154,36 @@ bool seg::tables_apply(const Segment& s, long long block) {
          table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
 }
 
+bool seg::allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large) {
+  *any_large = false;
+  for (int j = 0; j < s.size(); ++j)
+    *any_large = *any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
+  return !*any_large || s.single_copy();
+}
+
+std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes) {
+  std::shared_ptr<Published> pub;
+  if (bytes <= s.inline_max()) {
+    pack_to(src, s.reserve(k, bytes));
+  } else {
+    pub = std::make_shared<Published>(src);
+    const std::uint64_t addr = pub->addr();
+    std::memcpy(s.reserve(k, sizeof addr), &addr, sizeof addr);
+  }
+  s.post(k);
+  return pub;
+}
+
+void seg::take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst) {
+  if (dst.bytes() <= s.inline_max()) {
+    unpack_from(s.data(j, k), dst.bytes(), dst);
+    return;
+  }
+  std::uint64_t addr;
+  std::memcpy(&addr, s.data(j, k), sizeof addr);
+  read_into(s, j, addr, dst.bytes(), dst);
+}
+
 Typed seg::allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send) {
   // Publish from the send buffer and copy into the own block afterwards:
   // the others start at once, and they read memory that is not being
@@ -260,11 +290,9 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
 // waits for everybody before returning.
 bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                     const dtype::Datatype& rtype) {
+  bool any_large;
+  if (!allgather_applies(s, counts, rtype, &any_large)) return false;
   const int n = s.size();
-  bool any_large = false;
-  for (int j = 0; j < n; ++j)
-    any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
-  if (any_large && !s.single_copy()) return false;
   std::size_t total = 0;  // every member knows every count
   for (int j = 0; j < n; ++j) total += static_cast<std::size_t>(counts[j]) * rtype.size;
   if (two_ranks_by_messages(s, tunables::Id::coll_allgather, total / 2)) return false;
@@ -274,23 +302,10 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
   bool from_send;
   const Typed src = allgather_source(send, in_place, own, &from_send);
-  std::unique_ptr<Published> pub;
-  if (own.bytes() <= s.inline_max()) {
-    pack_to(src, s.reserve(k, own.bytes()));
-  } else {
-    pub = std::make_unique<Published>(src);
-    s.line(me).addr = pub->addr();
-  }
-  s.post(k);
+  const std::shared_ptr<Published> pub = publish_own_block(s, k, src, own.bytes());
   s.wake_all();
   if (from_send) copy_typed(send, own);
-  each_posted(s, k, others(s), [&](int j) {
-    const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
-    if (dst.bytes() <= s.inline_max())
-      unpack_from(s.data(j, k), dst.bytes(), dst);
-    else
-      read_into(s, j, s.line(j).addr, dst.bytes(), dst);
-  });
+  each_posted(s, k, others(s), [&](int j) { take_own_block(s, k, j, block_of(recvbuf, rtype, displs[j], counts[j])); });
   s.finish(k);
   if (any_large) s.wait_all_done(k);
   return true;

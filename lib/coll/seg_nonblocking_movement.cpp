@@ -113,25 +113,16 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
                     const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
-  const int n = s.size();
-  bool any_large = false;
-  for (int j = 0; j < n; ++j) any_large = any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
-  if (any_large && !s.single_copy()) return -1;
+  bool any_large;
+  if (!allgather_applies(s, counts, rtype, &any_large)) return -1;
   core::count(core::Counter::seg_allgather);
   const std::uint64_t k = s.begin();
+  const int n = s.size();
   const int me = s.me();
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
   bool from_send;
   const Typed src = allgather_source(send, in_place, own, &from_send);
-  std::shared_ptr<Published> pub;
-  if (own.bytes() <= s.inline_max()) {
-    pack_to(src, s.reserve(k, own.bytes()));
-  } else {
-    pub = std::make_shared<Published>(src);
-    const std::uint64_t addr = pub->addr();
-    std::memcpy(s.reserve(k, sizeof addr), &addr, sizeof addr);
-  }
-  s.post(k);
+  std::shared_ptr<Published> pub = publish_own_block(s, k, src, own.bytes());
   s.wake_all();
   if (from_send) copy_typed(send, own);
   std::vector<Typed> dst(static_cast<std::size_t>(n));
@@ -139,17 +130,8 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
   auto op = make_op(
       sp, k, others_posted(s, k),
       [&s, k, dst = std::move(dst)] {
-        for (int j = 0; j < s.size(); ++j) {
-          if (j == s.me()) continue;
-          const Typed& d = dst[static_cast<std::size_t>(j)];
-          if (d.bytes() <= s.inline_max()) {
-            unpack_from(s.data(j, k), d.bytes(), d);
-          } else {
-            std::uint64_t addr;
-            std::memcpy(&addr, s.data(j, k), sizeof addr);
-            read_into(s, j, addr, d.bytes(), d);
-          }
-        }
+        for (int j = 0; j < s.size(); ++j)
+          if (j != s.me()) take_own_block(s, k, j, dst[static_cast<std::size_t>(j)]);
         return MPI_SUCCESS;
       },
       readers_done(s, k, pub != nullptr));
