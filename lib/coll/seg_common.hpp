@@ -170,11 +170,14 @@ bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatyp
 std::shared_ptr<Published> publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes);
 // Member j's allgather block into dst.
 void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst);
-// An all-to-all's outgoing blocks; with MPI_IN_PLACE, packed copies in *saved.
-std::vector<Typed> alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
-                                   const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
-                                   const int* rdispls, const dtype::Datatype& rtype, bool in_place,
-                                   std::unique_ptr<Temp>* saved);
+// An all-to-all member's start: its outgoing blocks published as a table
+// and posted (with MPI_IN_PLACE from packed copies in *saved; by address
+// from packed copies in *keep where not contiguous), the others woken, its
+// own block copied into place. Returns the mode.
+std::uint64_t start_alltoall(Segment& s, std::uint64_t k, const void* sendbuf, const int* scounts, const int* sdispls,
+                             const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                             const dtype::Datatype& rtype, bool in_place, std::unique_ptr<Temp>* saved,
+                             std::unique_ptr<Temp>* keep);
 
 // Every member but this one.
 inline std::vector<char> others(const Segment& s) {

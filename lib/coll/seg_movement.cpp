@@ -196,7 +196,9 @@ Typed seg::allgather_source(const Typed& send, bool in_place, const Typed& own, 
   return *from_send ? send : own;
 }
 
-std::vector<Typed> seg::alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
+namespace {
+
+std::vector<Typed> alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
                                         const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
                                         const int* rdispls, const dtype::Datatype& rtype, bool in_place,
                                         std::unique_ptr<Temp>* saved) {
@@ -219,6 +221,22 @@ std::vector<Typed> seg::alltoall_blocks(int n, const void* sendbuf, const int* s
     at += align64(b.bytes());
   }
   return blocks;
+}
+
+}  // namespace
+
+std::uint64_t seg::start_alltoall(Segment& s, std::uint64_t k, const void* sendbuf, const int* scounts,
+                                  const int* sdispls, const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
+                                  const int* rdispls, const dtype::Datatype& rtype, bool in_place,
+                                  std::unique_ptr<Temp>* saved, std::unique_ptr<Temp>* keep) {
+  const int me = s.me();
+  const std::vector<Typed> blocks =
+      alltoall_blocks(s.size(), sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, saved);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
+  s.wake_all();
+  if (!in_place)
+    copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  return mode;
 }
 
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
@@ -320,16 +338,9 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_alltoall, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
-  const int n = s.size();
-  const int me = s.me();
-  std::unique_ptr<Temp> saved;
-  const std::vector<Typed> blocks =
-      alltoall_blocks(n, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved);
-  std::unique_ptr<Temp> keep;
-  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep);
-  s.wake_all();
-  if (!in_place)
-    copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  std::unique_ptr<Temp> saved, keep;
+  const std::uint64_t mode =
+      start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved, &keep);
   each_posted(s, k, others(s), [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
   s.finish(k);
   // Others read this member's buffer (or its temporary) until they are done;

@@ -149,15 +149,9 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
   const int n = s.size();
-  const int me = s.me();
-  std::unique_ptr<Temp> saved;
-  const std::vector<Typed> blocks =
-      alltoall_blocks(n, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved);
-  std::unique_ptr<Temp> keep;
-  const bool by_address = publish_blocks(s, k, blocks, others(s), &keep) == kByAddress;
-  s.wake_all();
-  if (!in_place)
-    copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  std::unique_ptr<Temp> saved, keep;
+  const bool by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype,
+                                         in_place, &saved, &keep) == kByAddress;
   std::vector<Typed> dst(static_cast<std::size_t>(n));
   for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
   auto op = make_op(
