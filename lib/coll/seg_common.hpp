@@ -160,6 +160,12 @@ bool tables_apply(const Segment& s, long long block);
 // What an allgather publishes: the send block (copied into the own block
 // afterwards by the caller: *from_send) or the own block of recvbuf.
 Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send);
+// A scatter root's start: the blocks for the others published as a table
+// and posted (rooted: large blocks by address), the others woken, its own
+// block copied unless in place. Returns the mode.
+std::uint64_t start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
+                                 const int* displs, const dtype::Datatype& stype, const Typed& recv, bool in_place,
+                                 std::unique_ptr<Temp>* keep);
 // Whether an allgather(v) with these counts runs on s (its blocks larger
 // than a slot region need single copy); *any_large: whether some are.
 bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large);

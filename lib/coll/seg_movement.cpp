@@ -239,20 +239,27 @@ std::uint64_t seg::start_alltoall(Segment& s, std::uint64_t k, const void* sendb
   return mode;
 }
 
+std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
+                                      const int* displs, const dtype::Datatype& stype, const Typed& recv,
+                                      bool in_place, std::unique_ptr<Temp>* keep) {
+  const int n = s.size();
+  std::vector<Typed> blocks(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep, true);
+  s.wake_all();
+  if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
+  return mode;
+}
+
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
   if (!tables_apply(s, block)) return false;
   if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_scatter, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
-  const int n = s.size();
   if (s.me() == root) {
-    std::vector<Typed> blocks(static_cast<std::size_t>(n));
-    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
     std::unique_ptr<Temp> keep;
-    const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, true);
-    s.wake_all();
-    if (!in_place) copy_typed(blocks[static_cast<std::size_t>(root)], recv);
+    const std::uint64_t mode = start_scatter_root(s, k, sendbuf, counts, displs, stype, recv, in_place, &keep);
     s.finish(k);
     if (mode == kByAddress) s.wait_all_done(k);
     return true;

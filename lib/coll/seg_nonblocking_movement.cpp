@@ -55,14 +55,10 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
   if (!tables_apply(s, block)) return -1;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
-  const int n = s.size();
   if (s.me() == root) {
-    std::vector<Typed> blocks(static_cast<std::size_t>(n));
-    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
     std::unique_ptr<Temp> keep;
-    const bool by_address = publish_blocks(s, k, blocks, others(s), &keep, true) == kByAddress;
-    s.wake_all();
-    if (!in_place) copy_typed(blocks[static_cast<std::size_t>(root)], recv);
+    const bool by_address =
+        start_scatter_root(s, k, sendbuf, counts, displs, stype, recv, in_place, &keep) == kByAddress;
     auto op = make_op(sp, k, always, nothing, readers_done(s, k, by_address));
     op->keep(shared(std::move(keep)));
     return start_op(std::move(op), s, comm, request);
