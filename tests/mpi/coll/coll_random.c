@@ -3,7 +3,8 @@
  * A fixed-seed PRNG (the same sequence on every rank, reseeded from a
  * constant plus the step number) picks, for each of a few hundred steps:
  * a communicator (MPI_COMM_WORLD, a dup, a split into two halves with the
- * rank order reversed, a dup made after a third of the steps ran), a
+ * rank order reversed, a dup made after a third of the steps ran and
+ * replaced after two thirds, freed and made with collectives pending), a
  * collective (Bcast, Scatter(v), Gather(v), Allgather(v), Alltoall(v),
  * Reduce, Allreduce, Reduce_scatter_block, Scan, Exscan, Barrier), blocking
  * or nonblocking, a count (0, 1, 7, 1000, 10000 or 40000 ints per block:
@@ -27,7 +28,7 @@
  *
  * On a mismatch the failing step is described (rank, step, operation, count,
  * root, layout) and the job aborts. Arguments (optional): steps (default
- * 1000), seed, window size (default 16, at most 128).
+ * 1000, 600 above 4 ranks), seed, window size (default 16, at most 128).
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -630,7 +631,12 @@ static void check_op(const Op *o) {
   free(img);
 }
 
+/* After the check: scribble over both buffers before freeing them, so that
+ * a reader still copying from them (a request completed too early) reads
+ * garbage. */
 static void free_op(Op *o) {
+  if (o->sbuf) memset(o->sbuf, 0xA5, sizeof(int) * o->sn);
+  if (o->rbuf) memset(o->rbuf, 0x5A, sizeof(int) * o->rn);
   free(o->sbuf);
   free(o->rbuf);
   free(o->scounts);
@@ -754,7 +760,8 @@ int main(int argc, char **argv) {
   int size;
   MPI_Comm_rank(MPI_COMM_WORLD, &g_wrank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int nsteps = argc > 1 ? atoi(argv[1]) : 1000;
+  /* About 5 s on a loaded 2-core machine at 8 ranks. */
+  const int nsteps = argc > 1 ? atoi(argv[1]) : size <= 4 ? 1000 : 600;
   const uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 0x5EED2026ull;
   if (argc > 3) g_window = atoi(argv[3]);
   CHECK(g_window >= 1 && g_window <= WINDOW_MAX);
@@ -783,10 +790,13 @@ int main(int argc, char **argv) {
   uint64_t local = mix64(seed ^ (0x1000003ull * (uint64_t)(unsigned)(g_wrank + 1)));
   long nb_started = 0, blocking_run = 0, max_window = 0, bursts = 0;
   for (int step = 0; step < nsteps; ++step) {
-    if (step == nsteps / 3) {
-      /* A communicator made after collectives already ran on its parent. */
-      complete(&local, 1);
-      CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comms[3]));
+    if (step == nsteps / 3 || step == 2 * nsteps / 3) {
+      /* A communicator made after collectives already ran on its parent
+       * (world, then the dup), with nonblocking ones still pending there;
+       * the second time the previous one is freed first, with collectives
+       * still pending on it (they complete normally, MPI-3.1 6.4.1). */
+      if (comms[3] != MPI_COMM_NULL) CHECK_MPI(MPI_Comm_free(&comms[3]));
+      CHECK_MPI(MPI_Comm_dup(comms[step == nsteps / 3 ? 0 : 1], &comms[3]));
       ncomms = 4;
     }
     uint64_t s = mix64(seed + (uint64_t)step);
@@ -822,6 +832,12 @@ int main(int argc, char **argv) {
     run_op(o, &local);
     if (nb) ++nb_started; else ++blocking_run;
     if (g_nwin > max_window) max_window = g_nwin;
+    /* Per-rank timing noise: some ranks fall behind the others now and then. */
+    const unsigned lag = rnd(&local, 32);
+    if (lag == 0)
+      usleep(50 + rnd(&local, 400));
+    else if (lag < 3)
+      sched_yield();
     /* Completions at random moments, drawn per rank. */
     const unsigned d = rnd(&local, 16);
     if (d == 0)
