@@ -1,7 +1,7 @@
 /* Deterministic randomized stress test of the collective engine.
  *
  * A fixed-seed PRNG (the same sequence on every rank, reseeded from a
- * constant plus the step number) picks, for each of a few hundred steps:
+ * constant plus the step number) picks, for each of 600-1000 steps:
  * a communicator (MPI_COMM_WORLD, a dup, a split into two halves with the
  * rank order reversed, a dup made after a third of the steps ran and
  * replaced after two thirds, freed and made with collectives pending), a
@@ -18,13 +18,19 @@
  *
  * Nonblocking collectives stay outstanding in a window of up to 16 requests
  * (and ~40 MB of buffers) and are completed in an order drawn per rank
- * (MPI_Wait, Waitall, Waitany, Test, Testany, Testsome), so blocking
- * collectives on the same and other communicators run while they are in
- * flight. Every buffer is allocated with a guard zone; after completion the
- * send buffer must be unchanged, and the receive buffer (gaps between
- * strided elements and v-form blocks, and the guard, included) must equal
- * an image computed locally (values from value(step, owner, dest, index);
- * reductions folded in rank order).
+ * (MPI_Wait, Waitall, Waitany, Test, Testany, Testsome, Testall), so blocking
+ * collectives on the same and other communicators (and now and then a
+ * point-to-point ring exchange) run while they are in flight. Bursts of
+ * 70-150 small rooted collectives let the members that need nobody run past
+ * the slot rings' depth; ranks lag behind at random (usleep, sched_yield).
+ * The dups and the split are freed at the end with collectives pending.
+ *
+ * Every buffer is allocated with a guard zone. After completion the send
+ * buffer must be unchanged, and the receive buffer (gaps between strided
+ * elements and v-form blocks, and the guard, included) must equal an image
+ * computed locally (values from val(step, owner, dest, index); reductions
+ * folded in rank order); then both are scribbled over before being freed,
+ * so a reader still copying from a completed operation's buffer shows.
  *
  * On a mismatch the failing step is described (rank, step, operation, count,
  * root, layout) and the job aborts. Arguments (optional): steps (default
@@ -788,7 +794,7 @@ int main(int argc, char **argv) {
   for (int c = 0; c < NCOUNTS; ++c) wsum += kWeights[c];
 
   uint64_t local = mix64(seed ^ (0x1000003ull * (uint64_t)(unsigned)(g_wrank + 1)));
-  long nb_started = 0, blocking_run = 0, max_window = 0, bursts = 0;
+  long nb_started = 0, blocking_run = 0, max_window = 0, bursts = 0, ring_exchanges = 0;
   for (int step = 0; step < nsteps; ++step) {
     if (step == nsteps / 3 || step == 2 * nsteps / 3) {
       /* A communicator made after collectives already ran on its parent
@@ -832,6 +838,18 @@ int main(int argc, char **argv) {
     run_op(o, &local);
     if (nb) ++nb_started; else ++blocking_run;
     if (g_nwin > max_window) max_window = g_nwin;
+    /* Point-to-point traffic on the same communicator now and then, while
+     * collectives are in flight on it (never matched by them). */
+    if (rnd(&s, 16) == 0) {
+      MPI_Comm c = comms[comm_index];
+      int cp, cr, token[2] = {step, g_wrank}, got[2] = {-1, -1};
+      MPI_Comm_size(c, &cp);
+      MPI_Comm_rank(c, &cr);
+      CHECK_MPI(MPI_Sendrecv(token, 2, MPI_INT, (cr + 1) % cp, step % 32768, got, 2, MPI_INT, (cr + cp - 1) % cp,
+                             step % 32768, c, MPI_STATUS_IGNORE));
+      CHECK(got[0] == step);
+      ++ring_exchanges;
+    }
     /* Per-rank timing noise: some ranks fall behind the others now and then. */
     const unsigned lag = rnd(&local, 32);
     if (lag == 0)
@@ -872,10 +890,10 @@ int main(int argc, char **argv) {
   MPIX_Query_counter("seg_allreduce", &seg);
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (g_wrank == 0)
-    printf("coll_random: %d steps OK on %d ranks (rank 0: %ld nonblocking, %ld blocking, %ld bursts, window max %ld, %d pending at MPI_Comm_free; "
+    printf("coll_random: %d steps OK on %d ranks (rank 0: %ld nonblocking, %ld blocking, %ld bursts, %ld p2p rings, window max %ld, %d pending at MPI_Comm_free; "
            "completions wait %ld waitall %ld waitany %ld test %ld testany %ld testsome %ld testall %ld; "
            "counters seg_single_copy %lld seg_by_blocks %lld seg_two_level %lld seg_allreduce %lld coll_messages %lld)\n",
-           nsteps, size, nb_started, blocking_run, bursts, max_window, pending_at_free, g_completions[0], g_completions[1],
+           nsteps, size, nb_started, blocking_run, bursts, ring_exchanges, max_window, pending_at_free, g_completions[0], g_completions[1],
            g_completions[2], g_completions[3], g_completions[4], g_completions[5], g_completions[6],
            (long long)single, (long long)blocks, (long long)two, (long long)seg, (long long)msgs);
 
