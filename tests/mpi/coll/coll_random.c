@@ -10,8 +10,9 @@
  * or nonblocking, a count (0, 1, 7, 1000, 10000 or 40000 ints per block:
  * slot rings, the >= 32 KiB rooted by-address path and past half a slot),
  * a root, MPI_IN_PLACE where the standard allows it, and for the movement
- * collectives a strided layout (MPI_Type_vector stride 2) chosen per rank and
- * per side (type signatures still match). Reductions use MPI_SUM on int or
+ * collectives a layout chosen per rank and per side (type signatures still
+ * match): contiguous ints, strided (MPI_Type_vector stride 2) or reversed (an
+ * indexed block type whose type map runs backwards through memory). Reductions use MPI_SUM on int or
  * a non-commutative user operation (the 3x3 unit upper triangular integer
  * matrices, the Heisenberg group: (a,b,c)(a',b',c') = (a+a', b+b', c+c'+ab')),
  * whose result shows the order the contributions were combined in.
@@ -132,22 +133,31 @@ static void heis_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
 static MPI_Datatype g_heis_type;
 static MPI_Op g_heis_op;
 static MPI_Datatype g_vec[NCOUNTS]; /* MPI_Type_vector(n, 1, 2, MPI_INT) */
+static MPI_Datatype g_rev[NCOUNTS]; /* n ints in reverse memory order (indexed block) */
 
 /* A block layout: the MPI type and count describing n ints, and where int i
- * of block b lies in the buffer (b * span + i * stride). */
+ * of block b lies in the buffer: b * span + i * stride, or
+ * b * span + (n - 1 - i) for the reversed one (stride -1). */
 typedef struct {
   MPI_Datatype t;
   int cnt, stride, span;
 } Lay;
 
-static Lay lay(int strided, int ci) {
+/* kind: 0 contiguous, 1 strided, 2 reversed (type map order opposite to
+ * memory order), 3 strided. */
+static Lay lay(int kind, int ci) {
   const int n = kCounts[ci];
   Lay l;
-  if (strided && n > 0) {
+  if (kind % 2 == 1 && n > 0) {
     l.t = g_vec[ci];
     l.cnt = 1;
     l.stride = 2;
     l.span = 2 * n - 1;
+  } else if (kind == 2 && n > 1) {
+    l.t = g_rev[ci];
+    l.cnt = 1;
+    l.stride = -1;
+    l.span = n;
   } else {
     l.t = MPI_INT;
     l.cnt = n;
@@ -155,6 +165,9 @@ static Lay lay(int strided, int ci) {
     l.span = n;
   }
   return l;
+}
+static const char *lay_name(const Lay *l) {
+  return l->stride == 2 ? "strided" : l->stride == -1 ? "reversed" : "contiguous";
 }
 
 typedef struct {
@@ -193,7 +206,10 @@ static int vcnt(int step, int a, int b, int n) {
 
 static void put_block(int *img, const Lay *l, int b, int n, int step, int owner, int dest) {
   int *p = img + (size_t)b * (size_t)l->span;
-  for (int i = 0; i < n; ++i) p[(size_t)i * (size_t)l->stride] = val(step, owner, dest, i);
+  if (l->stride < 0)
+    for (int i = 0; i < n; ++i) p[n - 1 - i] = val(step, owner, dest, i);
+  else
+    for (int i = 0; i < n; ++i) p[(size_t)i * (size_t)l->stride] = val(step, owner, dest, i);
 }
 static void put_v(int *img, int displ, int cnt, int step, int owner, int dest) {
   for (int i = 0; i < cnt; ++i) img[(size_t)displ + (size_t)i] = val(step, owner, dest, i);
@@ -382,8 +398,8 @@ static Op *make_op(int step, int sub, int comm_index, MPI_Comm comm, int kind, i
   o->sub = sub;
   o->root = root_draw % P;
   const int R = o->root;
-  o->sl = lay((smask >> (me % 32)) & 1, ci);
-  o->rl = lay((rmask >> (me % 32)) & 1, ci);
+  o->sl = lay((int)(smask >> (2 * me % 30)) & 3, ci);
+  o->rl = lay((int)(rmask >> (2 * me % 30)) & 3, ci);
   o->heis = heis;
   o->e = heis ? 3 : 1;
   o->scounts = calloc((size_t)P, sizeof(int));
@@ -500,11 +516,11 @@ static Op *make_op(int step, int sub, int comm_index, MPI_Comm comm, int kind, i
   const int layouts = kind == K_BCAST || kind == K_SCATTER || kind == K_GATHER || kind == K_ALLGATHER ||
                       kind == K_ALLTOALL;
   snprintf(o->desc, sizeof o->desc,
-           "step %d.%d %s%s on %s (size %d, rank %d) count %d root %d in_place %d%s%s%s",
+           "step %d.%d %s%s on %s (size %d, rank %d) count %d root %d in_place %d%s%s%s%s%s",
            step / 1024, sub, nb ? "i" : "", kname[kind], kCommName[comm_index], P, me, n, R, ip,
            (kind >= K_REDUCE && kind <= K_EXSCAN) ? (heis ? " op heisenberg" : " op sum") : "",
-           !layouts ? "" : o->sl.stride == 2 ? " send strided" : " send contiguous",
-           !layouts ? "" : o->rl.stride == 2 ? " recv strided" : " recv contiguous");
+           layouts ? " send " : "", layouts ? lay_name(&o->sl) : "", layouts ? " recv " : "",
+           layouts ? lay_name(&o->rl) : "");
   return o;
 }
 
@@ -776,10 +792,17 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Type_commit(&g_heis_type));
   CHECK_MPI(MPI_Op_create(heis_op, 0, &g_heis_op));
   for (int c = 0; c < NCOUNTS; ++c) {
-    g_vec[c] = MPI_DATATYPE_NULL;
-    if (kCounts[c] > 0) {
-      CHECK_MPI(MPI_Type_vector(kCounts[c], 1, 2, MPI_INT, &g_vec[c]));
+    const int n = kCounts[c];
+    g_vec[c] = g_rev[c] = MPI_DATATYPE_NULL;
+    if (n > 0) {
+      CHECK_MPI(MPI_Type_vector(n, 1, 2, MPI_INT, &g_vec[c]));
       CHECK_MPI(MPI_Type_commit(&g_vec[c]));
+      int *displs = malloc(sizeof(int) * (size_t)n);
+      CHECK(displs != NULL);
+      for (int i = 0; i < n; ++i) displs[i] = n - 1 - i;
+      CHECK_MPI(MPI_Type_create_indexed_block(n, 1, displs, MPI_INT, &g_rev[c]));
+      CHECK_MPI(MPI_Type_commit(&g_rev[c]));
+      free(displs);
     }
   }
 
@@ -898,7 +921,10 @@ int main(int argc, char **argv) {
            (long long)single, (long long)blocks, (long long)two, (long long)seg, (long long)msgs);
 
   for (int c = 0; c < NCOUNTS; ++c)
-    if (g_vec[c] != MPI_DATATYPE_NULL) MPI_Type_free(&g_vec[c]);
+    if (g_vec[c] != MPI_DATATYPE_NULL) {
+      MPI_Type_free(&g_vec[c]);
+      MPI_Type_free(&g_rev[c]);
+    }
   MPI_Type_free(&g_heis_type);
   MPI_Op_free(&g_heis_op);
   MPI_Finalize();
