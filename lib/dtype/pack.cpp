@@ -178,6 +178,18 @@ void unpack(void* buf, int /*count*/, const Datatype& t, std::size_t offset, con
 
 std::size_t to_iov(const void* buf, int /*count*/, const Datatype& t, std::size_t offset, std::size_t bytes,
                    iovec* iov, std::size_t maxiov, std::size_t* covered) {
+  // A contiguous type is one run: one iovec, not a visit of every element
+  // (a 4 MiB MPI_BYTE put over user memory spent 4.4 ms merging 1-byte
+  // pieces before its one process_vm_writev).
+  if (t.contiguous()) {
+    if (bytes == 0 || maxiov == 0) {
+      *covered = 0;
+      return 0;
+    }
+    iov[0] = {static_cast<std::byte*>(const_cast<void*>(buf)) + offset, bytes};
+    *covered = bytes;
+    return 1;
+  }
   IovOp op{iov, maxiov};
   visit_stream(buf, t, offset, bytes, op);
   *covered = op.covered;
