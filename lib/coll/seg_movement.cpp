@@ -256,6 +256,7 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
   if (!tables_apply(s, block)) return false;
   if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_scatter, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_scatter);
+  if (block == 0) return true;  // nothing moves, and a collective need not synchronize
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     std::unique_ptr<Temp> keep;
@@ -278,6 +279,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
   if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_gather, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_gather);
+  if (block == 0) return true;
   const std::uint64_t k = s.begin();
   // Both sides of a block decide alike (the same size, the same segment).
   const auto by_slot = [&s](std::size_t m) { return m <= s.inline_max() && !s.prefer_single_copy(m); };
@@ -322,6 +324,7 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   for (int j = 0; j < n; ++j) total += static_cast<std::size_t>(counts[j]) * rtype.size;
   if (two_ranks_by_messages(s, tunables::Id::coll_allgather, total / 2)) return false;
   core::count(core::Counter::seg_allgather);
+  if (total == 0) return true;
   const std::uint64_t k = s.begin();
   const int me = s.me();
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
@@ -344,6 +347,7 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   if (!tables_apply(s, block)) return false;
   if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_alltoall, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_alltoall);
+  if (block == 0) return true;
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> saved, keep;
   const std::uint64_t mode =
