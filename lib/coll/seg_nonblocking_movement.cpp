@@ -44,6 +44,25 @@ auto readers_done(Segment& s, std::uint64_t k, bool by_address) {
   return [&s, k, by_address] { return !by_address || s.all_done(k); };
 }
 
+// The blocks of count[j] elements at displs[j] of base, for every member j.
+std::vector<Typed> blocks_at(void* base, const dtype::Datatype& t, const int* counts, const int* displs, int n) {
+  std::vector<Typed> b(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, displs[j], counts[j]);
+  return b;
+}
+
+using Take = void (*)(const Segment&, std::uint64_t, int, const Typed&);
+void take_table_entry(const Segment& s, std::uint64_t k, int j, const Typed& t) { take_block(s, k, j, t); }
+
+// complete(): every other member's block of collective k into dst[j].
+auto read_others(Segment& s, std::uint64_t k, std::vector<Typed> dst, Take take) {
+  return [&s, k, dst = std::move(dst), take] {
+    for (int j = 0; j < s.size(); ++j)
+      if (j != s.me()) take(s, k, j, dst[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  };
+}
+
 std::shared_ptr<const void> shared(std::unique_ptr<Temp> t) { return std::shared_ptr<const void>(std::move(t)); }
 
 }  // namespace
@@ -91,13 +110,8 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
     return start_op(std::move(op), s, comm, request);
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  std::vector<Typed> dst(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, displs[j], counts[j]);
-  auto op = make_op(sp, k, others_posted(s, k), [&s, k, dst = std::move(dst)] {
-    for (int j = 0; j < s.size(); ++j)
-      if (j != s.me()) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
-    return MPI_SUCCESS;
-  });
+  auto op = make_op(sp, k, others_posted(s, k),
+                    read_others(s, k, blocks_at(recvbuf, rtype, counts, displs, n), take_table_entry));
   op->keep(keep_type(recvtype));
   return start_op(std::move(op), s, comm, request);
 }
@@ -121,16 +135,9 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
   std::shared_ptr<Published> pub = publish_own_block(s, k, src, own.bytes());
   s.wake_all();
   if (from_send) copy_typed(send, own);
-  std::vector<Typed> dst(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, displs[j], counts[j]);
-  auto op = make_op(
-      sp, k, others_posted(s, k),
-      [&s, k, dst = std::move(dst)] {
-        for (int j = 0; j < s.size(); ++j)
-          if (j != s.me()) take_own_block(s, k, j, dst[static_cast<std::size_t>(j)]);
-        return MPI_SUCCESS;
-      },
-      readers_done(s, k, pub != nullptr));
+  auto op = make_op(sp, k, others_posted(s, k),
+                    read_others(s, k, blocks_at(recvbuf, rtype, counts, displs, n), take_own_block),
+                    readers_done(s, k, pub != nullptr));
   op->keep(std::move(pub));
   op->keep(keep_type(recvtype));
   return start_op(std::move(op), s, comm, request);
@@ -148,16 +155,9 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   std::unique_ptr<Temp> saved, keep;
   const bool by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype,
                                          in_place, &saved, &keep) == kByAddress;
-  std::vector<Typed> dst(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) dst[static_cast<std::size_t>(j)] = block_of(recvbuf, rtype, rdispls[j], rcounts[j]);
-  auto op = make_op(
-      sp, k, others_posted(s, k),
-      [&s, k, dst = std::move(dst)] {
-        for (int j = 0; j < s.size(); ++j)
-          if (j != s.me()) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
-        return MPI_SUCCESS;
-      },
-      readers_done(s, k, by_address));
+  auto op = make_op(sp, k, others_posted(s, k),
+                    read_others(s, k, blocks_at(recvbuf, rtype, rcounts, rdispls, n), take_table_entry),
+                    readers_done(s, k, by_address));
   op->keep(shared(std::move(saved)));
   op->keep(shared(std::move(keep)));
   op->keep(keep_type(recvtype));

@@ -40,8 +40,11 @@
 // collective k is the same call everywhere). In Line i, member i writes:
 //   posted  = k << 24 | offset (release, one store) when its data for
 //             collective k is in its slot region at `offset` (or its
-//             published buffer address is in `addr`/`bytes`): a reader of
-//             the newest collective finds seq and place in one cache line;
+//             published buffer address is in `addr`/`bytes`, or in the
+//             region itself: the nonblocking forms, whose member may start
+//             its next collective before its readers are done, and
+//             allgather, which shares their code): a reader of the newest
+//             collective finds seq and place in one cache line;
 //   offset[k % kDepth] (relaxed, before posted) = the same offset, for a
 //             reader that finds posted already past k;
 //   ready   = k (release) for a second publication within collective k
