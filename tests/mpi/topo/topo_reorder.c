@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "pin_pairs.h"
 
 static int rank, size;
 
@@ -65,15 +66,11 @@ static void check_crossings(MPI_Comm c, int dom, int pinned) {
 }
 
 int main(int argc, char **argv) {
-  setenv("HWLOC_SYNTHETIC", "numa:2 core:1 pu:1", 1);
+  describe_two_domains("numa:2 core:1 pu:1");
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(rank % 2, &set);
-  int pinned = sched_setaffinity(0, sizeof set, &set) == 0, all_pinned;
-  CHECK_MPI(MPI_Allreduce(&pinned, &all_pinned, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+  const int all_pinned = pin_all_pairs(rank);
   const int dom = rank % 2;
 
   /* MPI_Graph_create: a ring (two neighbours each, listed in ring order). */

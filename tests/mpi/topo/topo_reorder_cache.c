@@ -17,6 +17,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "pin_pairs.h"
 
 static int rank, size;
 
@@ -67,15 +68,11 @@ static void report(const char *what, int identity, int reordered, int must_cut) 
 }
 
 int main(int argc, char **argv) {
-  setenv("HWLOC_SYNTHETIC", "l3:2 core:1 pu:1", 1);
+  describe_two_domains("l3:2 core:1 pu:1");
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(rank % 2, &set);
-  int pinned = sched_setaffinity(0, sizeof set, &set) == 0, all_pinned;
-  CHECK_MPI(MPI_Allreduce(&pinned, &all_pinned, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD));
+  const int all_pinned = pin_all_pairs(rank);
   const int l3 = rank % 2, must_cut = all_pinned && size >= 4 && size % 2 == 0;
 
   /* A periodic ring. */
