@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/coll_args.hpp"
+#include "coll/seg.hpp"
 #include "topo/neighbors.hpp"
 
 using namespace ringmpi;
@@ -118,6 +119,11 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
                        .recv_v = recv.count < 0,
                        .neighbors = &n},
                       req);
+  if (!req)
+    if (coll::Segment* seg = coll::segment_for(*c, tunables::Id::coll_neighbor))
+      if (coll::seg_neighbor(*seg, c->topo->max_outdegree(), send.buf, sends, n.destinations,
+                             const_cast<void*>(recv.buf), recvs, n.sources, n.recv_order, gather))
+        return MPI_SUCCESS;
   coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
                                  n.sources, n.recv_order);
   return dispatch(call, std::move(s), comm, req, std::move(chk));

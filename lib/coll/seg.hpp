@@ -24,6 +24,8 @@
 
 namespace ringmpi::coll {
 
+struct Block;  // coll/scheduled.hpp
+
 // The segment to run collective `family` (one of tunables::Id::coll_*) on,
 // or nullptr for the message-passing algorithms: RINGMPI_COLL_* forces
 // either; by default the segment is used whenever c has one (the figures
@@ -99,6 +101,15 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
 bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block);
+
+// MPI_Neighbor_allgather(v) (`gather`: sends[0] goes to every destination)
+// and MPI_Neighbor_alltoall(v,w) (seg_neighbor.cpp): block j of sendbuf to
+// destinations[j], block i of recvbuf from sources[i], receive blocks
+// matched in recv_order (topo/neighbors.hpp); `max_outdegree`: the
+// topology's largest out-degree (-1: unknown, then false).
+bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std::vector<Block>& sends,
+                  const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
+                  const std::vector<int>& sources, const std::vector<int>& recv_order, bool gather);
 
 // Reductions: -1 when the segment algorithm does not apply, else the error
 // class of applying the operation (MPI_SUCCESS).

@@ -140,17 +140,26 @@ inline constexpr std::size_t kSplitMin = 64 * 1024;
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
 
 // Tables of blocks (seg_movement.cpp): a writer's region holds how its
-// blocks travel (kInSlot or kByAddress, one word), a table of n Entry, then
-// (in the slot) the blocks; the mode is in the region, so a reader follows
-// whatever the writer chose.
+// blocks travel (kInSlot or kByAddress) and the table's length, a table of
+// Entry (one per block; n, one per member, for the rooted and all-to-all
+// collectives), optionally each entry's destination rank, then (in the
+// slot) the blocks; the mode is in the region, so a reader follows whatever
+// the writer chose.
 // Publishes blocks[j] for every j in `to` from this member: packed into its
 // slot region when they all fit there (and, `rooted`, none is large enough
 // for single copy), else by address (their own memory when contiguous, a
-// packed copy in `keep` otherwise). Posts k; returns the mode.
+// packed copy in `keep` otherwise). `dests` (as long as blocks): each
+// entry's destination, for entry_for. Posts k; returns the mode.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false);
+                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false,
+                             const std::vector<int>* dests = nullptr);
 // Takes the block of member i's table at `entry` (-1: this member's) into t.
 void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);
+// The entry of member i's table (published with dests) that is the
+// occurrence-th (from 0) addressed to this member, or -1.
+int entry_for(const Segment& s, std::uint64_t k, int i, int occurrence);
+// Whether a table of `entries` entries with destinations fits a region with room to spare.
+bool table_fits(const Segment& s, std::size_t entries);
 // Whether a collective that publishes a table of n blocks can run here: the
 // table fits a slot region with room to spare, and the blocks travel by
 // single copy or, with `block` >= 0 (n blocks of that many bytes, a size

@@ -73,44 +73,57 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
 
 namespace {
 
-// A writer's region: how its blocks travel (kInSlot or kByAddress, one
-// word), a table of n entries, then (in the slot, from the next line) the
-// blocks. For a few ranks and small blocks that is two cache lines.
-std::size_t table_bytes(int n) { return align64(sizeof(std::uint64_t) + static_cast<std::size_t>(n) * sizeof(Entry)); }
-Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + sizeof(std::uint64_t)); }
-std::uint64_t& mode_of(std::byte* region) { return *reinterpret_cast<std::uint64_t*>(region); }
+// A writer's region: how its blocks travel (kInSlot or kByAddress) and how
+// many entries its table has (one word), the table, for neighbourhood
+// collectives each entry's destination rank after it, then (in the slot,
+// from the next line) the blocks. For a few ranks and small blocks that is
+// two cache lines.
+struct TableHead {
+  std::uint32_t mode;
+  std::uint32_t entries;
+};
+std::size_t table_bytes(std::size_t m, bool with_dests = false) {
+  return align64(sizeof(TableHead) + m * sizeof(Entry) + (with_dests ? m * sizeof(std::int32_t) : 0));
+}
+TableHead& head_of(std::byte* region) { return *reinterpret_cast<TableHead*>(region); }
+Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + sizeof(TableHead)); }
+std::int32_t* dests_of(std::byte* region) {
+  return reinterpret_cast<std::int32_t*>(table_of(region) + head_of(region).entries);
+}
 
 }  // namespace
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted) {
-  const int n = s.size();
-  std::size_t total = table_bytes(n), largest = 0;
-  for (int j = 0; j < n; ++j)
-    if (to[static_cast<std::size_t>(j)]) {
-      total += align64(blocks[static_cast<std::size_t>(j)].bytes());
-      largest = std::max(largest, blocks[static_cast<std::size_t>(j)].bytes());
+                                  const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted,
+                                  const std::vector<int>* dests) {
+  const std::size_t m = blocks.size();
+  const std::size_t head = table_bytes(m, dests != nullptr);
+  std::size_t total = head, largest = 0;
+  for (std::size_t j = 0; j < m; ++j)
+    if (to[j]) {
+      total += align64(blocks[j].bytes());
+      largest = std::max(largest, blocks[j].bytes());
     }
   const bool in_slot = total <= s.inline_max() && !(rooted && s.prefer_single_copy(largest));
-  std::byte* region = s.reserve(k, in_slot ? total : table_bytes(n));
+  std::byte* region = s.reserve(k, in_slot ? total : head);
+  head_of(region).entries = static_cast<std::uint32_t>(m);
+  if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
   Entry* table = table_of(region);
   if (in_slot) {
-    std::size_t at = table_bytes(n);
-    for (int j = 0; j < n; ++j) {
-      if (!to[static_cast<std::size_t>(j)]) continue;
-      const Typed& b = blocks[static_cast<std::size_t>(j)];
-      pack_to(b, region + at);
-      table[j] = Entry{at, b.bytes()};
-      at += align64(b.bytes());
+    std::size_t at = head;
+    for (std::size_t j = 0; j < m; ++j) {
+      if (!to[j]) continue;
+      pack_to(blocks[j], region + at);
+      table[j] = Entry{at, blocks[j].bytes()};
+      at += align64(blocks[j].bytes());
     }
   } else {
     bool all_contiguous = true;
     std::size_t packed = 0;
-    for (int j = 0; j < n; ++j)
-      if (to[static_cast<std::size_t>(j)]) {
-        const Typed& b = blocks[static_cast<std::size_t>(j)];
-        all_contiguous = all_contiguous && b.type->contiguous();
-        packed += align64(b.bytes());
+    for (std::size_t j = 0; j < m; ++j)
+      if (to[j]) {
+        all_contiguous = all_contiguous && blocks[j].type->contiguous();
+        packed += align64(blocks[j].bytes());
       }
     std::byte* base = nullptr;
     if (!all_contiguous) {
@@ -118,9 +131,9 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector
       base = (*keep)->get();
     }
     std::size_t at = 0;
-    for (int j = 0; j < n; ++j) {
-      if (!to[static_cast<std::size_t>(j)]) continue;
-      const Typed& b = blocks[static_cast<std::size_t>(j)];
+    for (std::size_t j = 0; j < m; ++j) {
+      if (!to[j]) continue;
+      const Typed& b = blocks[j];
       if (all_contiguous) {
         table[j] = Entry{reinterpret_cast<std::uint64_t>(b.buf), b.bytes()};
       } else {
@@ -131,7 +144,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector
     }
   }
   const std::uint64_t mode = in_slot ? kInSlot : kByAddress;
-  mode_of(region) = mode;
+  head_of(region).mode = static_cast<std::uint32_t>(mode);
   s.post(k);
   return mode;
 }
@@ -139,15 +152,27 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector
 void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry) {
   std::byte* region = s.data(i, k);
   const Entry e = table_of(region)[entry < 0 ? s.me() : entry];
-  const std::uint64_t mode = mode_of(region);
-  if (mode == kInSlot)
+  if (head_of(region).mode == kInSlot)
     unpack_from(region + e.where, e.bytes, t);
   else
     read_into(s, i, e.where, e.bytes, t);
 }
 
+int seg::entry_for(const Segment& s, std::uint64_t k, int i, int occurrence) {
+  std::byte* region = s.data(i, k);
+  const std::int32_t* dests = dests_of(region);
+  const std::uint32_t m = head_of(region).entries;
+  for (std::uint32_t e = 0; e < m; ++e)
+    if (dests[e] == s.me() && occurrence-- == 0) return static_cast<int>(e);
+  return -1;
+}
+
+bool seg::table_fits(const Segment& s, std::size_t entries) {
+  return table_bytes(entries, true) <= s.inline_max() / 2;
+}
+
 bool seg::tables_apply(const Segment& s, long long block) {
-  const std::size_t table = table_bytes(s.size());
+  const std::size_t table = table_bytes(static_cast<std::size_t>(s.size()));
   if (table > s.inline_max() / 2) return false;
   if (s.single_copy()) return true;
   return block >= 0 &&

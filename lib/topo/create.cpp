@@ -112,9 +112,10 @@ CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_ed
   return make_comm_graph(n, list);
 }
 
-std::shared_ptr<Topology> dist_graph(Adjacency adj, bool weighted) {
+std::shared_ptr<Topology> dist_graph(Adjacency adj, bool weighted, int max_outdegree) {
   auto t = std::make_shared<Topology>();
   t->kind = Topology::Kind::dist_graph;
+  t->dist_max_outdegree = max_outdegree;
   t->sources = std::move(adj.sources);
   t->destinations = std::move(adj.destinations);
   t->weighted = weighted;
@@ -186,7 +187,11 @@ comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& min
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, mine, counts);
   const int node = a.reorder ? graph_rank_of(old, a, graph_of(old.size(), all, false, a.all)) : old.rank;
-  return attach(old, true, node, dist_graph(adjacency_of(all, node), weighted));
+  std::vector<int> outdeg(at(old.size()), 0);
+  for (const auto& edges : all)
+    for (const Edge& e : edges) ++outdeg[at(e.source)];
+  const int widest = outdeg.empty() ? 0 : *std::max_element(outdeg.begin(), outdeg.end());
+  return attach(old, true, node, dist_graph(adjacency_of(all, node), weighted, widest));
 }
 
 comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, bool weighted, bool reorder,
@@ -198,8 +203,10 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   v.count = v.outdeg + static_cast<std::int32_t>(mine.sources.size());
   v.weighted = weighted;
   if (!agree(old, local, reorder, v, &a, &failed)) return failed;
+  int widest = 0;
+  for (const Vote& x : a.all) widest = std::max(widest, static_cast<int>(x.outdeg));
   if (!a.reorder || a.levels(old.size()).empty())
-    return attach(old, true, old.rank, dist_graph(std::move(mine), weighted));
+    return attach(old, true, old.rank, dist_graph(std::move(mine), weighted, widest));
   // Round 2: every rank's lists (out-edges first, then in-edges, each in
   // the order given), so that the process taking node k gets rank k's lists.
   std::vector<Edge> lists;
@@ -211,7 +218,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, lists, counts);
   const int node = graph_rank_of(old, a, graph_of(old.size(), all, true, a.all));
-  if (node == old.rank) return attach(old, true, node, dist_graph(std::move(mine), weighted));
+  if (node == old.rank) return attach(old, true, node, dist_graph(std::move(mine), weighted, widest));
   Adjacency theirs;
   const auto& rec = all[at(node)];
   const size_t outdeg = at(a.all[at(node)].outdeg);
@@ -224,7 +231,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
       theirs.source_weights.push_back(rec[i].weight);
     }
   }
-  return attach(old, true, node, dist_graph(std::move(theirs), a.all[at(node)].weighted != 0));
+  return attach(old, true, node, dist_graph(std::move(theirs), a.all[at(node)].weighted != 0, widest));
 }
 
 Mapped cart_map(const comm::Comm& c, const std::vector<int>& dims, const std::vector<int>& periods,

@@ -50,6 +50,21 @@ void Topology::cart_shift(int rank, int dir, int disp, int* source, int* dest) c
 
 int Topology::graph_degree(int rank) const { return index[rank] - (rank == 0 ? 0 : index[rank - 1]); }
 
+int Topology::max_outdegree() const {
+  switch (kind) {
+    case Kind::cart:
+      return 2 * static_cast<int>(dims.size());
+    case Kind::graph: {
+      int widest = 0;
+      for (std::size_t r = 0; r < index.size(); ++r) widest = std::max(widest, graph_degree(static_cast<int>(r)));
+      return widest;
+    }
+    case Kind::dist_graph:
+      return dist_max_outdegree;
+  }
+  return -1;
+}
+
 const int* Topology::graph_neighbors(int rank) const { return edges.data() + (rank == 0 ? 0 : index[rank - 1]); }
 
 std::string graph_invalid(int nnodes, const int* index, const int* edges) {

@@ -21,6 +21,9 @@ struct Topology {
   // Distributed graph: this rank's adjacency only.
   std::vector<int> sources, source_weights, destinations, dest_weights;
   bool weighted = false;
+  // Distributed graph: the largest out-degree of any rank, agreed when the
+  // topology was created (-1: not known).
+  int dist_max_outdegree = -1;
   // The neighbourhood of `neighbors_rank`, kept by topo::cached_neighbors
   // (topo/neighbors.hpp); mutable: a cache, not part of the description.
   mutable std::shared_ptr<const Neighbors> neighbors;
@@ -34,6 +37,9 @@ struct Topology {
   // (source, dest) of a shift by disp along dimension dir, MPI_PROC_NULL off the edge.
   void cart_shift(int rank, int dir, int disp, int* source, int* dest) const;
   int graph_degree(int rank) const;
+  // The largest number of destinations any rank of the topology has (the
+  // same answer on every rank; -1 when it is not known).
+  int max_outdegree() const;
   const int* graph_neighbors(int rank) const;
 };
 

@@ -49,8 +49,9 @@ enum class Id : int {
   coll_allreduce,
   coll_reduce_scatter,
   coll_scan,
+  coll_neighbor,
 };
-inline constexpr int kCount = 18;
+inline constexpr int kCount = 19;
 
 struct Spec {
   Id id;
