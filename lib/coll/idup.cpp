@@ -13,11 +13,14 @@ namespace ringmpi::coll {
 
 int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Request* request) {
   using Mask = comm::ContextPool::Mask;
+  // The key of the reservation (comm/context.hpp, invariant 8): the same in
+  // every participant, different for every other idup pending anywhere.
+  const std::uint64_t key = (std::uint64_t{parent.context} << 32) | parent.schedule_seq;
   auto s = make_schedule(parent);
   Schedule* sp = s.get();
   const int n = s->peers().size(), me = s->peers().me;
   auto offers = std::make_shared<std::vector<Mask>>(static_cast<std::size_t>(n));
-  (*offers)[static_cast<std::size_t>(me)] = comm::state().contexts.reserve(comm::busy_slots());
+  (*offers)[static_cast<std::size_t>(me)] = comm::state().contexts.reserve(key, comm::busy_slots());
   s->keep(offers);
   for (int k = 1; k < n; ++k) s->send((me + k) % n, &(*offers)[static_cast<std::size_t>(me)], sizeof(Mask));
   for (int k = 1; k < n; ++k) {

@@ -26,16 +26,23 @@ void ContextPool::claim(int slot) {
   ++used_;
 }
 
-ContextPool::Mask ContextPool::reserve(const Mask& busy) {
-  Mask m = mask(busy), out{};
+ContextPool::Mask ContextPool::reserve(std::uint64_t key, const Mask& busy) {
+  // Slot i of the visiting order is (a * i + b) mod kSlots, a odd: a
+  // permutation of all slots, drawn from the key.
+  static_assert((kSlots & (kSlots - 1)) == 0, "kSlots must be a power of two");
+  std::uint64_t h = (key + 1) * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  const std::uint64_t a = ((h >> 20) | 1) & (kSlots - 1), b = h & (kSlots - 1);
+  const Mask m = mask(busy);
+  Mask out{};
   int n = 0;
-  for (int w = 0; w < kWords && n < kIdupSlots; ++w)
-    while (m[w] && n < kIdupSlots) {
-      const std::uint64_t bit = m[w] & -m[w];
-      m[w] &= ~bit;
-      out[w] |= bit;
+  for (std::uint64_t i = 0; i < kSlots && n < kIdupSlots; ++i) {
+    const std::uint64_t slot = (a * i + b) & (kSlots - 1), bit = std::uint64_t{1} << (slot % 64);
+    if (m[slot / 64] & bit) {
+      out[slot / 64] |= bit;
       ++n;
     }
+  }
   for (int w = 0; w < kWords; ++w) reserved_[w] |= out[w];
   return out;
 }

@@ -39,10 +39,21 @@
 //    messages are matched.
 // 8. A nonblocking creating call (MPI_Comm_idup) cannot keep invariant 5's
 //    promise (other creating calls run while it is pending), so it reserves
-//    the slots it offers (at most kIdupSlots, the lowest offered ones) from its
-//    start until it claims; every other creating call leaves reserved slots
-//    out of its mask (mask()). The slot it picks from the AND was reserved in
-//    every participant all along, so it is still free in each when they claim it.
+//    the slots it offers (at most kIdupSlots) from its start until it claims;
+//    every other creating call leaves reserved slots out of its mask
+//    (mask()). The slot it picks from the AND was reserved in every
+//    participant all along, so it is still free in each when they claim it.
+//    Which slots it reserves: the first kIdupSlots offered ones in an order
+//    drawn from a key that every participant of the call shares (the
+//    parent's context id and collective sequence number) and that differs
+//    between calls. Concurrent idups on different parents may start in
+//    different orders on different processes (only each communicator's
+//    collectives are ordered); had each reserved the lowest free slots, the
+//    one that came second on a process would offer what the first left
+//    over, and two processes that ran them in opposite orders would offer
+//    disjoint sets (no common slot). With an order per call, two calls
+//    compete for few slots (about kIdupSlots^2 / kSlots), so the offers
+//    of one call keep almost all their slots in common.
 //
 // Why not a shared counter in the arena: ids taken from one are never reused
 // without a job-wide agreement on which ids are dead, which costs a round of
@@ -73,9 +84,10 @@ class ContextPool {
     return m;
   }
   // Invariant 8: reserves up to kIdupSlots of the slots mask(busy) offers,
-  // the lowest ones, and returns them; unreserve() hands them back.
+  // the first ones in the order `key` draws, and returns them; unreserve()
+  // hands them back.
   static constexpr int kIdupSlots = 128;
-  Mask reserve(const Mask& busy = Mask{});
+  Mask reserve(std::uint64_t key, const Mask& busy = Mask{});
   void unreserve(const Mask& m);
   // Lowest slot set in `mask`, or -1 when none is.
   static int lowest(const Mask& mask);

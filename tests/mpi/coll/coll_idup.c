@@ -2,7 +2,10 @@
  * blocking MPI_Comm_dup and an MPI_Iallreduce on the same parent in between
  * (in the same order on every rank, as the standard requires), completed in
  * reverse order; each duplicate is congruent with its parent and carries
- * traffic of its own. Then the idup of an intercommunicator. */
+ * traffic of its own. Then the idup of an intercommunicator, and idups of
+ * two overlapping communicators started in opposite orders on the ranks
+ * they share (collectives on different communicators are not ordered
+ * among themselves, so this is a valid program). */
 #include "check.h"
 
 #define K 4
@@ -66,6 +69,34 @@ int main(int argc, char **argv) {
     MPI_Comm_free(&icdup);
     MPI_Comm_free(&ic);
     MPI_Comm_free(&local);
+  }
+  /* Rank r belongs to ring[r] = {r, r+1} and ring[r-1] = {r-1, r}: it
+   * duplicates its own pair first, then the lower one, so each pair's two
+   * members start their idups in opposite orders. */
+  if (size >= 2) {
+    MPI_Comm mine = MPI_COMM_NULL, lower = MPI_COMM_NULL, d[2];
+    for (int i = 0; i < size; ++i) {
+      const int in = rank == i || rank == (i + 1) % size;
+      MPI_Comm c;
+      CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, in ? 0 : MPI_UNDEFINED, rank == i ? 0 : 1, &c));
+      if (rank == i)
+        mine = c;
+      else if (in)
+        lower = c;
+    }
+    MPI_Request r[2];
+    CHECK_MPI(MPI_Comm_idup(mine, &d[0], &r[0]));
+    CHECK_MPI(MPI_Comm_idup(lower, &d[1], &r[1]));
+    CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    /* The same opposite orders for the traffic, hence nonblocking. */
+    int v = rank, sum[2] = {-1, -1};
+    for (int j = 0; j < 2; ++j) CHECK_MPI(MPI_Iallreduce(&v, &sum[j], 1, MPI_INT, MPI_SUM, d[j], &r[j]));
+    CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    CHECK(sum[0] == rank + (rank + 1) % size);
+    CHECK(sum[1] == rank + (rank + size - 1) % size);
+    for (int j = 0; j < 2; ++j) MPI_Comm_free(&d[j]);
+    MPI_Comm_free(&mine);
+    MPI_Comm_free(&lower);
   }
   /* Not spawned: no parent. */
   MPI_Comm parent = MPI_COMM_WORLD;

@@ -51,7 +51,9 @@ TEST_CASE("a slot pinned by a pending operation is not offered after the free") 
   ContextPool::Mask busy{};
   busy[0] = 1;      // what busy_slots() says while p2p pins context_of(0)
   CHECK(ContextPool::lowest(p.mask(busy)) == 1);
-  CHECK(ContextPool::lowest(p.reserve(busy)) == 1);
+  const ContextPool::Mask r = p.reserve(7, busy);
+  CHECK((r[0] & 1) == 0);  // the pinned slot is never reserved
+  p.unreserve(r);
   CHECK(ContextPool::lowest(p.mask()) == 0);  // the receive completed: offered again
   p.release(ctx);   // an extra release of a free slot changes nothing
   CHECK(p.used() == 0);
@@ -71,20 +73,45 @@ TEST_CASE("running out of slots is visible as an empty mask") {
 TEST_CASE("slots reserved by a pending MPI_Comm_idup stay out of other creations' masks") {
   ContextPool p;
   p.claim(0);
-  const ContextPool::Mask r = p.reserve();
+  const ContextPool::Mask r = p.reserve(1);
   int reserved = 0;
   for (int w = 0; w < ContextPool::kWords; ++w) reserved += __builtin_popcountll(r[w]);
   CHECK(reserved == ContextPool::kIdupSlots);
-  CHECK(ContextPool::lowest(r) == 1);  // the lowest free slots, 0 being taken
+  CHECK((r[0] & 1) == 0);  // slot 0 is taken
   // A blocking creation meanwhile offers neither the claimed nor the reserved slots.
-  CHECK(ContextPool::lowest(p.mask()) == 1 + ContextPool::kIdupSlots);
-  // A second idup reserves the next ones.
-  const ContextPool::Mask r2 = p.reserve();
-  CHECK(ContextPool::lowest(r2) == 1 + ContextPool::kIdupSlots);
+  const ContextPool::Mask m = p.mask();
+  for (int w = 0; w < ContextPool::kWords; ++w) CHECK((m[w] & r[w]) == 0);
+  CHECK((m[0] & 1) == 0);
+  // A second idup reserves other slots.
+  const ContextPool::Mask r2 = p.reserve(2);
+  for (int w = 0; w < ContextPool::kWords; ++w) CHECK((r[w] & r2[w]) == 0);
   // The first completes: hands its reservation back, claims its pick.
+  const int pick = ContextPool::lowest(r);
   p.unreserve(r);
-  p.claim(1);
-  CHECK(ContextPool::lowest(p.mask()) == 2);
+  p.claim(pick);
+  CHECK(!p.is_free(pick));
   p.unreserve(r2);
-  CHECK(ContextPool::lowest(p.mask()) == 2);
+  CHECK(ContextPool::lowest(p.mask()) == (pick == 1 ? 2 : 1));
+}
+
+TEST_CASE("two idups started in opposite orders in two processes still share slots") {
+  // Process A reserves for call 1 then call 2, process B the other way
+  // round (idups on different communicators are not ordered among
+  // themselves); every call's two offers must have slots in common.
+  ContextPool a, b;
+  for (ContextPool* p : {&a, &b}) p->claim(3);
+  b.claim(900);  // and the processes need not have the same slots free
+  const ContextPool::Mask a1 = a.reserve(11), a2 = a.reserve(22);
+  const ContextPool::Mask b2 = b.reserve(22), b1 = b.reserve(11);
+  const auto common = [](const ContextPool::Mask& x, const ContextPool::Mask& y) {
+    int n = 0;
+    for (int w = 0; w < ContextPool::kWords; ++w) n += __builtin_popcountll(x[w] & y[w]);
+    return n;
+  };
+  CHECK(common(a1, b1) > ContextPool::kIdupSlots / 2);
+  CHECK(common(a2, b2) > ContextPool::kIdupSlots / 2);
+  // The same key in the same state gives the same slots.
+  ContextPool c;
+  c.claim(3);
+  CHECK(common(c.reserve(11), a1) == ContextPool::kIdupSlots);
 }
