@@ -48,8 +48,10 @@ bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out) {
   *slot = ContextPool::lowest(mask);
   if (*slot >= 0) return false;
   *out = Made{MPI_ERR_INTERN,
-              "no context id is free in every process of the new communicator: one of them already has " +
-                  std::to_string(ContextPool::kSlots) + " communicators; free some with MPI_Comm_free",
+              "no context id is free in every process of the new communicator: the ids each of them "
+              "can offer (" + std::to_string(ContextPool::kSlots) +
+                  " in all, less those its communicators and pending MPI_Comm_idup calls hold) have none in "
+                  "common; free some communicators with MPI_Comm_free",
               MPI_COMM_NULL};
   return true;
 }
