@@ -110,16 +110,42 @@ void cancel(Request* r) {
     complete(s, r);
     return;
   }
-  // A send is cancelled only while none of it has gone into the ring.
-  if (!r->queued) return;
-  auto& q = s.out[static_cast<std::size_t>(r->world)].queue;
-  for (auto it = q.begin(); it != q.end(); ++it)
-    if (it->req == r && !it->push) {
-      q.erase(it);
-      r->cancelled = true;
-      complete(s, r);
-      return;
-    }
+  // A send whose first record waits in our queue is taken out of it.
+  if (r->queued) {
+    auto& q = s.out[static_cast<std::size_t>(r->world)].queue;
+    for (auto it = q.begin(); it != q.end(); ++it)
+      if (it->req == r && !it->push) {
+        q.erase(it);
+        r->cancelled = true;
+        complete(s, r);
+        return;
+      }
+    return;  // pushing data after a cts: matched
+  }
+  // Its eager_sync or rts is with the receiver (an incomplete send that is
+  // not queued has one there): ask it to drop the message if no receive has
+  // matched it yet. MPI-3.1 §3.8.4: the send then completes, either
+  // cancelled or by the match already under way.
+  if (r->cancel_sent) return;
+  r->cancel_sent = true;
+  const wire::CancelSend c{cookie_of(r), r->context, r->stamp};
+  send_control(s, r->world, wire::cancel_send, &c, sizeof c);
+}
+
+void on_cancel_send(State& s, int from, const wire::CancelSend& c) {
+  Context& ctx = s.contexts.get(c.context);
+  Unexpected* u = ctx.find_by_cookie(c.src, from, c.send_cookie);
+  if (!u) return;  // matched: its ack or cts went to the sender before this
+  ctx.take_unexpected(u);  // freed here; the sender's memory is no longer referenced
+  const wire::Ack a{c.send_cookie};
+  send_control(s, from, wire::cancelled, &a, sizeof a);
+}
+
+void on_cancelled(State& s, const wire::Ack& a) {
+  Request* r = from_cookie(a.send_cookie);
+  r->cancelled = true;
+  r->waits = 0;
+  complete(s, r);
 }
 
 void describe_error(const Request& r, char* out, std::size_t n) {

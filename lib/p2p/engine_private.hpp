@@ -57,6 +57,10 @@ void prepare_rts(Request* r);
 bool push_data(State& s, int dest, Request* r, bool* pushed);
 void on_cts(State& s, int from, const wire::Cts& c);
 void on_ack(State& s, const wire::Ack& a);
+// MPI_Cancel of a send already with the receiver (complete.cpp): the
+// receiver's side (drops the message if unmatched) and the sender's (it was).
+void on_cancel_send(State& s, int from, const wire::CancelSend& c);
+void on_cancelled(State& s, const wire::Ack& a);
 
 // A blocking receive of one eager message from one source, taken straight
 // from its ring when nothing is queued ahead of it (recv.cpp explains when).

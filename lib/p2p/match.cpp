@@ -1,8 +1,10 @@
 #include "p2p/match.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
+#include "p2p/protocol.hpp"
 
 namespace ringmpi::p2p {
 
@@ -85,6 +87,20 @@ UnexpectedPtr Context::take_unexpected(Unexpected* u) {
   unexp_[static_cast<std::size_t>(u->src)].remove(u);
   --nunexp_;
   return UnexpectedPtr(u);
+}
+
+Unexpected* Context::find_by_cookie(int src, int from_world, std::uint64_t cookie) {
+  if (src < 0 || static_cast<std::size_t>(src) >= unexp_.size()) return nullptr;
+  for (Unexpected* u = unexp_[static_cast<std::size_t>(src)].head; u; u = u->next) {
+    if (u->from_world != from_world) continue;
+    if (u->kind == wire::eager_sync && u->cookie == cookie) return u;
+    if (u->kind == wire::rts) {
+      wire::Rts rts;
+      std::memcpy(&rts, u->data(), sizeof rts);
+      if (rts.cookie == cookie) return u;
+    }
+  }
+  return nullptr;
 }
 
 Context& Contexts::make(std::uint32_t id) {

@@ -79,6 +79,9 @@ class Context {
   // The earliest message matching (src, tag) (src may be MPI_ANY_SOURCE), or nullptr.
   Unexpected* find_unexpected(int src, int tag);
   UnexpectedPtr take_unexpected(Unexpected* u);
+  // The eager_sync or rts message from (src, world rank from_world) whose
+  // sender's request is `cookie`, or nullptr (it matched already).
+  Unexpected* find_by_cookie(int src, int from_world, std::uint64_t cookie);
   std::size_t unexpected_count() const { return nunexp_; }
   // A context with a posted receive is pinned: lib/comm does not hand its id
   // to a new communicator, even if the communicator that posted it was freed

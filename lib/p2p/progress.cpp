@@ -156,6 +156,18 @@ void handle_record(State& s, int from, const shm::Record& rec) {
       on_ack(s, a);
       return;
     }
+    case wire::cancel_send: {
+      wire::CancelSend c;
+      std::memcpy(&c, rec.payload, sizeof c);
+      on_cancel_send(s, from, c);
+      return;
+    }
+    case wire::cancelled: {
+      wire::Ack a;
+      std::memcpy(&a, rec.payload, sizeof a);
+      on_cancelled(s, a);
+      return;
+    }
     case wire::done_write: {
       wire::DoneWrite d;
       std::memcpy(&d, rec.payload, sizeof d);

@@ -18,6 +18,8 @@ enum Kind : std::uint8_t {
   data = 5,        // Data + bytes: a piece of a large message pushed through the ring
   ack = 6,         // Ack: the receiver matched (eager_sync) or finished reading (rts)
   done_write = 7,  // DoneWrite: the sender finished writing its share into the receiver
+  cancel_send = 8,  // CancelSend: the sender cancels a send whose eager_sync or rts is not matched yet
+  cancelled = 9,    // Ack: the receiver dropped that message unmatched (no reply if it had matched)
 };
 
 // Matching information of a message (MPI-3.1 §3.2.3 envelope).
@@ -72,6 +74,17 @@ struct Data {
 
 struct Ack {
   std::uint64_t send_cookie;
+};
+
+// MPI_Cancel of a send whose eager_sync or rts record is in the receiver's
+// hands: the receiver drops the message if it still waits unexpected (and
+// answers `cancelled` with the cookie); if a receive matched it already, the
+// ack or cts of that match is ahead in the ring and the send completes as
+// usual, so no answer is needed.
+struct CancelSend {
+  std::uint64_t send_cookie;
+  std::uint32_t context;
+  std::int32_t src;  // the envelope's src
 };
 
 struct DoneWrite {

@@ -57,6 +57,7 @@ struct Request {
   bool pooled = false;
   bool shared_done = false;  // the pool's shared completed send
   bool cancelled = false;
+  bool cancel_sent = false;  // send: a wire::CancelSend went to the receiver
   bool posted = false;  // in a posted-receive queue
   bool queued = false;  // in an outgoing queue, not yet (fully) in the ring
   std::uint8_t waits = 0;  // events still needed before complete (acks, shares of a copy)

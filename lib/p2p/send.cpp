@@ -139,6 +139,7 @@ void start_send(State& s, Request* r) {
   r->active = true;
   r->complete = false;
   r->cancelled = false;
+  r->cancel_sent = false;
   r->waits = 0;
   r->st_error = MPI_SUCCESS;
   ++s.open_sends;
