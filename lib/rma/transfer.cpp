@@ -222,6 +222,7 @@ std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   if (o == nullptr) return "op is not a valid operation";
   if (o->fn != nullptr) return "user-defined operations cannot be used in accumulate calls (MPI-3.1 §11.3.4)";
   if (op == MPI_REPLACE || op == MPI_NO_OP) return "";
+  if (t.size == 0) return "";  // no basic component: nothing to combine, nothing to mismatch
   if (t.basic == MPI_DATATYPE_NULL)
     return "accumulate datatypes must be made of a single predefined datatype (MPI-3.1 §11.3.4)";
   if (dtype::kernel_for(op, t.basic) != nullptr) return "";  // defined: no sentence to build
@@ -282,7 +283,9 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (!no_op) {
     if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
       return e;
-    if (op != MPI_REPLACE && origin.count > 0 && origin.type->basic != tgt.type->basic) {
+    // A zero-size side (count 0 or a type of size 0) has no basic component to
+    // disagree with: nothing is combined (the byte counts already match).
+    if (op != MPI_REPLACE && bytes_of(origin) > 0 && origin.type->basic != tgt.type->basic) {
       *why = "origin_datatype and target_datatype are not made of the same predefined datatype";
       return MPI_ERR_TYPE;
     }
