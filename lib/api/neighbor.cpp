@@ -46,15 +46,16 @@ struct Names {
 constexpr Names kSendNames{"sendbuf", "sendcount", "sendcounts", "sdispls", "sendtype", "sendtypes"};
 constexpr Names kRecvNames{"recvbuf", "recvcount", "recvcounts", "rdispls", "recvtype", "recvtypes"};
 
-// The k blocks of one side, checked.
-int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedule& s, std::vector<Block>* out) {
+// The k blocks of one side, checked; their derived datatypes are kept alive
+// by s when one is given (a nonblocking collective).
+int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedule* s, std::vector<Block>* out) {
   const char *buf = names.buf, *cnt = side.count >= 0 ? names.count : names.counts, *dsp = names.displs,
              *typ = side.w ? names.types : names.type;
   out->resize(static_cast<std::size_t>(k));
   const dtype::Datatype* t = nullptr;
   if (!side.w) {
     if (int e = call.datatype(side.type, typ, &t)) return e;
-    keep_type(s, side.type);
+    if (s) keep_type(*s, side.type);
   }
   if (side.count >= 0) {
     if (int e = call.count(side.count, cnt)) return e;
@@ -73,7 +74,7 @@ int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedu
     if (side.w) {
       const std::string arg = std::string(typ) + "[" + std::to_string(i) + "]";
       if (int e = call.datatype(side.types[i], arg.c_str(), &ti)) return e;
-      keep_type(s, side.types[i]);
+      if (s) keep_type(*s, side.types[i]);
     }
     if (side.counts[i] < 0)
       return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt, i, side.counts[i]);
@@ -97,15 +98,17 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   if (send.buf == MPI_IN_PLACE || recv.buf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE in a neighbourhood collective",
                      send.buf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
-  auto s = coll::make_schedule(*c);
+  // A blocking call that runs on the segment (or alone) needs no schedule;
+  // its datatypes live through the call.
+  std::unique_ptr<coll::Schedule> s = req ? coll::make_schedule(*c) : nullptr;
   const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
   std::vector<Block> sends, recvs;
   // The allgather forms send their one block to every destination; with no
   // destination the send buffer is never read, so NULL is valid there
   // whatever sendcount says (as for the other forms' zero-length lists).
-  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, *s, &sends)) return e;
+  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, s.get(), &sends)) return e;
   if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
-  if (int e = blocks(call, in, recv, kRecvNames, *s, &recvs)) return e;
+  if (int e = blocks(call, in, recv, kRecvNames, s.get(), &recvs)) return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = CollArgs::Rule::pairs,
                        .send = {true, send.count, send.type},
@@ -119,11 +122,17 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
                        .recv_v = recv.count < 0,
                        .neighbors = &n},
                       req);
+  if (!req && c->size() == 1) {
+    coll::neighbor_self(send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs, n.sources, n.recv_order,
+                        gather);
+    return MPI_SUCCESS;
+  }
   if (!req)
     if (coll::Segment* seg = coll::segment_for(*c, tunables::Id::coll_neighbor))
       if (coll::seg_neighbor(*seg, c->topo->max_outdegree(), send.buf, sends, n.destinations,
                              const_cast<void*>(recv.buf), recvs, n.sources, n.recv_order, gather))
         return MPI_SUCCESS;
+  if (!s) s = coll::make_schedule(*c);
   coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
                                  n.sources, n.recv_order);
   return dispatch(call, std::move(s), comm, req, std::move(chk));

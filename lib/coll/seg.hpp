@@ -111,6 +111,13 @@ bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std:
                   const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
                   const std::vector<int>& sources, const std::vector<int>& recv_order, bool gather);
 
+// The same on a communicator of one rank, where every neighbour is this
+// rank or MPI_PROC_NULL: each receive block is copied from the send block
+// it pairs with (no segment, no message).
+void neighbor_self(const void* sendbuf, const std::vector<Block>& sends, const std::vector<int>& destinations,
+                   void* recvbuf, const std::vector<Block>& recvs, const std::vector<int>& sources,
+                   const std::vector<int>& recv_order, bool gather);
+
 // Reductions: -1 when the segment algorithm does not apply, else the error
 // class of applying the operation (MPI_SUCCESS).
 int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root);

@@ -26,6 +26,27 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
+namespace {
+
+Typed typed(const void* base, const Block& b) {
+  return Typed{static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
+}
+
+}  // namespace
+
+void neighbor_self(const void* sendbuf, const std::vector<Block>& sends, const std::vector<int>& destinations,
+                   void* recvbuf, const std::vector<Block>& recvs, const std::vector<int>& sources,
+                   const std::vector<int>& recv_order, bool gather) {
+  std::size_t next = 0;  // the entry after the last one taken
+  for (int q : recv_order) {
+    if (sources[static_cast<std::size_t>(q)] == MPI_PROC_NULL) continue;
+    if (!gather)
+      while (next < destinations.size() && destinations[next] == MPI_PROC_NULL) ++next;
+    const std::size_t e = gather ? 0 : next++;
+    if (e < sends.size()) copy_typed(typed(sendbuf, sends[e]), typed(recvbuf, recvs[static_cast<std::size_t>(q)]));
+  }
+}
+
 bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std::vector<Block>& sends,
                   const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
                   const std::vector<int>& sources, const std::vector<int>& recv_order, bool gather) {
@@ -34,9 +55,6 @@ bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std:
     return false;
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
-  const auto typed = [](const void* base, const Block& b) {
-    return Typed{static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
-  };
   std::vector<Typed> blocks;
   std::vector<char> to;
   if (gather) {

@@ -98,6 +98,24 @@ class RemoteCursor {
   iovec cache_[kBatch];
 };
 
+// A message to oneself: the "remote" pieces are in this process, and a
+// memcpy costs no system call (64 KiB: about 1.5 us against 10). Returns
+// the bytes copied, as process_vm_readv would.
+ssize_t copy_iov(const iovec* local, std::size_t nl, const iovec* remote, int nr) {
+  std::size_t l = 0, lo = 0, total = 0;
+  for (int k = 0; k < nr && l < nl; ++k) {
+    const std::byte* from = static_cast<const std::byte*>(remote[k].iov_base);
+    std::size_t left = remote[k].iov_len;
+    while (left > 0 && l < nl) {
+      const std::size_t m = std::min(left, local[l].iov_len - lo);
+      std::memcpy(static_cast<std::byte*>(local[l].iov_base) + lo, from, m);
+      from += m, left -= m, lo += m, total += m;
+      if (lo == local[l].iov_len) ++l, lo = 0;
+    }
+  }
+  return static_cast<ssize_t>(total);
+}
+
 // Copies stream bytes [from, from+len) of the sender's buffer into r's
 // buffer at the same stream offsets. Returns 0 or an errno value.
 int read_remote(State& s, Request* r, int from_world, std::size_t from, std::size_t len) {
@@ -129,8 +147,9 @@ int read_remote(State& s, Request* r, int from_world, std::size_t from, std::siz
       s.iov_local[k].iov_len = rgot - keep;
       ln = k + 1;
     }
-    const ssize_t got = process_vm_readv(pid, s.iov_local.data(), ln, s.iov_remote.data(),
-                                         static_cast<unsigned long>(rn), 0);
+    const ssize_t got = from_world == s.rank ? copy_iov(s.iov_local.data(), ln, s.iov_remote.data(), rn)
+                                             : process_vm_readv(pid, s.iov_local.data(), ln, s.iov_remote.data(),
+                                                                static_cast<unsigned long>(rn), 0);
     if (got < 0) return errno;
     if (static_cast<std::size_t>(got) != rgot) return EFAULT;
     done += rgot;
@@ -175,8 +194,10 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
   // No split while we have sends of our own in flight: the sender then most
   // likely receives from us as well (an exchange, a bidirectional stream),
   // its core is busy copying our data, and asking it for a share as well
-  // only adds records and syscalls to the same amount of copying.
-  const bool split = n >= s.tune.split_min && rts.niov == 0 && r->contig && s.open_sends == 0;
+  // only adds records and syscalls to the same amount of copying. Nor in a
+  // message to oneself: one core would do both halves.
+  const bool split =
+      n >= s.tune.split_min && rts.niov == 0 && r->contig && s.open_sends == 0 && from != s.rank;
   // Our share; the sender's starts on a page boundary.
   const std::size_t own = split ? (n / 2 + 4095) / 4096 * 4096 : n;
   // From a peer not read yet, a first small piece tells whether we may read

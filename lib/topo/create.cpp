@@ -50,7 +50,8 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
            comm::Made* failed) {
   const coll::Peers peers = coll::peers_of(c);
   mine.err = local.code;
-  mine.reorder = reorder && local.code == MPI_SUCCESS;
+  // One process has one placement: nothing to compute.
+  mine.reorder = reorder && local.code == MPI_SUCCESS && peers.size() > 1;
   if (mine.reorder) mine.where = this_process_location();
   a->all.assign(at(peers.size()), Vote{});
   std::uint64_t ignored = 1;

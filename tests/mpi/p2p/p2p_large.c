@@ -2,7 +2,9 @@
  * the protocol thresholds, non-contiguous layouts on either side (few large
  * pieces, and so many small ones that the sender packs), truncation, Ssend,
  * MPI_ANY_SOURCE, simultaneous exchange, and an Isend freed with
- * MPI_Request_free that MPI_Finalize must still complete. Ranks work in
+ * MPI_Request_free that MPI_Finalize must still complete, and large
+ * messages to oneself (contiguous and strided, receive posted before and
+ * after the send). Ranks work in
  * pairs (even r with r+1); p2p_large_fallback.c runs the same program with
  * the pipelined copy through the ring instead of process_vm_readv. */
 #include <stdint.h>
@@ -193,6 +195,38 @@ static void test_freed_send(void) {
   }
 }
 
+/* Every rank sends 1 MiB to itself: contiguous both ways, then from every
+ * other int of a buffer (a vector type) into a contiguous one, the receive
+ * posted first (MPI_Sendrecv) or after the send (MPI_Isend, then MPI_Recv). */
+static void test_self(void) {
+  const int n = 1 << 18; /* ints */
+  int *src = malloc(sizeof(int) * 2 * (size_t)n), *dst = malloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < 2 * n; ++i) src[i] = i * 3 + rank;
+  MPI_Datatype every_other;
+  CHECK_MPI(MPI_Type_vector(n, 1, 2, MPI_INT, &every_other));
+  CHECK_MPI(MPI_Type_commit(&every_other));
+  for (int strided = 0; strided < 2; ++strided)
+    for (int later = 0; later < 2; ++later) {
+      memset(dst, 0, sizeof(int) * (size_t)n);
+      const MPI_Datatype t = strided ? every_other : MPI_INT;
+      const int count = strided ? 1 : n;
+      if (later) {
+        MPI_Request r;
+        CHECK_MPI(MPI_Isend(src, count, t, rank, 5, MPI_COMM_WORLD, &r));
+        CHECK_MPI(MPI_Recv(dst, n, MPI_INT, rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+        CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+      } else {
+        CHECK_MPI(MPI_Sendrecv(src, count, t, rank, 6, dst, n, MPI_INT, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      }
+      int bad = 0;
+      for (int i = 0; i < n; ++i) bad += dst[i] != src[strided ? 2 * i : i];
+      CHECK(bad == 0);
+    }
+  MPI_Type_free(&every_other);
+  free(src);
+  free(dst);
+}
+
 int main(int argc, char **argv) {
 #ifdef FORCE_FALLBACK
   setenv("RINGMPI_FORCE_COPY_FALLBACK", "1", 1);
@@ -202,6 +236,7 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   /* Pairs (0,1), (2,3), ...; an odd last rank pairs with itself. */
   peer = (rank % 2 == 0) ? (rank + 1 < size ? rank + 1 : rank) : rank - 1;
+  test_self();
   if (peer == rank) { /* sizes 1 and odd: the unpaired rank only runs the barriers */
     CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     MPI_Finalize();
