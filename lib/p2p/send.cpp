@@ -114,11 +114,31 @@ void fill(Request* r, const SendArgs& a, bool hold) { fill_send(r, a, hold, worl
 
 }  // namespace
 
+namespace {
+
+// A contiguous eager message to oneself whose receive is posted already
+// goes straight into it: one copy, no record in the ring. Order holds: a
+// message to oneself queued or still in the self ring would have to match
+// first, so the shortcut is taken only when neither has any (a posted
+// receive and a matching unexpected message never coexist: whichever came
+// second matched the first).
+bool deliver_to_self(State& s, const wire::Envelope& env, const void* buf, std::size_t bytes) {
+  if (s.in[static_cast<std::size_t>(s.rank)].ring.ready()) return false;
+  Request* r = s.contexts.get(env.context).take_posted(env.src, env.tag);
+  if (!r) return false;
+  trace_send(s.rank, env.context, env.tag, bytes);
+  deliver(s, r, s.rank, wire::eager, env, static_cast<const std::byte*>(buf), bytes);
+  return true;
+}
+
+}  // namespace
+
 // The fast path of every eager send: straight into an empty-queued ring.
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes) {
   PeerOut& o = s.out[static_cast<std::size_t>(dest)];
   if (!o.queue.empty()) return false;
+  if (dest == s.rank && contig && deliver_to_self(s, env, buf, bytes)) return true;
   std::byte* p = o.ring.reserve(sizeof env + bytes);
   if (!p) return false;
   trace_send(dest, env.context, env.tag, bytes);  // before commit: the receiver cannot see it earlier

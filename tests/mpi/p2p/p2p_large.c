@@ -225,6 +225,31 @@ static void test_self(void) {
   MPI_Type_free(&every_other);
   free(src);
   free(dst);
+  /* Small messages to oneself keep their order whether a receive is posted
+   * (then the message goes straight into it) or not (then through the self
+   * ring): m1 before any receive, a receive, m2 and m3 (same tag), a second
+   * receive; and with the receive posted first, a Sendrecv. */
+  int m[3] = {11, 22, 33}, got[2] = {0, 0};
+  MPI_Request q[5];
+  CHECK_MPI(MPI_Isend(&m[0], 1, MPI_INT, rank, 9, MPI_COMM_WORLD, &q[0]));
+  CHECK_MPI(MPI_Irecv(&got[0], 1, MPI_INT, rank, 9, MPI_COMM_WORLD, &q[1]));
+  CHECK_MPI(MPI_Isend(&m[1], 1, MPI_INT, rank, 9, MPI_COMM_WORLD, &q[2]));
+  CHECK_MPI(MPI_Isend(&m[2], 1, MPI_INT, rank, 9, MPI_COMM_WORLD, &q[3]));
+  CHECK_MPI(MPI_Irecv(&got[1], 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &q[4]));
+  CHECK_MPI(MPI_Waitall(5, q, MPI_STATUSES_IGNORE));
+  CHECK(got[0] == 11 && got[1] == 22);
+  CHECK_MPI(MPI_Recv(&got[0], 1, MPI_INT, rank, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  CHECK(got[0] == 33);
+  /* Two wildcard receives posted: the first message fills the first. */
+  CHECK_MPI(MPI_Irecv(&got[0], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &q[0]));
+  CHECK_MPI(MPI_Irecv(&got[1], 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &q[1]));
+  CHECK_MPI(MPI_Send(&m[2], 1, MPI_INT, rank, 3, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Send(&m[0], 1, MPI_INT, rank, 4, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+  CHECK(got[0] == 33 && got[1] == 11);
+  MPI_Status st;
+  CHECK_MPI(MPI_Sendrecv(&m[1], 1, MPI_INT, rank, 6, &got[0], 1, MPI_INT, rank, 6, MPI_COMM_WORLD, &st));
+  CHECK(got[0] == 22 && st.MPI_TAG == 6 && st.MPI_SOURCE == rank);
 }
 
 int main(int argc, char **argv) {
