@@ -257,6 +257,14 @@ extern int rmpi_weights_empty_storage;
 /* Null, as in Open MPI: a pointer to a real object makes GCC warn
  * (-Wstringop-overflow) on MPI_Waitall(n, reqs, MPI_STATUSES_IGNORE). */
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
+/* A Fortran status (MPI_Status_c2f / MPI_Status_f2c): the C status as
+ * MPI_F_STATUS_SIZE integers, source, tag and error at these indices. */
+#define MPI_F_STATUS_SIZE 6
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
+#define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
+#define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_IN_PLACE ((void *)&rmpi_in_place_storage)
 #define MPI_BOTTOM ((void *)0)
@@ -629,6 +637,8 @@ MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 MPI_Fint MPI_Message_c2f(MPI_Message message);
 MPI_Message MPI_Message_f2c(MPI_Fint message);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
 /* ==== caching ======================================================================= */
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,

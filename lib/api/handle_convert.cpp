@@ -4,6 +4,12 @@
 // round-trips every handle, predefined or user-created, including the null
 // handles (MPI-3.1 §17.2.4). An f2c of an integer that names no object gives
 // a handle that every call taking it rejects, as the standard allows.
+// Statuses (MPI-3.1 §17.2.5): a Fortran status is MPI_F_STATUS_SIZE
+// integers, the C struct word for word (MPI_SOURCE, MPI_TAG and MPI_ERROR
+// first, at the indices MPI_F_SOURCE, MPI_F_TAG, MPI_F_ERROR).
+#include <cstring>
+
+#include "api/call.hpp"
 #include "mpi.h"
 
 static_assert(sizeof(MPI_Fint) == sizeof(MPI_Group) && sizeof(MPI_Fint) == sizeof(MPI_Request) &&
@@ -11,7 +17,29 @@ static_assert(sizeof(MPI_Fint) == sizeof(MPI_Group) && sizeof(MPI_Fint) == sizeo
                   sizeof(MPI_Fint) == sizeof(MPI_Errhandler) && sizeof(MPI_Fint) == sizeof(MPI_Message),
               "handles must be Fortran-integer sized for the identity conversion");
 
+static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint) && offsetof(MPI_Status, MPI_SOURCE) == 0 &&
+                  offsetof(MPI_Status, MPI_TAG) == sizeof(MPI_Fint) && offsetof(MPI_Status, MPI_ERROR) == 2 * sizeof(MPI_Fint),
+              "a Fortran status is the C status word for word");
+
 extern "C" {
+
+int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
+  ringmpi::api::Call call("MPI_Status_c2f");
+  if (c_status == MPI_STATUS_IGNORE)
+    return call.fail(MPI_ERR_ARG, "argument c_status is MPI_STATUS_IGNORE (or NULL), which holds no status to convert");
+  if (int e = call.not_null(f_status, "f_status")) return e;
+  std::memcpy(f_status, c_status, sizeof *c_status);
+  return MPI_SUCCESS;
+}
+
+int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
+  ringmpi::api::Call call("MPI_Status_f2c");
+  if (f_status == MPI_F_STATUS_IGNORE)
+    return call.fail(MPI_ERR_ARG, "argument f_status is MPI_F_STATUS_IGNORE (or NULL), which holds no status to convert");
+  if (c_status == MPI_STATUS_IGNORE) return call.fail(MPI_ERR_ARG, "argument c_status is MPI_STATUS_IGNORE (or NULL)");
+  std::memcpy(c_status, f_status, sizeof *c_status);
+  return MPI_SUCCESS;
+}
 
 MPI_Fint MPI_Group_c2f(MPI_Group group) { return static_cast<MPI_Fint>(group); }
 MPI_Group MPI_Group_f2c(MPI_Fint group) { return static_cast<MPI_Group>(group); }

@@ -61,6 +61,15 @@ static void convert_handles(void) {
   CHECK(in == 1000 + left);
   CHECK_MPI(MPI_Get_count(&st, MPI_INT, &got));
   CHECK(got == 1);
+  /* The status through its Fortran form (MPI-3.1 §17.2.5) and back. */
+  MPI_Fint fst[MPI_F_STATUS_SIZE];
+  MPI_Status back;
+  CHECK_MPI(MPI_Status_c2f(&st, fst));
+  CHECK(fst[MPI_F_SOURCE] == left && fst[MPI_F_TAG] == 7);
+  CHECK_MPI(MPI_Status_f2c(fst, &back));
+  CHECK(back.MPI_SOURCE == left && back.MPI_TAG == 7);
+  CHECK_MPI(MPI_Get_count(&back, MPI_INT, &got));
+  CHECK(got == 1);
   MPI_Request sreq2 = MPI_Request_f2c(fsreq);
   CHECK(sreq2 == sreq);
   CHECK_MPI(MPI_Wait(&sreq2, MPI_STATUS_IGNORE));
@@ -105,6 +114,10 @@ static void status_elements_x(void) {
   int err = MPI_Status_set_elements_x(&st, MPI_INT, (MPI_Count)-1), cls = -1;
   MPI_Error_class(err, &cls);
   CHECK(cls == MPI_ERR_COUNT);
+  /* MPI_STATUS_IGNORE holds no status to convert: MPI_ERR_ARG. */
+  MPI_Fint f[MPI_F_STATUS_SIZE];
+  MPI_Error_class(MPI_Status_c2f(MPI_STATUS_IGNORE, f), &cls);
+  CHECK(cls == MPI_ERR_ARG);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
