@@ -12,6 +12,7 @@
 #include "api/coll_check.hpp"
 #include "coll/movement.hpp"
 #include "coll/seg.hpp"
+#include "dtype/op.hpp"
 
 using namespace ringmpi;
 using namespace ringmpi::api;
@@ -475,7 +476,7 @@ int reduction_args(Call& call, const void* sendbuf, bool send_significant, void*
     if (recv_significant && null_data(recvbuf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but count=%d", count);
   }
-  *r = coll::Reduction{op, th, t, count};
+  *r = coll::Reduction{*dtype::lookup_op(op), th, t, count};  // check_op: a valid op
   return MPI_SUCCESS;
 }
 

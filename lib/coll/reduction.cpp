@@ -10,7 +10,7 @@ namespace ringmpi::coll {
 namespace {
 
 int apply(const Reduction& r, const void* in, void* inout) {
-  return dtype::reduce(r.op, in, inout, r.count, r.type_handle);
+  return dtype::reduce(r.op, in, inout, r.count, *r.type, r.type_handle);
 }
 
 }  // namespace

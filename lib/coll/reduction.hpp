@@ -13,8 +13,11 @@
 namespace ringmpi::coll {
 
 struct Reduction {
-  MPI_Op op;
-  MPI_Datatype type_handle;
+  // A copy of the operation taken when the call starts, and the datatype the
+  // call keeps alive: a nonblocking reduction still runs after the user frees
+  // either handle (MPI-3.1 §5.9.5: MPI_OP_FREE marks the op for deallocation).
+  dtype::Op op;
+  MPI_Datatype type_handle;  // what a user function is given
   const dtype::Datatype* type;
   int count;
 };

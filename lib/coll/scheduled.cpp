@@ -71,7 +71,7 @@ void sched_fold(Schedule& s, const Reduction& r, std::vector<const void*> x, voi
     copy_typed(Typed{x.back(), r.count, r.type}, tacc);
     int err = MPI_SUCCESS;
     for (std::size_t i = x.size() - 1; i-- > 0;) {
-      const int e = dtype::reduce(r.op, x[i], acc, r.count, r.type_handle);
+      const int e = dtype::reduce(r.op, x[i], acc, r.count, *r.type, r.type_handle);
       if (err == MPI_SUCCESS) err = e;
     }
     copy_typed(tacc, Typed{result, r.count, r.type});
@@ -342,7 +342,7 @@ void sched_scan(Schedule& s, const Reduction& r, const void* mine, void* result,
     s.round();
     s.local([r, tacc, tprev, tres, own, exclusive] {
       copy_typed(own, tacc);
-      const int e = dtype::reduce(r.op, tprev.buf, const_cast<void*>(tacc.buf), r.count, r.type_handle);
+      const int e = dtype::reduce(r.op, tprev.buf, const_cast<void*>(tacc.buf), r.count, *r.type, r.type_handle);
       copy_typed(exclusive ? tprev : tacc, tres);
       return e;
     });

@@ -209,7 +209,7 @@ inline constexpr std::size_t kFoldWhole = 2048;
 
 // inout = in op inout for `count` elements of r's type (0: nothing).
 inline int apply(const Reduction& r, const void* in, void* inout, int count) {
-  return count > 0 ? dtype::reduce(r.op, in, inout, count, r.type_handle) : MPI_SUCCESS;
+  return count > 0 ? dtype::reduce(r.op, in, inout, count, *r.type, r.type_handle) : MPI_SUCCESS;
 }
 
 // The right fold of the message code (reduction.hpp), over contiguous data:

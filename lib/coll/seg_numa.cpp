@@ -142,8 +142,7 @@ bool fold_two_level_applies(const Segment& s, const Reduction& r, tunables::Id f
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   if (align64(m) + m > s.inline_max() || !s.groups().two_level()) return false;
   if (!s.groups().contiguous) {
-    const dtype::Op* op = dtype::lookup_op(r.op);
-    if (!op || !op->commute) return false;
+    if (!r.op.commute) return false;
   }
   return two_level(s, family);
 }

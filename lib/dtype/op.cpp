@@ -92,36 +92,41 @@ int reduce(MPI_Op h, const void* in, void* inout, int count, MPI_Datatype type) 
   if (!op) return MPI_ERR_OP;
   const Datatype* t = lookup(type);
   if (!t) return MPI_ERR_TYPE;
+  return reduce(*op, in, inout, count, *t, type);
+}
+
+int reduce(const Op& op, const void* in, void* inout, int count, const Datatype& t, MPI_Datatype type) {
   if (count <= 0) return MPI_SUCCESS;
-  if (op->fn) {
+  if (op.fn) {
     int len = count;
     MPI_Datatype dt = type;
-    op->fn(const_cast<void*>(in), inout, &len, &dt);
+    op.fn(const_cast<void*>(in), inout, &len, &dt);
     return MPI_SUCCESS;
   }
-  if (h == MPI_NO_OP || t->size == 0) return MPI_SUCCESS;
+  const MPI_Op h = op.builtin;
+  if (h == MPI_NO_OP || t.size == 0) return MPI_SUCCESS;
   if (h == MPI_REPLACE) {
-    each_piece(in, inout, count, *t,
+    each_piece(in, inout, count, t,
                [](const std::byte* a, std::byte* b, std::size_t, std::size_t n) { std::memcpy(b, a, n); });
     return MPI_SUCCESS;
   }
-  if (t->basic == MPI_DATATYPE_NULL) return MPI_ERR_OP;
-  const Kernel k = kernel_for(h, t->basic);
+  if (t.basic == MPI_DATATYPE_NULL) return MPI_ERR_OP;
+  const Kernel k = kernel_for(h, t.basic);
   if (!k) return MPI_ERR_OP;
-  if (t->predefined) {
+  if (t.predefined) {
     k(in, inout, std::size_t(count));
     return MPI_SUCCESS;
   }
-  const Datatype& b = *lookup(t->basic);
+  const Datatype& b = *lookup(t.basic);
   if (std::ptrdiff_t(b.size) == b.extent) {
     // Pieces hold whole elements back to back.
-    each_piece(in, inout, count, *t,
+    each_piece(in, inout, count, t,
                [&](const std::byte* a, std::byte* io, std::size_t, std::size_t n) { k(a, io, n / b.size); });
   } else {
     // A padded pair type (MPI_DOUBLE_INT ...): its pieces may split or
     // join elements, so combine one element at each element start, where the
     // whole C struct lies.
-    each_piece(in, inout, count, *t, [&](const std::byte* a, std::byte* io, std::size_t pos, std::size_t n) {
+    each_piece(in, inout, count, t, [&](const std::byte* a, std::byte* io, std::size_t pos, std::size_t n) {
       for (std::size_t s = (pos + b.size - 1) / b.size * b.size; s < pos + n; s += b.size)
         k(a + (s - pos), io + (s - pos), 1);
     });

@@ -34,5 +34,11 @@ std::string op_name(MPI_Op op);
 // laid out by the type. Returns MPI_SUCCESS, or MPI_ERR_OP (nothing done)
 // when op_mismatch() says no, MPI_ERR_TYPE / MPI_ERR_OP for invalid handles.
 int reduce(MPI_Op op, const void* in, void* inout, int count, MPI_Datatype type);
+// The same with the op and datatype objects themselves, as a collective holds
+// them from its start: neither handle need still be valid when it runs (an
+// MPI_Op_free or MPI_Type_free while a nonblocking reduction is pending only
+// marks the object for deallocation, MPI-3.1 §2.5.1, §5.9.5). `type` is the
+// handle a user function is given.
+int reduce(const Op& op, const void* in, void* inout, int count, const Datatype& t, MPI_Datatype type);
 
 }  // namespace ringmpi::dtype

@@ -35,14 +35,15 @@ TEST_CASE("prefix gives the displacement of each block") {
 TEST_CASE("reductions and allgathers switch to blocks at kBlockReductionBytes") {
   dtype::Datatype four;
   four.size = 4;
+  const dtype::Op sum{.builtin = MPI_SUM, .name = "MPI_SUM"};
   const int below = static_cast<int>(coll::kBlockReductionBytes / 4) - 1;
   const int at = static_cast<int>(coll::kBlockReductionBytes / 4);
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{MPI_SUM, MPI_INT, &four, below}, 4));
-  CHECK(coll::reduce_by_blocks(coll::Reduction{MPI_SUM, MPI_INT, &four, at}, 4));
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{MPI_SUM, MPI_INT, &four, at}, 1));  // alone: nothing to split
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, below}, 4));
+  CHECK(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 4));
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 1));  // alone: nothing to split
   dtype::Datatype big;
   big.size = coll::kBlockReductionBytes;  // one element of the whole size, 4 ranks: fewer elements than ranks
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{MPI_SUM, MPI_BYTE, &big, 1}, 4));
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_BYTE, &big, 1}, 4));
   const int half[] = {at / 2, at / 2};
   const int small[] = {below / 2, below / 2};
   CHECK(coll::allgather_direct(2, half, four));
