@@ -15,7 +15,11 @@ namespace ringmpi::rma {
 
 // Attachments one rank may hold at once on one dynamic window; more is
 // MPI_ERR_RMA_ATTACH ("resource exhaustion", MPI-3.1 §11.2.4 allows it).
-inline constexpr std::uint32_t kMaxAttached = 128;
+// Programs attach one piece per list element (MPI-3.1's linked-list example
+// of dynamic windows does), so the limit is in the thousands: 4096 slots are
+// 64 KiB of the window's segment per rank, and the memfd gives pages only to
+// the slots a rank writes.
+inline constexpr std::uint32_t kMaxAttached = 4096;
 
 struct AttachSlot {
   std::atomic<std::uint64_t> base;   // the attached memory's address in its owner
