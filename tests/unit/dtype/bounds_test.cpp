@@ -75,6 +75,42 @@ TEST_CASE("explicit bounds from create_resized win over data bounds and padding"
   CHECK(c->true_extent == 16);
 }
 
+TEST_CASE("a negative extent from create_resized replicates downward (lb/ub marker rules)") {
+  // MPI-3.1 §4.1.7: resized(old, lb, extent) has the typemap {(lb_marker, lb), old, (ub_marker, lb + extent)};
+  // §4.1.6: lb is the least lb_marker, ub the greatest ub_marker, and the copies a constructor makes are
+  // placed at multiples of the old type's extent, which here is negative.
+  std::string why;
+  TypePtr r = make_resized(T(MPI_INT), 4, -12, &why);
+  REQUIRE(r);
+  CHECK(r->lb == 4);
+  CHECK(r->extent == -12);
+  CHECK(r->true_lb == 0);
+  CHECK(r->true_extent == 4);
+  // Copies at 0, -12, -24: lb markers 4, -8, -20; ub markers -8, -20, -32.
+  TypePtr c = make_contiguous(3, r, &why);
+  REQUIRE(c);
+  CHECK(c->size == 12);
+  CHECK(c->lb == -20);
+  CHECK(c->extent == 12);
+  CHECK(c->true_lb == -24);
+  CHECK(c->true_extent == 28);
+  // Blocks at 0 and 3 * -12; copies at 0, -12, -36, -48: lb -44, ub -8.
+  TypePtr v = make_vector(2, 2, 3, r, &why);
+  REQUIRE(v);
+  CHECK(v->size == 16);
+  CHECK(v->lb == -44);
+  CHECK(v->extent == 36);
+  CHECK(v->true_lb == -48);
+  CHECK(v->true_extent == 52);
+  // A negative stride of a negative extent goes upward: copies at 0 and 24.
+  TypePtr u = make_vector(2, 1, -2, r, &why);
+  REQUIRE(u);
+  CHECK(u->lb == 4);
+  CHECK(u->extent == 12);
+  CHECK(u->true_lb == 0);
+  CHECK(u->true_extent == 28);
+}
+
 TEST_CASE("vector bounds with positive, zero and negative strides") {
   std::string why;
   TypePtr v = make_vector(3, 2, 4, T(MPI_INT), &why);
