@@ -8,6 +8,7 @@
 
 #include "api/coll_args.hpp"
 #include "coll/seg.hpp"
+#include "dtype/datatype.hpp"
 #include "topo/neighbors.hpp"
 
 using namespace ringmpi;
@@ -46,16 +47,23 @@ struct Names {
 constexpr Names kSendNames{"sendbuf", "sendcount", "sendcounts", "sdispls", "sendtype", "sendtypes"};
 constexpr Names kRecvNames{"recvbuf", "recvcount", "recvcounts", "rdispls", "recvtype", "recvtypes"};
 
-// The k blocks of one side, checked; their derived datatypes are kept alive
-// by s when one is given (a nonblocking collective).
-int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedule* s, std::vector<Block>* out) {
+// Derived datatypes a nonblocking exchange keeps alive until it completes.
+using Kept = std::vector<std::shared_ptr<const void>>;
+void keep_derived(Kept* kept, MPI_Datatype h) {
+  if (!kept) return;
+  if (dtype::TypePtr t = dtype::lookup_shared(h); t && !t->predefined) kept->push_back(std::move(t));
+}
+
+// The k blocks of one side, checked; their derived datatypes go to *kept
+// when it is given (a nonblocking collective).
+int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, std::vector<Block>* out) {
   const char *buf = names.buf, *cnt = side.count >= 0 ? names.count : names.counts, *dsp = names.displs,
              *typ = side.w ? names.types : names.type;
   out->resize(static_cast<std::size_t>(k));
   const dtype::Datatype* t = nullptr;
   if (!side.w) {
     if (int e = call.datatype(side.type, typ, &t)) return e;
-    if (s) keep_type(*s, side.type);
+    keep_derived(kept, side.type);
   }
   if (side.count >= 0) {
     if (int e = call.count(side.count, cnt)) return e;
@@ -74,7 +82,7 @@ int blocks(Call& call, int k, const Side& side, const Names& names, coll::Schedu
     if (side.w) {
       const std::string arg = std::string(typ) + "[" + std::to_string(i) + "]";
       if (int e = call.datatype(side.types[i], arg.c_str(), &ti)) return e;
-      if (s) keep_type(*s, side.types[i]);
+      keep_derived(kept, side.types[i]);
     }
     if (side.counts[i] < 0)
       return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt, i, side.counts[i]);
@@ -98,17 +106,16 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   if (send.buf == MPI_IN_PLACE || recv.buf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE in a neighbourhood collective",
                      send.buf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
-  // A blocking call that runs on the segment (or alone) needs no schedule;
-  // its datatypes live through the call.
-  std::unique_ptr<coll::Schedule> s = req ? coll::make_schedule(*c) : nullptr;
   const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
   std::vector<Block> sends, recvs;
+  Kept kept;
+  Kept* keep = req ? &kept : nullptr;
   // The allgather forms send their one block to every destination; with no
   // destination the send buffer is never read, so NULL is valid there
   // whatever sendcount says (as for the other forms' zero-length lists).
-  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, s.get(), &sends)) return e;
+  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, keep, &sends)) return e;
   if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
-  if (int e = blocks(call, in, recv, kRecvNames, s.get(), &recvs)) return e;
+  if (int e = blocks(call, in, recv, kRecvNames, keep, &recvs)) return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = CollArgs::Rule::pairs,
                        .send = {true, send.count, send.type},
@@ -122,17 +129,32 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
                        .recv_v = recv.count < 0,
                        .neighbors = &n},
                       req);
+  coll::NeighborArgs a{send.buf,        sends,      const_cast<void*>(recv.buf), recvs, &n.destinations,
+                       &n.sources,      &n.recv_order, gather};
   if (!req && c->size() == 1) {
-    coll::neighbor_self(send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs, n.sources, n.recv_order,
-                        gather);
+    coll::neighbor_self(a);
     return MPI_SUCCESS;
   }
+  const int widest = c->topo->max_outdegree();
   if (!req)
     if (coll::Segment* seg = coll::segment_for(*c, tunables::Id::coll_neighbor))
-      if (coll::seg_neighbor(*seg, c->topo->max_outdegree(), send.buf, sends, n.destinations,
-                             const_cast<void*>(recv.buf), recvs, n.sources, n.recv_order, gather))
-        return MPI_SUCCESS;
-  if (!s) s = coll::make_schedule(*c);
+      if (coll::seg_neighbor(*seg, widest, a)) return MPI_SUCCESS;
+  if (req)
+    if (auto seg = coll::nonblocking_segment(*c, tunables::Id::coll_neighbor)) {
+      // The lists (the communicator may be freed first) and the datatypes
+      // live as long as the operation.
+      struct Held {
+        std::shared_ptr<const topo::Neighbors> lists;
+        Kept types;
+      };
+      auto hold = std::make_shared<const Held>(Held{held, std::move(kept)});
+      const int e = coll::iseg_neighbor(seg, widest, a, hold, comm, req);
+      if (e != -1) return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail());
+      kept = hold->types;
+    }
+  // Messages: one schedule (blocking calls run it to its end in the call).
+  auto s = coll::make_schedule(*c);
+  for (auto& t : kept) s->keep(std::move(t));
   coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
                                  n.sources, n.recv_order);
   return dispatch(call, std::move(s), comm, req, std::move(chk));

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "coll/reduction.hpp"
+#include "coll/scheduled.hpp"
 #include "coll/segment.hpp"
 #include <memory>
 
@@ -23,8 +24,6 @@
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::coll {
-
-struct Block;  // coll/scheduled.hpp
 
 // The segment to run collective `family` (one of tunables::Id::coll_*) on,
 // or nullptr for the message-passing algorithms: RINGMPI_COLL_* forces
@@ -102,21 +101,32 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block);
 
-// MPI_Neighbor_allgather(v) (`gather`: sends[0] goes to every destination)
-// and MPI_Neighbor_alltoall(v,w) (seg_neighbor.cpp): block j of sendbuf to
-// destinations[j], block i of recvbuf from sources[i], receive blocks
-// matched in recv_order (topo/neighbors.hpp); `max_outdegree`: the
-// topology's largest out-degree (-1: unknown, then false).
-bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std::vector<Block>& sends,
-                  const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
-                  const std::vector<int>& sources, const std::vector<int>& recv_order, bool gather);
-
+// One neighbourhood exchange (seg_neighbor.cpp): MPI_Neighbor_allgather(v)
+// (`gather`: sends[0] goes to every destination) or
+// MPI_Neighbor_alltoall(v,w): block j of sendbuf to destinations[j], block
+// i of recvbuf from sources[i], receive blocks matched in recv_order
+// (topo/neighbors.hpp); the three lists must outlive a nonblocking one.
+struct NeighborArgs {
+  const void* sendbuf;
+  std::vector<Block> sends;
+  void* recvbuf;
+  std::vector<Block> recvs;
+  const std::vector<int>* destinations;
+  const std::vector<int>* sources;
+  const std::vector<int>* recv_order;
+  bool gather;
+};
+// `max_outdegree`: the topology's largest out-degree (-1: unknown, then
+// the segment does not apply).
+bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a);
+// The nonblocking form: -1 when it does not apply, else the start's error
+// class; `keep` (the lists, derived datatypes) lives until it completes.
+int iseg_neighbor(const std::shared_ptr<Segment>& s, int max_outdegree, NeighborArgs a,
+                  std::shared_ptr<const void> keep, MPI_Comm comm, MPI_Request* request);
 // The same on a communicator of one rank, where every neighbour is this
 // rank or MPI_PROC_NULL: each receive block is copied from the send block
 // it pairs with (no segment, no message).
-void neighbor_self(const void* sendbuf, const std::vector<Block>& sends, const std::vector<int>& destinations,
-                   void* recvbuf, const std::vector<Block>& recvs, const std::vector<int>& sources,
-                   const std::vector<int>& recv_order, bool gather);
+void neighbor_self(const NeighborArgs& a);
 
 // Reductions: -1 when the segment algorithm does not apply, else the error
 // class of applying the operation (MPI_SUCCESS).

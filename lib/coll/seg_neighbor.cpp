@@ -1,4 +1,5 @@
-// Neighbourhood collectives on the shared segment (MPI-3.1 §7.6), blocking.
+// Neighbourhood collectives on the shared segment (MPI-3.1 §7.6), blocking
+// and nonblocking.
 //
 // Every member publishes a table of its outgoing blocks (publish_blocks),
 // one entry per destination together with that destination's rank (the
@@ -17,9 +18,13 @@
 // out-degree, which every rank knows alike) fits a region. Then each writer
 // chooses alone between its slot (everything fits) and its own buffers
 // (by address; it then waits until everyone is done with collective k), and
-// its readers follow the mode written in its region.
+// its readers follow the mode written in its region. The nonblocking form
+// (on a segment attached already, coll/seg_op.hpp) writes at its start and
+// takes its blocks in its own progress once its sources have posted; its
+// request completes when, by address, its readers are done.
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/seg_op.hpp"
 #include "coll/scheduled.hpp"
 
 namespace ringmpi::coll {
@@ -32,61 +37,99 @@ Typed typed(const void* base, const Block& b) {
   return Typed{static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
 }
 
-}  // namespace
+bool applies(const Segment& s, int max_outdegree, bool gather) {
+  return s.single_copy() && max_outdegree >= 0 && table_fits(s, gather ? 1 : static_cast<std::size_t>(max_outdegree));
+}
 
-void neighbor_self(const void* sendbuf, const std::vector<Block>& sends, const std::vector<int>& destinations,
-                   void* recvbuf, const std::vector<Block>& recvs, const std::vector<int>& sources,
-                   const std::vector<int>& recv_order, bool gather) {
-  std::size_t next = 0;  // the entry after the last one taken
-  for (int q : recv_order) {
-    if (sources[static_cast<std::size_t>(q)] == MPI_PROC_NULL) continue;
-    if (!gather)
-      while (next < destinations.size() && destinations[next] == MPI_PROC_NULL) ++next;
-    const std::size_t e = gather ? 0 : next++;
-    if (e < sends.size()) copy_typed(typed(sendbuf, sends[e]), typed(recvbuf, recvs[static_cast<std::size_t>(q)]));
+// This member's table published and posted (the others woken); the mode.
+std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::unique_ptr<Temp>* keep) {
+  std::vector<Typed> blocks;
+  std::vector<char> to;
+  if (a.gather) {
+    bool any = false;
+    for (int d : *a.destinations) any = any || d != MPI_PROC_NULL;
+    blocks.push_back(any ? typed(a.sendbuf, a.sends[0]) : Typed{nullptr, 0, nullptr});
+    to.push_back(any);
+  } else {
+    for (std::size_t j = 0; j < a.destinations->size(); ++j) {
+      blocks.push_back(typed(a.sendbuf, a.sends[j]));
+      to.push_back((*a.destinations)[j] != MPI_PROC_NULL);
+    }
+  }
+  const std::uint64_t mode = publish_blocks(s, k, blocks, to, keep, false, a.gather ? nullptr : a.destinations);
+  s.wake_all();
+  return mode;
+}
+
+// The members this one takes blocks from.
+std::vector<char> sources_of(const Segment& s, const NeighborArgs& a) {
+  std::vector<char> want(static_cast<std::size_t>(s.size()), 0);
+  for (int j : *a.sources)
+    if (j != MPI_PROC_NULL) want[static_cast<std::size_t>(j)] = 1;
+  return want;
+}
+
+// Every receive block from member j, which has posted k, in recv_order.
+void take_from(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j) {
+  int taken = 0;  // blocks taken from j so far
+  for (int q : *a.recv_order) {
+    if ((*a.sources)[static_cast<std::size_t>(q)] != j) continue;
+    const int e = a.gather ? 0 : entry_for(s, k, j, taken++);
+    if (e >= 0) take_block(s, k, j, typed(a.recvbuf, a.recvs[static_cast<std::size_t>(q)]), e);
   }
 }
 
-bool seg_neighbor(Segment& s, int max_outdegree, const void* sendbuf, const std::vector<Block>& sends,
-                  const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
-                  const std::vector<int>& sources, const std::vector<int>& recv_order, bool gather) {
-  if (!s.single_copy() || max_outdegree < 0 ||
-      !table_fits(s, gather ? 1 : static_cast<std::size_t>(max_outdegree)))
-    return false;
+}  // namespace
+
+void neighbor_self(const NeighborArgs& a) {
+  std::size_t next = 0;  // the entry after the last one taken
+  for (int q : *a.recv_order) {
+    if ((*a.sources)[static_cast<std::size_t>(q)] == MPI_PROC_NULL) continue;
+    if (!a.gather)
+      while (next < a.destinations->size() && (*a.destinations)[next] == MPI_PROC_NULL) ++next;
+    const std::size_t e = a.gather ? 0 : next++;
+    if (e < a.sends.size())
+      copy_typed(typed(a.sendbuf, a.sends[e]), typed(a.recvbuf, a.recvs[static_cast<std::size_t>(q)]));
+  }
+}
+
+bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
+  if (!applies(s, max_outdegree, a.gather)) return false;
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
-  std::vector<Typed> blocks;
-  std::vector<char> to;
-  if (gather) {
-    bool any = false;
-    for (int d : destinations) any = any || d != MPI_PROC_NULL;
-    blocks.push_back(any ? typed(sendbuf, sends[0]) : Typed{nullptr, 0, nullptr});
-    to.push_back(any);
-  } else {
-    for (std::size_t j = 0; j < destinations.size(); ++j) {
-      blocks.push_back(typed(sendbuf, sends[j]));
-      to.push_back(destinations[j] != MPI_PROC_NULL);
-    }
-  }
   std::unique_ptr<Temp> keep;
-  const std::uint64_t mode = publish_blocks(s, k, blocks, to, &keep, false, gather ? nullptr : &destinations);
-  s.wake_all();
-  const std::size_t n = static_cast<std::size_t>(s.size());
-  std::vector<char> want(n, 0);
-  for (int j : sources)
-    if (j != MPI_PROC_NULL) want[static_cast<std::size_t>(j)] = 1;
-  std::vector<int> taken(n, 0);  // blocks taken from each source so far
-  each_posted(s, k, std::move(want), [&](int j) {
-    for (int q : recv_order) {
-      if (sources[static_cast<std::size_t>(q)] != j) continue;
-      const int e = gather ? 0 : entry_for(s, k, j, taken[static_cast<std::size_t>(j)]++);
-      if (e >= 0) take_block(s, k, j, typed(recvbuf, recvs[static_cast<std::size_t>(q)]), e);
-    }
-  });
+  const std::uint64_t mode = start(s, k, a, &keep);
+  each_posted(s, k, sources_of(s, a), [&](int j) { take_from(s, k, a, j); });
   s.finish(k);
   // Others read this member's buffers (or its packed copies) until they are done.
   if (mode == kByAddress) s.wait_all_done(k);
   return true;
+}
+
+int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, NeighborArgs a,
+                  std::shared_ptr<const void> types, MPI_Comm comm, MPI_Request* request) {
+  Segment& s = *sp;
+  if (!applies(s, max_outdegree, a.gather)) return -1;
+  core::count(core::Counter::seg_neighbor);
+  const std::uint64_t k = s.begin();
+  std::unique_ptr<Temp> keep;
+  const bool by_address = start(s, k, a, &keep) == kByAddress;
+  std::vector<char> want = sources_of(s, a);
+  const auto ready = [&s, k, want] {
+    for (int j = 0; j < s.size(); ++j)
+      if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
+    return true;
+  };
+  const auto complete = [&s, k, want, a = std::move(a)] {
+    for (int j = 0; j < s.size(); ++j)
+      if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
+    return MPI_SUCCESS;
+  };
+  const auto released = [&s, k, by_address] { return !by_address || s.all_done(k); };
+  auto op = make_op(sp, k, ready, complete, released);
+  op->keep(std::shared_ptr<const void>(std::move(keep)));
+  op->keep(std::move(types));
+  return start_op(std::move(op), s, comm, request);
 }
 
 }  // namespace ringmpi::coll

@@ -52,7 +52,7 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::coll_scan, "RINGMPI_COLL_SCAN", 0, 3, false, "0",
      "blocking MPI_Scan and MPI_Exscan: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "0",
-     "blocking MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w): 0 by size, 1 shared segment (flat), 2 messages, 3 as 1 (every rank must see the same value)"},
+     "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: 0 by size, 1 shared segment (flat), 2 messages, 3 as 1 (every rank must see the same value)"},
 }};
 
 constexpr bool table_in_order() {
