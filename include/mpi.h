@@ -868,6 +868,13 @@ int MPI_Grequest_complete(MPI_Request request);
 #define RINGMPI_HAVE_MPIX_QUERY_COUNTER 1
 int MPIX_Query_counter(const char *name, MPI_Count *value);
 
+/* ==== the profiling interface (MPI-3.1 section 14.2) ======================================
+ * PMPI_X for every MPI_X above (PMPIX_Query_counter for MPIX_Query_counter): the same
+ * function under a second name, so a tool can define MPI_X itself and call PMPI_X.
+ * Generated from this file (scripts/gen_pmpi.py); the aliases are made when
+ * libringmpi.so is linked. */
+#include "ringmpi_pmpi.h"
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif
