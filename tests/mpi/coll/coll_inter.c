@@ -7,16 +7,10 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "either_form.h"
 
 static int nb; /* 1: the nonblocking forms, completed by MPI_Wait */
 
-#define DO(blocking, nonblocking, ...)                                       \
-  (nb ? ({                                                                   \
-    MPI_Request r_;                                                          \
-    int e_ = nonblocking(__VA_ARGS__, &r_);                                  \
-    e_ == MPI_SUCCESS ? MPI_Wait(&r_, MPI_STATUS_IGNORE) : e_;               \
-  })                                                                         \
-      : blocking(__VA_ARGS__))
 
 static int val(int g, int r) { return 1000 * g + 10 * r + 1; }
 

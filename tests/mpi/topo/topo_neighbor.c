@@ -9,16 +9,10 @@
 #include <string.h>
 
 #include "check.h"
+#include "either_form.h"
 
 static int nb; /* 1: the nonblocking forms */
 
-#define DO(blocking, nonblocking, ...)                          \
-  (nb ? ({                                                      \
-    MPI_Request r_;                                             \
-    int e_ = nonblocking(__VA_ARGS__, &r_);                     \
-    e_ == MPI_SUCCESS ? MPI_Wait(&r_, MPI_STATUS_IGNORE) : e_;  \
-  })                                                            \
-      : blocking(__VA_ARGS__))
 
 /* Cartesian: block j goes to neighbour j; block 2d comes from the negative
  * neighbour, which sent it its block 2d+1 (and vice versa). */

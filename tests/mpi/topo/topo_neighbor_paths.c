@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "either_form.h"
 #ifdef FORCED_PATH
 #include "forced_path.h"
 #endif
@@ -18,13 +19,6 @@
 static int rank, size;
 static int nb; /* 1: the nonblocking forms, completed by MPI_Wait */
 
-#define DO(blocking, nonblocking, ...)                         \
-  (nb ? ({                                                     \
-    MPI_Request r_;                                            \
-    int e_ = nonblocking(__VA_ARGS__, &r_);                    \
-    e_ == MPI_SUCCESS ? MPI_Wait(&r_, MPI_STATUS_IGNORE) : e_; \
-  })                                                           \
-      : blocking(__VA_ARGS__))
 
 /* The multigraph: rank r sends to r+1 twice, to itself once and to r+2 once
  * (mod size); block j of r is worth r * 1000 + j. */
