@@ -35,14 +35,16 @@ enum class Counter : int {
   seg_by_blocks,    // ... a reduction folded by blocks (each rank one block) rather than whole
   seg_two_level,    // ... NUMA-aware: one leader per NUMA node for the cross-node step
   coll_messages,    // blocking intracommunicator collectives run over messages (no segment)
+  rndv_staged,      // rendezvous reads into short pieces, through a staging buffer (p2p/rndv.cpp)
 };
-inline constexpr int kCounters = 20;
+inline constexpr int kCounters = 21;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
     "seg_barrier",    "seg_bcast",      "seg_scatter",     "seg_gather",             "seg_allgather",
     "seg_alltoall",   "seg_reduce",     "seg_allreduce",   "seg_reduce_scatter",     "seg_scan",
-    "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages"};
+    "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
+    "rndv_staged"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 

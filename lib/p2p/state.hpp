@@ -94,6 +94,7 @@ struct State {
   core::HandleTable<Message> messages{core::Kind::message};
   BsendBuffer bsend;
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
+  std::vector<std::byte> stage;  // single-copy reads into short pieces land here first (rndv.cpp)
   std::vector<Request*> extensions;  // started extension requests (lib/p2p/extension.cpp)
   core::ScratchPool scratch;  // temporaries of the collectives (lib/coll), reused across calls
 };
