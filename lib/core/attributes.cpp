@@ -247,6 +247,14 @@ bool get_attribute(AttrObject object, int handle, const AttributeSet& set, int k
       *value = v;
       return true;
     }
+  // MPI-3.1 §8.1.2 caches the environment attributes on MPI_COMM_WORLD (a
+  // dup of it copies them, above); every communicator answers them too, as
+  // MPICH and Open MPI do, since programs ask for MPI_TAG_UB on the
+  // communicator they send on.
+  if (kv && kv->env >= 0 && object == AttrObject::comm) {
+    *value = &attr_state().env_values[kv->env];
+    return true;
+  }
   return false;
 }
 

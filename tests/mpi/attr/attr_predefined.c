@@ -42,10 +42,16 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Add_error_code(cls, &code));
   CHECK(code > cls && *lastp == code);
 
-  /* They are attributes of MPI_COMM_WORLD only. */
+  /* Cached on MPI_COMM_WORLD; every communicator answers them as well (as
+   * MPICH and Open MPI do), a split one included. */
   void *v;
   CHECK_MPI(MPI_Comm_get_attr(MPI_COMM_SELF, MPI_TAG_UB, &v, &flag));
-  CHECK(flag == 0);
+  CHECK(flag == 1 && *(int *)v == INT_MAX);
+  MPI_Comm half;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &half));
+  CHECK_MPI(MPI_Comm_get_attr(half, MPI_TAG_UB, &v, &flag));
+  CHECK(flag == 1 && *(int *)v == INT_MAX);
+  MPI_Comm_free(&half);
 
   /* Read-only: setting, deleting or freeing them is MPI_ERR_KEYVAL. */
   int keys[] = {MPI_TAG_UB, MPI_HOST, MPI_IO, MPI_WTIME_IS_GLOBAL, MPI_UNIVERSE_SIZE, MPI_LASTUSEDCODE, MPI_APPNUM};
