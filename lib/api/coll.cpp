@@ -417,7 +417,7 @@ int check_wvector(Call& call, int n, const void* buf, const int* counts, const i
     return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cname : dname);
   for (int i = 0; i < n; ++i) {
     if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cname, i, counts[i]);
-    if (counts[i] > 0 && null_data(buf, *types[static_cast<std::size_t>(i)]))
+    if (counts[i] > 0 && null_data_at(buf, displs[i], *types[static_cast<std::size_t>(i)]))
       return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", bufname, cname, i, counts[i]);
   }
   return MPI_SUCCESS;

@@ -34,6 +34,10 @@ bool null_data(const void* buf, const dtype::Datatype& t) {
   return buf == nullptr && t.size > 0 && t.true_lb < 4096;
 }
 
+bool null_data_at(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t) {
+  return buf == nullptr && t.size > 0 && offset + t.true_lb < 4096;
+}
+
 int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
                  const char* countname, const char* typename_, const dtype::Datatype** t) {
   if (int e = call.count(count, countname)) return e;

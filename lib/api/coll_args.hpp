@@ -30,6 +30,9 @@ inline bool takes_part(const comm::Comm& c, int root) { return !(c.inter && root
 inline bool is_root(const comm::Comm& c, int root) { return c.inter ? root == MPI_ROOT : c.rank == root; }
 
 bool null_data(const void* buf, const dtype::Datatype& t);
+// The same for data `offset` bytes past buf (the byte displacements of the
+// w forms): with buf MPI_BOTTOM they may be absolute addresses.
+bool null_data_at(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t);
 // A (buf, count, type) triple significant on this rank.
 int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
                  const char* countname, const char* typename_, const dtype::Datatype** t);

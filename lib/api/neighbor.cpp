@@ -86,11 +86,11 @@ int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, 
     }
     if (side.counts[i] < 0)
       return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt, i, side.counts[i]);
-    if (side.counts[i] > 0 && null_data(side.buf, *ti))
-      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf, cnt, i,
-                       side.counts[i]);
     const std::ptrdiff_t d =
         side.w ? static_cast<std::ptrdiff_t>(side.byte_displs[i]) : static_cast<std::ptrdiff_t>(side.displs[i]) * ti->extent;
+    if (side.counts[i] > 0 && (side.w ? null_data_at(side.buf, d, *ti) : null_data(side.buf, *ti)))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf, cnt, i,
+                       side.counts[i]);
     (*out)[static_cast<std::size_t>(i)] = Block{d, side.counts[i], ti};
   }
   return MPI_SUCCESS;

@@ -189,6 +189,16 @@ class AccGuard {
   TargetCtl& c_;
 };
 
+// The basic type whose kernel combines accumulate data of basic type `basic`.
+// MPI_BYTE has only the bitwise ops in MPI-3.1 section 5.9.2; for the other
+// arithmetic ops the accumulate calls treat it as MPI_UNSIGNED_CHAR, as MPICH
+// and Open MPI do (mpi4py probes MPI_Fetch_and_op and MPI_Get_accumulate with
+// MPI_BYTE and its default op MPI_SUM). Reductions stay as the standard says.
+MPI_Datatype accumulate_basic(MPI_Op op, MPI_Datatype basic) {
+  if (basic == MPI_BYTE && dtype::kernel_for(op, MPI_BYTE) == nullptr) return MPI_UNSIGNED_CHAR;
+  return basic;
+}
+
 // The accumulate-family case of an atomic counter (Fetch_and_op, or an
 // Accumulate / Get_accumulate of a few elements): one predefined type on
 // every side, target memory mapped here, at most 256 bytes. No packing and no
@@ -202,7 +212,7 @@ bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Sid
   if (at.local == nullptr || bytes > kMax || !tgt.type->predefined || (!no_op && origin.type != tgt.type) ||
       (result && result->type != tgt.type))
     return false;
-  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, tgt.type->basic);
+  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, accumulate_basic(op, tgt.type->basic));
   if (!no_op && !replace && k == nullptr) return false;
   alignas(16) std::byte cur[kMax], in[kMax];
   if (!no_op) std::memcpy(in, origin.buf, bytes);
@@ -225,7 +235,7 @@ std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   if (t.size == 0) return "";  // no basic component: nothing to combine, nothing to mismatch
   if (t.basic == MPI_DATATYPE_NULL)
     return "accumulate datatypes must be made of a single predefined datatype (MPI-3.1 §11.3.4)";
-  if (dtype::kernel_for(op, t.basic) != nullptr) return "";  // defined: no sentence to build
+  if (dtype::kernel_for(op, accumulate_basic(op, t.basic)) != nullptr) return "";  // defined: no sentence to build
   return dtype::op_mismatch(op, t);
 }
 
@@ -312,7 +322,7 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (result) dtype::unpack(result_buf, result->count, *result->type, 0, cur.data(), bytes);
   if (no_op) return MPI_SUCCESS;
   if (op == MPI_REPLACE) return write_target(at, tgt, in.data(), bytes, target, why);
-  const MPI_Datatype basic = tgt.type->basic;
+  const MPI_Datatype basic = accumulate_basic(op, tgt.type->basic);
   const std::size_t elem = dtype::lookup(basic)->size;
   const int e = dtype::reduce(op, in.data(), cur.data(), static_cast<int>(bytes / elem), basic);
   if (e != MPI_SUCCESS) {
