@@ -15,6 +15,7 @@ CASES = {
     "iallreduce_null_request": (1, 0, "MPI_Iallreduce", "MPI_ERR_ARG", ["request"]),
     "igather_count": (2, None, "MPI_Igather", "MPI_ERR_COUNT", ["sendcount=-2"]),
     "allgather_recv_in_place": (2, None, "MPI_Allgather", "MPI_ERR_BUFFER", ["recvbuf", "MPI_IN_PLACE"]),
+    "allreduce_alias": (2, None, "MPI_Allreduce", "MPI_ERR_BUFFER", ["sendbuf and recvbuf overlap"]),
     "iscatterv_counts": (3, 0, "MPI_Iscatterv", "MPI_ERR_COUNT", ["sendcounts[2]=-1"]),
     "alltoallw_type": (2, None, "MPI_Alltoallw", "MPI_ERR_TYPE", ["sendtypes[0]"]),
     "inter_root": (2, None, "MPI_Ibcast", "MPI_ERR_ROOT", ["root=", "MPI_ROOT", "remote group"]),
