@@ -25,9 +25,22 @@ CASES = {
 }
 
 
+def check_counts(args, failures):
+    """MPI_Allreduce with counts 2 and 1 (no --check): the job ends non-zero
+    on its own, and the line names the call and the likely cause."""
+    p = fl.run_case(args, 2, "allreduce_counts")
+    words = ["MPI_Allreduce", "different counts or types", "mpiexec --check"]
+    if p.returncode <= 0 or p.returncode > 128 or "timed out" in p.stderr or \
+            not any(all(w in l for w in words) for l in p.stderr.splitlines()):
+        failures.append("allreduce_counts: exit %d, no line with %s\n--- stderr:\n%s" % (p.returncode, words, p.stderr))
+    else:
+        print("ok   allreduce_counts")
+
+
 def main():
     args = fl.fatal_args()
     failures = fl.check_fatal_cases(args, CASES)
+    check_counts(args, failures)
     fl.check_returns(args, (1, 2, 3, 4), "all error codes as expected", failures)
     return fl.report(failures)
 
