@@ -4,6 +4,7 @@
 
 #include "api/rma_check.hpp"
 #include "dtype/kernels.hpp"
+#include "dtype/op.hpp"
 #include "rma/request.hpp"
 #include "rma/transfer.hpp"
 
@@ -81,6 +82,11 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
   const std::string why = rma::accumulate_mismatch(op, t);
   if (why.empty()) return MPI_SUCCESS;
+  // A datatype of several basic types (under a predefined op that combines)
+  // is the datatype's fault: §11.3.4 restricts accumulate datatypes.
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (o && !o->fn && t.size > 0 && t.basic == MPI_DATATYPE_NULL)
+    return call.fail(MPI_ERR_TYPE, "argument target_datatype: %s", why.c_str());
   return call.fail(MPI_ERR_OP, "argument op: %s", why.c_str());
 }
 
