@@ -5,7 +5,10 @@
 // lib/coll (movement.cpp, reduction.cpp); everything else (the nonblocking
 // forms, all intercommunicator forms, Alltoallw) is built as a schedule
 // (lib/coll/scheduled.hpp) and run to its end or started.
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/coll_args.hpp"
@@ -119,6 +122,10 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
     if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
       return e;
+    if (sends)
+      if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs,
+                              *rt))
+        return e;
   }
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::gather : Rule::pairs,
@@ -193,6 +200,10 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
     if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
       return e;
+    if (receives)
+      if (int e = check_alias(call, sendbuf, group_size(*c), sendcounts, displs, *st, recvbuf, 1, &recvcount, nullptr,
+                              *rt))
+        return e;
   }
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::scatter : Rule::pairs,
@@ -262,6 +273,9 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
     return e;
+  if (!in_place)
+    if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
+      return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
@@ -347,6 +361,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!in_place)
+    if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
@@ -440,6 +456,29 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!in_place) {  // check_alias with per-block types and byte displacements
+    std::vector<std::pair<std::uintptr_t, int>> written;
+    for (int j = 0; j < n; ++j) {
+      const auto& rj = *rt[static_cast<std::size_t>(j)];
+      if (recvcounts[j] > 0 && rj.size > 0)
+        written.emplace_back(reinterpret_cast<std::uintptr_t>(recvbuf) +
+                                 static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(rdispls[j]) + rj.true_lb),
+                             j);
+    }
+    std::sort(written.begin(), written.end());
+    for (int i = 0; i < n && !written.empty(); ++i) {
+      const auto& si = *st[static_cast<std::size_t>(i)];
+      if (sendcounts[i] == 0 || si.size == 0) continue;
+      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(sendbuf) +
+                               static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(sdispls[i]) + si.true_lb);
+      auto it = std::lower_bound(written.begin(), written.end(), std::make_pair(a, 0));
+      if (it != written.end() && it->first == a)
+        return call.fail(MPI_ERR_BUFFER,
+                         "arguments sendbuf and recvbuf overlap: send block %d and receive block %d start at the "
+                         "same byte (buffers may not alias, MPI-3.1 section 2.3; use MPI_IN_PLACE)",
+                         i, it->second);
+    }
+  }
   Pending chk = agree(call, *c, comm,
                       {.rule = Rule::pairs,
                        .send = {!in_place, 0, MPI_DATATYPE_NULL},
@@ -499,6 +538,8 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (takes_part(*c, root))
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
+  if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
+    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
@@ -528,6 +569,8 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
     const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
@@ -562,6 +605,11 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
   if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
+  if (sendbuf != MPI_IN_PLACE) {
+    const int sent = static_cast<int>(total);
+    if (int e = check_alias(call, sendbuf, 1, &sent, nullptr, *r.type, recvbuf, 1, &recvcounts[c->rank], nullptr, *r.type))
+      return e;
+  }
   Pending chk = agree(call, *c, comm,
                       {.rule = Rule::counts,
                        .op = op,
@@ -610,6 +658,8 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
     const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);

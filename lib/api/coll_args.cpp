@@ -1,5 +1,10 @@
 #include "api/coll_args.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
 
@@ -57,6 +62,44 @@ int check_vector(Call& call, int n, const void* buf, const int* counts, const in
     any |= counts[i] > 0;
   }
   if (any && null_data(buf, t)) return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s has non-zero entries", bufname, cname);
+  return MPI_SUCCESS;
+}
+
+int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const int* sdispls,
+                const dtype::Datatype& st, const void* rbuf, int rn, const int* rcounts, const int* rdispls,
+                const dtype::Datatype& rt) {
+  if (st.size == 0 || rt.size == 0) return MPI_SUCCESS;
+  // First data byte of block i: buf + displs[i] * extent + true_lb (wrapping arithmetic).
+  auto first = [](const void* buf, const int* displs, int i, const dtype::Datatype& t) {
+    const std::uintptr_t d = displs ? static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(displs[i]) * t.extent) : 0;
+    return reinterpret_cast<std::uintptr_t>(buf) + d + static_cast<std::uintptr_t>(t.true_lb);
+  };
+  auto overlap = [&call](int i, int j) {
+    return call.fail(MPI_ERR_BUFFER,
+                     "arguments sendbuf and recvbuf overlap: send block %d and receive block %d start at the same "
+                     "byte (buffers may not alias, MPI-3.1 section 2.3; use MPI_IN_PLACE)",
+                     i, j);
+  };
+  if (sn == 1 || rn == 1) {  // one side has one block: a plain scan, nothing allocated
+    for (int i = 0; i < sn; ++i) {
+      if (scounts[i] <= 0) continue;
+      const std::uintptr_t a = first(sbuf, sdispls, i, st);
+      for (int j = 0; j < rn; ++j)
+        if (rcounts[j] > 0 && first(rbuf, rdispls, j, rt) == a) return overlap(i, j);
+    }
+    return MPI_SUCCESS;
+  }
+  std::vector<std::pair<std::uintptr_t, int>> written;
+  for (int j = 0; j < rn; ++j)
+    if (rcounts[j] > 0) written.emplace_back(first(rbuf, rdispls, j, rt), j);
+  if (written.empty()) return MPI_SUCCESS;
+  std::sort(written.begin(), written.end());
+  for (int i = 0; i < sn; ++i) {
+    if (scounts[i] <= 0) continue;
+    const std::uintptr_t a = first(sbuf, sdispls, i, st);
+    auto it = std::lower_bound(written.begin(), written.end(), std::make_pair(a, 0));
+    if (it != written.end() && it->first == a) return overlap(i, it->second);
+  }
   return MPI_SUCCESS;
 }
 

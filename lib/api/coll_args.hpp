@@ -40,6 +40,15 @@ int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const 
 int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
                  const char* bufname, const char* cname, const char* dname);
 int check_op(Call& call, MPI_Op op, const dtype::Datatype& t);
+// MPI_ERR_BUFFER when a byte that a send block reads is also written by a
+// receive block (MPI-3.1 §2.3: an OUT argument may not alias another one;
+// MPI_IN_PLACE is how a collective reuses its buffer). Blocks are
+// (counts[i], displs[i] in extents of the type); displs == nullptr: one block
+// at offset 0. Only blocks whose first data bytes coincide are caught, so a
+// call is refused only when such a byte certainly exists.
+int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const int* sdispls,
+                const dtype::Datatype& st, const void* rbuf, int rn, const int* rcounts, const int* rdispls,
+                const dtype::Datatype& rt);
 int not_in_place(Call& call, const void* buf, const char* name);
 
 // Blocking (req == nullptr): runs s to its end; else starts it and sets *req.

@@ -67,6 +67,9 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
   if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
   if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in MPI_Reduce_local");
+  if (count > 0 && t->size > 0 && inbuf == inoutbuf)
+    return call.fail(MPI_ERR_BUFFER,
+                     "arguments inbuf and inoutbuf are the same buffer (buffers may not alias, MPI-3.1 section 2.3)");
   if (count > 0 && t->size > 0 && t->predefined) {
     if (inbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inbuf is NULL but count=%d", count);
     if (inoutbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inoutbuf is NULL but count=%d", count);

@@ -3,6 +3,8 @@
 #include <cstring>
 
 #include "api/rma_check.hpp"
+#include "dtype/kernels.hpp"
+#include "dtype/op.hpp"
 #include "rma/request.hpp"
 #include "rma/transfer.hpp"
 
@@ -80,6 +82,11 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
   const std::string why = rma::accumulate_mismatch(op, t);
   if (why.empty()) return MPI_SUCCESS;
+  // A datatype of several basic types (under a predefined op that combines)
+  // is the datatype's fault: §11.3.4 restricts accumulate datatypes.
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (o && !o->fn && t.size > 0 && t.basic == MPI_DATATYPE_NULL)
+    return call.fail(MPI_ERR_TYPE, "argument target_datatype: %s", why.c_str());
   return call.fail(MPI_ERR_OP, "argument op: %s", why.c_str());
 }
 
@@ -200,6 +207,15 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
     return e;
   if (!c.target.type->predefined)
     return call.fail(MPI_ERR_TYPE, "argument datatype must be a predefined datatype (MPI-3.1 §11.3.4)");
+  // §11.3.4: C integer, Fortran integer, Logical, Multi-language types or Byte
+  // (and MPI_CHAR, accepted as a C integer as in the reductions): exactly the
+  // types a bitwise or a logical reduction is defined for.
+  if (c.target.type->size > 0 && !dtype::kernel_for(MPI_BAND, c.target.type->basic) &&
+      !dtype::kernel_for(MPI_LAND, c.target.type->basic))
+    return call.fail(MPI_ERR_TYPE,
+                     "argument datatype=%s is not an integer, logical, multi-language or byte type, the types "
+                     "MPI_Compare_and_swap takes (MPI-3.1 section 11.3.4)",
+                     dtype::describe(datatype).c_str());
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
   if (int e = call.not_null(origin_addr, "origin_addr")) return e;
   if (int e = call.not_null(compare_addr, "compare_addr")) return e;

@@ -112,8 +112,10 @@ std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int ta
   start_recv(s, &r);
   if (!r.complete) wait_until([&r] { return r.complete; });
   if (r.st_error == MPI_ERR_TRUNCATE)
-    internal_error("an internal message (context %u, tag %d) from rank %d has %zu bytes, more than the %zu expected",
-                   context, tag, r.st_source, r.msg_bytes, max_bytes);
+    internal_error("%s: an internal message (context %u, tag %d) from rank %d has %zu bytes, more than the %zu "
+                   "expected; different counts or types on the ranks? (mpiexec --check)",
+                   core::rt().current_call ? core::rt().current_call : "MPI call", context, tag, r.st_source,
+                   r.msg_bytes, max_bytes);
   if (actual_src) *actual_src = r.st_source;
   return r.st_count;
 }

@@ -30,6 +30,11 @@ static int run(const char *name, int returns) {
   if (!strcmp(name, "igather_count")) return MPI_Igather(&x, -2, MPI_INT, &y, 1, MPI_INT, 0, MPI_COMM_WORLD, &r);
   if (!strcmp(name, "allgather_recv_in_place"))
     return MPI_Allgather(&x, 1, MPI_INT, MPI_IN_PLACE, 1, MPI_INT, MPI_COMM_WORLD);
+  if (!strcmp(name, "allreduce_alias")) return MPI_Allreduce(&x, &x, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(name, "allreduce_counts")) { /* erroneous, detected only as an oversized message */
+    double a[2] = {0, 0}, b[2];
+    return MPI_Allreduce(a, b, rank ? 1 : 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  }
   if (!strcmp(name, "iscatterv_counts")) {
     for (int i = 0; i < size; ++i) counts[i] = i == size - 1 ? -1 : 1;
     int e = MPI_Iscatterv(&x, counts, displs, MPI_INT, &y, rank == 0 ? 1 : 0, MPI_INT, 0, MPI_COMM_WORLD, &r);
@@ -94,6 +99,7 @@ int main(int argc, char **argv) {
   EXPECT(run("iallreduce_null_request", 1), MPI_ERR_ARG);
   EXPECT(run("igather_count", 1), MPI_ERR_COUNT);
   EXPECT(run("allgather_recv_in_place", 1), MPI_ERR_BUFFER);
+  EXPECT(run("allreduce_alias", 1), MPI_ERR_BUFFER);
   EXPECT(run("alltoallw_type", 1), MPI_ERR_TYPE);
   if (size >= 2) {
     EXPECT(run("inter_root", 1), MPI_ERR_ROOT);

@@ -15,6 +15,7 @@ CASES = {
     "iallreduce_null_request": (1, 0, "MPI_Iallreduce", "MPI_ERR_ARG", ["request"]),
     "igather_count": (2, None, "MPI_Igather", "MPI_ERR_COUNT", ["sendcount=-2"]),
     "allgather_recv_in_place": (2, None, "MPI_Allgather", "MPI_ERR_BUFFER", ["recvbuf", "MPI_IN_PLACE"]),
+    "allreduce_alias": (2, None, "MPI_Allreduce", "MPI_ERR_BUFFER", ["sendbuf and recvbuf overlap"]),
     "iscatterv_counts": (3, 0, "MPI_Iscatterv", "MPI_ERR_COUNT", ["sendcounts[2]=-1"]),
     "alltoallw_type": (2, None, "MPI_Alltoallw", "MPI_ERR_TYPE", ["sendtypes[0]"]),
     "inter_root": (2, None, "MPI_Ibcast", "MPI_ERR_ROOT", ["root=", "MPI_ROOT", "remote group"]),
@@ -24,9 +25,22 @@ CASES = {
 }
 
 
+def check_counts(args, failures):
+    """MPI_Allreduce with counts 2 and 1 (no --check): the job ends non-zero
+    on its own, and the line names the call and the likely cause."""
+    p = fl.run_case(args, 2, "allreduce_counts")
+    words = ["MPI_Allreduce", "different counts or types", "mpiexec --check"]
+    if p.returncode <= 0 or p.returncode > 128 or "timed out" in p.stderr or \
+            not any(all(w in l for w in words) for l in p.stderr.splitlines()):
+        failures.append("allreduce_counts: exit %d, no line with %s\n--- stderr:\n%s" % (p.returncode, words, p.stderr))
+    else:
+        print("ok   allreduce_counts")
+
+
 def main():
     args = fl.fatal_args()
     failures = fl.check_fatal_cases(args, CASES)
+    check_counts(args, failures)
     fl.check_returns(args, (1, 2, 3, 4), "all error codes as expected", failures)
     return fl.report(failures)
 
