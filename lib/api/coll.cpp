@@ -5,8 +5,6 @@
 // lib/coll (movement.cpp, reduction.cpp); everything else (the nonblocking
 // forms, all intercommunicator forms, Alltoallw) is built as a schedule
 // (lib/coll/scheduled.hpp) and run to its end or started.
-#include <algorithm>
-#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -457,27 +455,14 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
   if (!in_place) {  // check_alias with per-block types and byte displacements
-    std::vector<std::pair<std::uintptr_t, int>> written;
+    std::vector<BlockStart> sends, receives;
     for (int j = 0; j < n; ++j) {
-      const auto& rj = *rt[static_cast<std::size_t>(j)];
-      if (recvcounts[j] > 0 && rj.size > 0)
-        written.emplace_back(reinterpret_cast<std::uintptr_t>(recvbuf) +
-                                 static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(rdispls[j]) + rj.true_lb),
-                             j);
+      const dtype::Datatype& sj = *st[static_cast<std::size_t>(j)];
+      const dtype::Datatype& rj = *rt[static_cast<std::size_t>(j)];
+      if (sendcounts[j] > 0 && sj.size > 0) sends.emplace_back(first_data_byte(sendbuf, sdispls[j], sj), j);
+      if (recvcounts[j] > 0 && rj.size > 0) receives.emplace_back(first_data_byte(recvbuf, rdispls[j], rj), j);
     }
-    std::sort(written.begin(), written.end());
-    for (int i = 0; i < n && !written.empty(); ++i) {
-      const auto& si = *st[static_cast<std::size_t>(i)];
-      if (sendcounts[i] == 0 || si.size == 0) continue;
-      const std::uintptr_t a = reinterpret_cast<std::uintptr_t>(sendbuf) +
-                               static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(sdispls[i]) + si.true_lb);
-      auto it = std::lower_bound(written.begin(), written.end(), std::make_pair(a, 0));
-      if (it != written.end() && it->first == a)
-        return call.fail(MPI_ERR_BUFFER,
-                         "arguments sendbuf and recvbuf overlap: send block %d and receive block %d start at the "
-                         "same byte (buffers may not alias, MPI-3.1 section 2.3; use MPI_IN_PLACE)",
-                         i, it->second);
-    }
+    if (int e = check_alias_starts(call, sends, std::move(receives))) return e;
   }
   Pending chk = agree(call, *c, comm,
                       {.rule = Rule::pairs,

@@ -65,42 +65,54 @@ int check_vector(Call& call, int n, const void* buf, const int* counts, const in
   return MPI_SUCCESS;
 }
 
+namespace {
+
+int alias_error(Call& call, int i, int j) {
+  return call.fail(MPI_ERR_BUFFER,
+                   "arguments sendbuf and recvbuf overlap: send block %d and receive block %d start at the same "
+                   "byte (buffers may not alias, MPI-3.1 section 2.3; use MPI_IN_PLACE)",
+                   i, j);
+}
+
+}  // namespace
+
+std::uintptr_t first_data_byte(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t) {
+  return reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset + t.true_lb);
+}
+
+int check_alias_starts(Call& call, const std::vector<BlockStart>& sends, std::vector<BlockStart> receives) {
+  if (receives.empty()) return MPI_SUCCESS;
+  std::sort(receives.begin(), receives.end());
+  for (const auto& [a, i] : sends) {
+    auto it = std::lower_bound(receives.begin(), receives.end(), BlockStart{a, 0});
+    if (it != receives.end() && it->first == a) return alias_error(call, i, it->second);
+  }
+  return MPI_SUCCESS;
+}
+
 int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const int* sdispls,
                 const dtype::Datatype& st, const void* rbuf, int rn, const int* rcounts, const int* rdispls,
                 const dtype::Datatype& rt) {
   if (st.size == 0 || rt.size == 0) return MPI_SUCCESS;
-  // First data byte of block i: buf + displs[i] * extent + true_lb (wrapping arithmetic).
+  // First data byte of block i (displs in extents; none: one block at 0).
   auto first = [](const void* buf, const int* displs, int i, const dtype::Datatype& t) {
-    const std::uintptr_t d = displs ? static_cast<std::uintptr_t>(static_cast<std::ptrdiff_t>(displs[i]) * t.extent) : 0;
-    return reinterpret_cast<std::uintptr_t>(buf) + d + static_cast<std::uintptr_t>(t.true_lb);
-  };
-  auto overlap = [&call](int i, int j) {
-    return call.fail(MPI_ERR_BUFFER,
-                     "arguments sendbuf and recvbuf overlap: send block %d and receive block %d start at the same "
-                     "byte (buffers may not alias, MPI-3.1 section 2.3; use MPI_IN_PLACE)",
-                     i, j);
+    return first_data_byte(buf, displs ? static_cast<std::ptrdiff_t>(displs[i]) * t.extent : 0, t);
   };
   if (sn == 1 || rn == 1) {  // one side has one block: a plain scan, nothing allocated
     for (int i = 0; i < sn; ++i) {
       if (scounts[i] <= 0) continue;
       const std::uintptr_t a = first(sbuf, sdispls, i, st);
       for (int j = 0; j < rn; ++j)
-        if (rcounts[j] > 0 && first(rbuf, rdispls, j, rt) == a) return overlap(i, j);
+        if (rcounts[j] > 0 && first(rbuf, rdispls, j, rt) == a) return alias_error(call, i, j);
     }
     return MPI_SUCCESS;
   }
-  std::vector<std::pair<std::uintptr_t, int>> written;
+  std::vector<BlockStart> sends, receives;
+  for (int i = 0; i < sn; ++i)
+    if (scounts[i] > 0) sends.emplace_back(first(sbuf, sdispls, i, st), i);
   for (int j = 0; j < rn; ++j)
-    if (rcounts[j] > 0) written.emplace_back(first(rbuf, rdispls, j, rt), j);
-  if (written.empty()) return MPI_SUCCESS;
-  std::sort(written.begin(), written.end());
-  for (int i = 0; i < sn; ++i) {
-    if (scounts[i] <= 0) continue;
-    const std::uintptr_t a = first(sbuf, sdispls, i, st);
-    auto it = std::lower_bound(written.begin(), written.end(), std::make_pair(a, 0));
-    if (it != written.end() && it->first == a) return overlap(i, it->second);
-  }
-  return MPI_SUCCESS;
+    if (rcounts[j] > 0) receives.emplace_back(first(rbuf, rdispls, j, rt), j);
+  return check_alias_starts(call, sends, std::move(receives));
 }
 
 int check_op(Call& call, MPI_Op op, const dtype::Datatype& t) {

@@ -7,6 +7,10 @@
 // refused only when the data would start in the never-mapped first page.
 #pragma once
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include <memory>
 
 #include "api/call.hpp"
@@ -49,6 +53,12 @@ int check_op(Call& call, MPI_Op op, const dtype::Datatype& t);
 int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const int* sdispls,
                 const dtype::Datatype& st, const void* rbuf, int rn, const int* rcounts, const int* rdispls,
                 const dtype::Datatype& rt);
+// The same from the blocks' first data bytes, for per-block datatypes and
+// byte displacements (MPI_Alltoallw): (address, block index) of every block
+// that moves data on each side.
+using BlockStart = std::pair<std::uintptr_t, int>;
+std::uintptr_t first_data_byte(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t);
+int check_alias_starts(Call& call, const std::vector<BlockStart>& sends, std::vector<BlockStart> receives);
 int not_in_place(Call& call, const void* buf, const char* name);
 
 // Blocking (req == nullptr): runs s to its end; else starts it and sets *req.
