@@ -16,28 +16,31 @@ int failed(Call& call, MPI_Comm comm, int code) {
 }
 
 // MPI_Sendrecv(_replace) once the arguments are checked: the send starts,
-// the receive completes, then the send does.
-// To this rank itself the receive is posted first, so that the message goes
-// straight into it (p2p's delivery to oneself, send.cpp) instead of through
-// the self ring.
+// the receive completes, then the send does. To this rank itself the
+// receive is posted before the send, so that the message goes straight into
+// it (p2p's delivery to oneself, send.cpp) instead of through the self ring.
 int send_recv(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, MPI_Status* status) {
-  if (sa.dest != MPI_PROC_NULL && sa.route.peer_world[sa.dest] == core::rt().rank) {
-    MPI_Request rreq, sreq;
+  const bool to_self = sa.dest != MPI_PROC_NULL && sa.route.peer_world[sa.dest] == core::rt().rank;
+  MPI_Request rreq = MPI_REQUEST_NULL, sreq;
+  if (to_self)
     if (int e = p2p::irecv(ra, &rreq)) return call.fail(e, "%s", p2p::error_detail());
-    const int se = p2p::isend(sa, &sreq);
+  if (int e = p2p::isend(sa, &sreq)) {
+    if (to_self) {  // the message it was posted for will not come
+      p2p::Request* r = p2p::lookup(rreq);
+      p2p::cancel(r);
+      p2p::wait(r);
+      p2p::finish(&rreq, r, MPI_STATUS_IGNORE);
+    }
+    return call.fail(e, "%s", p2p::error_detail());
+  }
+  int e;
+  if (to_self) {
     p2p::Request* r = p2p::lookup(rreq);
     p2p::wait(r);
-    const int e = p2p::finish(&rreq, r, status);
-    if (se != MPI_SUCCESS) return call.fail(se, "%s", p2p::error_detail());
-    p2p::Request* sr = p2p::lookup(sreq);
-    p2p::wait(sr);
-    p2p::finish(&sreq, sr, MPI_STATUS_IGNORE);
-    if (e != MPI_SUCCESS) return failed(call, comm, e);
-    return MPI_SUCCESS;
+    e = p2p::finish(&rreq, r, status);
+  } else {
+    e = p2p::recv(ra, status);
   }
-  MPI_Request sreq;
-  if (int e = p2p::isend(sa, &sreq)) return call.fail(e, "%s", p2p::error_detail());
-  const int e = p2p::recv(ra, status);
   p2p::Request* r = p2p::lookup(sreq);
   p2p::wait(r);
   p2p::finish(&sreq, r, MPI_STATUS_IGNORE);
