@@ -129,8 +129,8 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
                        .recv_v = recv.count < 0,
                        .neighbors = &n},
                       req);
-  coll::NeighborArgs a{send.buf,        sends,      const_cast<void*>(recv.buf), recvs, &n.destinations,
-                       &n.sources,      &n.recv_order, gather};
+  const coll::NeighborArgs a{send.buf,    std::move(sends), const_cast<void*>(recv.buf), std::move(recvs),
+                             &n.destinations, &n.sources,     &n.recv_order,                gather};
   if (!req && c->size() == 1) {
     coll::neighbor_self(a);
     return MPI_SUCCESS;
@@ -141,21 +141,14 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
       if (coll::seg_neighbor(*seg, widest, a)) return MPI_SUCCESS;
   if (req)
     if (auto seg = coll::nonblocking_segment(*c, tunables::Id::coll_neighbor)) {
-      // The lists (the communicator may be freed first) and the datatypes
-      // live as long as the operation.
-      struct Held {
-        std::shared_ptr<const topo::Neighbors> lists;
-        Kept types;
-      };
-      auto hold = std::make_shared<const Held>(Held{held, std::move(kept)});
-      const int e = coll::iseg_neighbor(seg, widest, a, hold, comm, req);
+      kept.push_back(held);  // the lists: the communicator may be freed first
+      const int e = coll::iseg_neighbor(seg, widest, a, kept, comm, req);
       if (e != -1) return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail());
-      kept = hold->types;
     }
   // Messages: one schedule (blocking calls run it to its end in the call).
   auto s = coll::make_schedule(*c);
   for (auto& t : kept) s->keep(std::move(t));
-  coll::sched_neighbor_alltoallw(*s, send.buf, sends, n.destinations, const_cast<void*>(recv.buf), recvs,
+  coll::sched_neighbor_alltoallw(*s, send.buf, a.sends, n.destinations, const_cast<void*>(recv.buf), a.recvs,
                                  n.sources, n.recv_order);
   return dispatch(call, std::move(s), comm, req, std::move(chk));
 }

@@ -119,10 +119,11 @@ struct NeighborArgs {
 // `max_outdegree`: the topology's largest out-degree (-1: unknown, then
 // the segment does not apply).
 bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a);
-// The nonblocking form: -1 when it does not apply, else the start's error
-// class; `keep` (the lists, derived datatypes) lives until it completes.
-int iseg_neighbor(const std::shared_ptr<Segment>& s, int max_outdegree, NeighborArgs a,
-                  std::shared_ptr<const void> keep, MPI_Comm comm, MPI_Request* request);
+// The nonblocking form: -1 when it does not apply (nothing done, `keep`
+// untouched), else the start's error class; what `keep` holds (the lists,
+// derived datatypes) then lives until the operation completes.
+int iseg_neighbor(const std::shared_ptr<Segment>& s, int max_outdegree, const NeighborArgs& a,
+                  std::vector<std::shared_ptr<const void>>& keep, MPI_Comm comm, MPI_Request* request);
 // The same on a communicator of one rank, where every neighbour is this
 // rank or MPI_PROC_NULL: each receive block is copied from the send block
 // it pairs with (no segment, no message).

@@ -106,8 +106,8 @@ bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
   return true;
 }
 
-int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, NeighborArgs a,
-                  std::shared_ptr<const void> types, MPI_Comm comm, MPI_Request* request) {
+int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const NeighborArgs& a,
+                  std::vector<std::shared_ptr<const void>>& keep_alive, MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   if (!applies(s, max_outdegree, a.gather)) return -1;
   core::count(core::Counter::seg_neighbor);
@@ -120,7 +120,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, Neighbo
       if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
     return true;
   };
-  const auto complete = [&s, k, want, a = std::move(a)] {
+  const auto complete = [&s, k, want, a] {
     for (int j = 0; j < s.size(); ++j)
       if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
     return MPI_SUCCESS;
@@ -128,7 +128,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, Neighbo
   const auto released = [&s, k, by_address] { return !by_address || s.all_done(k); };
   auto op = make_op(sp, k, ready, complete, released);
   op->keep(std::shared_ptr<const void>(std::move(keep)));
-  op->keep(std::move(types));
+  for (auto& p : keep_alive) op->keep(std::move(p));
   return start_op(std::move(op), s, comm, request);
 }
 
