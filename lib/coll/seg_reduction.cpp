@@ -221,7 +221,8 @@ int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* r
 
 int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (!reducible(s, r)) return -1;
-  if (!exclusive && two_ranks_by_messages(s, tunables::Id::coll_scan, bytes_of(r, r.count))) return -1;
+  const std::size_t m = bytes_of(r, r.count);
+  if (!exclusive && two_ranks_by_messages(s, tunables::Id::coll_scan, m)) return -1;
   // With more ranks than cores, scans up to a slot region take the message
   // chain: here rank i waits for the posts of every rank below it, there
   // only for rank i - 1's message, so fewer ranks must get a core before it
@@ -229,11 +230,9 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // messages): np = 8 exscan 4 B 1.9-2.1 / 0.74-0.81, 1 KiB 4.6-4.9 /
   // 2.0-2.4, 16 KiB 45-52 / 27-33, 64 KiB 179-196 / 110-125; np = 4 1 KiB
   // 1.6 / 0.9-1.2. Larger vectors keep the segment's chain (mixed there).
-  if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && bytes_of(r, r.count) <= s.inline_max())
-    return -1;
+  if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && m <= s.inline_max()) return -1;
   core::count(core::Counter::seg_scan);
   if (r.count == 0) return MPI_SUCCESS;
-  const std::size_t m = bytes_of(r, r.count);
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;

@@ -112,10 +112,6 @@ namespace {
 
 void fill(Request* r, const SendArgs& a, bool hold) { fill_send(r, a, hold, world_of(a)); }
 
-}  // namespace
-
-namespace {
-
 // A contiguous eager message to oneself whose receive is posted already
 // goes straight into it: one copy, no record in the ring. Order holds: a
 // message to oneself queued or still in the self ring would have to match
