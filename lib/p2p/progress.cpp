@@ -99,13 +99,20 @@ void promote(State& s, int from) {
   s.hot[s.nhot++] = from;
 }
 
+// A record's fixed-size head (the payload need not be aligned for T).
+template <class T>
+T payload(const shm::Record& rec) {
+  T v;
+  std::memcpy(&v, rec.payload, sizeof v);
+  return v;
+}
+
 void handle_record(State& s, int from, const shm::Record& rec) {
   switch (rec.kind) {
     case wire::eager:
     case wire::eager_sync:
     case wire::rts: {
-      wire::Envelope env;
-      std::memcpy(&env, rec.payload, sizeof env);
+      const auto env = payload<wire::Envelope>(rec);
       const std::byte* body = rec.payload + sizeof env;
       const std::size_t n = rec.bytes - sizeof env;
       Context& c = s.contexts.get(env.context);
@@ -138,42 +145,20 @@ void handle_record(State& s, int from, const shm::Record& rec) {
       c.add_unexpected(std::move(u));
       return;
     }
-    case wire::cts: {
-      wire::Cts c;
-      std::memcpy(&c, rec.payload, sizeof c);
-      on_cts(s, from, c);
-      return;
-    }
+    case wire::cts:
+      return on_cts(s, from, payload<wire::Cts>(rec));
     case wire::data: {
-      wire::Data d;
-      std::memcpy(&d, rec.payload, sizeof d);
-      on_data(s, d, rec.payload + sizeof d, rec.bytes - sizeof d);
-      return;
+      const auto d = payload<wire::Data>(rec);
+      return on_data(s, d, rec.payload + sizeof d, rec.bytes - sizeof d);
     }
-    case wire::ack: {
-      wire::Ack a;
-      std::memcpy(&a, rec.payload, sizeof a);
-      on_ack(s, a);
-      return;
-    }
-    case wire::cancel_send: {
-      wire::CancelSend c;
-      std::memcpy(&c, rec.payload, sizeof c);
-      on_cancel_send(s, from, c);
-      return;
-    }
-    case wire::cancelled: {
-      wire::Ack a;
-      std::memcpy(&a, rec.payload, sizeof a);
-      on_cancelled(s, a);
-      return;
-    }
-    case wire::done_write: {
-      wire::DoneWrite d;
-      std::memcpy(&d, rec.payload, sizeof d);
-      on_done_write(s, d);
-      return;
-    }
+    case wire::ack:
+      return on_ack(s, payload<wire::Ack>(rec));
+    case wire::cancel_send:
+      return on_cancel_send(s, from, payload<wire::CancelSend>(rec));
+    case wire::cancelled:
+      return on_cancelled(s, payload<wire::Ack>(rec));
+    case wire::done_write:
+      return on_done_write(s, payload<wire::DoneWrite>(rec));
     default:
       internal_error("corrupt record (kind %u, %zu bytes) in the ring from rank %d", rec.kind, rec.bytes, from);
   }
