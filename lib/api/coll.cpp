@@ -493,14 +493,15 @@ int reduction_args(Call& call, const void* sendbuf, bool send_significant, void*
   const dtype::Datatype* t;
   if (int e = call.count(count, "count")) return e;
   if (int e = call.datatype(th, "datatype", &t)) return e;
-  if (int e = check_op(call, op, *t)) return e;
+  const dtype::Op* o;
+  if (int e = check_op(call, op, *t, &o)) return e;
   if (count > 0) {
     if (send_significant && null_data(sendbuf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL but count=%d", count);
     if (recv_significant && null_data(recvbuf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but count=%d", count);
   }
-  *r = coll::Reduction{*dtype::lookup_op(op), th, t, count};  // check_op: a valid op
+  *r = coll::Reduction{*o, th, t, count};
   return MPI_SUCCESS;
 }
 

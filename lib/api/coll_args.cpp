@@ -115,13 +115,14 @@ int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const 
   return check_alias_starts(call, sends, std::move(receives));
 }
 
-int check_op(Call& call, MPI_Op op, const dtype::Datatype& t) {
+int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out) {
   if (op == MPI_OP_NULL) return call.fail(MPI_ERR_OP, "argument op is MPI_OP_NULL");
-  if (!dtype::lookup_op(op))
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (!o)
     return call.fail(MPI_ERR_OP, "argument op=0x%x is not a valid operation (freed, or not an op handle)",
                      static_cast<unsigned>(op));
-  const std::string why = dtype::op_mismatch(op, t);
-  if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
+  if (!dtype::op_applies(*o, t)) return call.fail(MPI_ERR_OP, "%s", dtype::op_mismatch(op, t).c_str());
+  if (out) *out = o;
   return MPI_SUCCESS;
 }
 

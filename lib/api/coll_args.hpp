@@ -43,7 +43,8 @@ int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const 
 // counts/displs arrays of n entries, counts non-negative; buf checked against them.
 int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
                  const char* bufname, const char* cname, const char* dname);
-int check_op(Call& call, MPI_Op op, const dtype::Datatype& t);
+// A valid op defined for t; *out (when given) is the op object.
+int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out = nullptr);
 // MPI_ERR_BUFFER when a byte that a send block reads is also written by a
 // receive block (MPI-3.1 §2.3: an OUT argument may not alias another one;
 // MPI_IN_PLACE is how a collective reuses its buffer). Blocks are

@@ -63,8 +63,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   const dtype::Op* o = nullptr;
   if (int e = valid_op(call, op, "op", &o)) return e;
-  const std::string why = dtype::op_mismatch(op, *t);
-  if (!why.empty()) return call.fail(MPI_ERR_OP, "%s", why.c_str());
+  if (!dtype::op_applies(*o, *t)) return call.fail(MPI_ERR_OP, "%s", dtype::op_mismatch(op, *t).c_str());
   if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in MPI_Reduce_local");
   if (count > 0 && t->size > 0 && inbuf == inoutbuf)

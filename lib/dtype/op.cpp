@@ -72,15 +72,19 @@ std::string op_name(MPI_Op h) {
   return buf;
 }
 
+bool op_applies(const Op& op, const Datatype& t) {
+  if (op.builtin == MPI_OP_NULL) return true;  // user ops take any type
+  if (op.builtin == MPI_REPLACE || op.builtin == MPI_NO_OP) return true;
+  if (t.size == 0) return true;  // nothing to combine
+  return t.basic != MPI_DATATYPE_NULL && kernel_for(op.builtin, t.basic) != nullptr;
+}
+
 std::string op_mismatch(MPI_Op h, const Datatype& t) {
   const Op* op = lookup_op(h);
-  if (!op || op->builtin == MPI_OP_NULL) return "";  // user ops take any type
-  if (h == MPI_REPLACE || h == MPI_NO_OP) return "";
-  if (t.size == 0) return "";  // nothing to combine
+  if (!op || op_applies(*op, t)) return "";
   if (t.basic == MPI_DATATYPE_NULL)
     return op_name(h) + " is not defined for " + type_name(t) +
            " that mixes several basic types; predefined ops need a datatype made of one predefined type";
-  if (kernel_for(h, t.basic)) return "";
   const Datatype* b = lookup(t.basic);
   // (Types of MPI_Type_create_f90_* are predefined but unnamed.)
   std::string what = t.predefined && !t.name.empty() ? t.name : type_name(t) + " built from " + b->name;

@@ -1,7 +1,7 @@
 // Reduction operations (MPI-3.1 §5.9): the predefined ops, user ops, and the
 // one entry point collectives call to combine two buffers.
 //
-//   if (std::string why = dtype::op_mismatch(op, type); !why.empty()) -> MPI_ERR_OP with `why`
+//   if (!dtype::op_applies(*op, type)) -> MPI_ERR_OP with dtype::op_mismatch(op, type)
 //   dtype::reduce(op, in, inout, count, type);   // inout[i] = in[i] op inout[i]
 //
 // Predefined ops work on the predefined types the standard lists for them
@@ -24,6 +24,9 @@ const Op* lookup_op(MPI_Op h);
 MPI_Op new_op(MPI_User_function* fn, bool commute);  // MPI_OP_NULL when the table is full
 void free_op(MPI_Op h);
 
+// Whether op can combine data of type t: the check every reduction makes
+// when it starts, so it builds no text (op_mismatch() says why not).
+bool op_applies(const Op& op, const Datatype& t);
 // Why op (a valid handle) cannot combine data of type t ("MPI_SUM is not
 // defined for MPI_BYTE"), or "" if it can.
 std::string op_mismatch(MPI_Op op, const Datatype& t);
