@@ -43,9 +43,15 @@ int family_mode(tunables::Id family);
 // 0.64, 16 KiB 2.5 / 2.1, 64 KiB 8.9 / 8.9; scatter 4 B 0.19 / 0.14,
 // 1 KiB 0.37 / 0.29, 4 KiB 0.72 / 0.71; allgather 64 B 0.22 / 0.19, 1 KiB
 // 0.33 / 0.36; alltoall 64 B 0.29 / 0.23; allreduce 64 B 0.23 / 0.18;
-// scan 64 B 0.17 / 0.13, 1 KiB 0.22 / 0.30. Reduce, exscan and
-// reduce_scatter were as fast or faster on the segment at every size, and
-// so stay there. The v forms stay too: not every rank knows every count.
+// scan 64 B 0.17 / 0.13, 1 KiB 0.22 / 0.30. Scatter takes messages below
+// 2 KiB blocks (1 KiB ones included, as those figures say), and the v forms of scatter
+// and gather decide as the plain ones: with two ranks both know the one
+// block that moves. Measured again for that (best of 4-6 alternating runs
+// on a loaded machine, so slower than above): scatter 1 KiB 1.18 / 0.95,
+// scatterv 256 B 0.73 / 0.44, 1 KiB 1.16 / 0.93; at 2 KiB the runs
+// disagreed (scatter 1.50 / 1.23 and 1.52 / 1.49, scatterv 1.60 / 1.04
+// and 1.20 / 1.42). Reduce, exscan and reduce_scatter were as fast or
+// faster on the segment at every size, and so stay there.
 bool two_ranks_by_messages(const Segment& s, tunables::Id family, std::size_t bytes);
 
 // Nonblocking collectives on the segment (coll/seg_nonblocking.cpp): the

@@ -279,7 +279,12 @@ std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* s
 bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
   if (!tables_apply(s, block)) return false;
-  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_scatter, static_cast<std::size_t>(block))) return false;
+  // Two ranks: the root knows the moving block from its counts, the other
+  // rank from its own receive, so MPI_Scatterv decides as MPI_Scatter does.
+  if (s.size() == 2 &&
+      two_ranks_by_messages(s, tunables::Id::coll_scatter,
+                            s.me() == root ? std::size_t(counts[1 - root]) * stype.size : recv.bytes()))
+    return false;
   core::count(core::Counter::seg_scatter);
   if (block == 0) return true;  // nothing moves, and a collective need not synchronize
   const std::uint64_t k = s.begin();
@@ -302,7 +307,10 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
 bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                  const dtype::Datatype& rtype, int root, long long block) {
   if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
-  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_gather, static_cast<std::size_t>(block))) return false;
+  if (s.size() == 2 &&  // as in seg_scatterv: both know the moving block, also for MPI_Gatherv
+      two_ranks_by_messages(s, tunables::Id::coll_gather,
+                            s.me() == root ? std::size_t(counts[1 - root]) * rtype.size : send.bytes()))
+    return false;
   core::count(core::Counter::seg_gather);
   if (block == 0) return true;
   const std::uint64_t k = s.begin();
@@ -398,7 +406,11 @@ int family_mode(tunables::Id family) {
 
 bool two_ranks_by_messages(const Segment& s, tunables::Id family, std::size_t bytes) {
   if (s.size() != 2 || s.oversubscribed() || family_mode(family) != 0) return false;
-  return bytes < (family == tunables::Id::coll_bcast ? 16 * 1024 : 1024);
+  switch (family) {
+    case tunables::Id::coll_bcast: return bytes < 16 * 1024;
+    case tunables::Id::coll_scatter: return bytes < 2 * 1024;
+    default: return bytes < 1024;
+  }
 }
 
 Segment* segment_for(comm::Comm& c, tunables::Id id) {
