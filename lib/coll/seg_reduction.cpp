@@ -238,14 +238,17 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   int err = MPI_SUCCESS;
   if (m <= s.inline_max()) {
     std::memcpy(s.reserve(k, m), mine, m);
+    const int last = exclusive ? me - 1 : me;
+    if (last < 0) {  // rank 0 of an exscan reads nothing: one wake-up for post and done
+      s.post_done(k);
+      return MPI_SUCCESS;
+    }
     s.post(k);
     s.wake_all();
-    const int last = exclusive ? me - 1 : me;
-    if (last >= 0)
-      err = fold_up(r, last, [&](int j) {
-        s.wait_posted(j, k);
-        return s.data(j, k);
-      }, result);
+    err = fold_up(r, last, [&](int j) {
+      s.wait_posted(j, k);
+      return s.data(j, k);
+    }, result);
     s.finish(k);
     return err;
   }
