@@ -230,26 +230,49 @@ int combine(MPI_Op op, MPI_Datatype basic, const std::byte* in, std::byte* cur, 
 // when it does not apply; the general path then does the work.
 bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target,
                       const Where& at, const Side& tgt, MPI_Op op, std::size_t bytes) {
-  constexpr std::size_t kMax = 256;
   const bool no_op = op == MPI_NO_OP, replace = op == MPI_REPLACE;
-  if (at.local == nullptr || bytes > kMax || !tgt.type->predefined || !tgt.type->contiguous() ||
-      (!no_op && origin.type != tgt.type) ||
-      (result && result->type != tgt.type))
+  if (at.local == nullptr || bytes > kSmallAccumulate || !tgt.type->predefined || !tgt.type->contiguous() ||
+      (!no_op && origin.type != tgt.type) || (result && result->type != tgt.type))
     return false;
-  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, accumulate_basic(op, tgt.type->basic));
+  const dtype::Kernel k = no_op || replace ? nullptr : accumulate_kernel(op, tgt.type->basic);
   if (!no_op && !replace && k == nullptr) return false;
-  alignas(16) std::byte cur[kMax], in[kMax];
-  if (!no_op) std::memcpy(in, origin.buf, bytes);
-  AccGuard guard(w.ctl[target]);
-  std::memcpy(cur, at.local, bytes);
-  if (result) std::memcpy(result_buf, cur, bytes);
-  if (no_op) return true;
-  if (k) k(in, cur, static_cast<std::size_t>(tgt.count));
-  std::memcpy(at.local, k ? cur : in, bytes);
+  small_accumulate(w, target, at.local, no_op ? nullptr : origin.buf, result ? result_buf : nullptr, bytes,
+                   static_cast<std::size_t>(tgt.count), k);
   return true;
 }
 
 }  // namespace
+
+dtype::Kernel accumulate_kernel(MPI_Op op, MPI_Datatype basic) {
+  return dtype::kernel_for(op, accumulate_basic(op, basic));
+}
+
+void small_accumulate(Window& w, int target, std::byte* at, const void* origin, void* result, std::size_t bytes,
+                      std::size_t count, dtype::Kernel k) {
+  alignas(16) std::byte cur[kSmallAccumulate], in[kSmallAccumulate];
+  // The kernel runs on aligned copies: the target bytes and the user's
+  // buffers may be unaligned.
+  if (k) copy_small(in, origin, bytes);
+  AccGuard guard(w.ctl[target]);
+  if (result || k) copy_small(cur, at, bytes);
+  if (result) copy_small(result, cur, bytes);
+  if (origin == nullptr) return;  // MPI_NO_OP
+  if (k == nullptr) {  // MPI_REPLACE
+    copy_small(at, origin, bytes);
+    return;
+  }
+  k(in, cur, count);
+  copy_small(at, cur, bytes);
+}
+
+void small_compare_and_swap(Window& w, int target, std::byte* at, const void* origin, const void* compare,
+                            void* result, std::size_t bytes) {
+  alignas(16) std::byte cur[kSmallAccumulate];
+  AccGuard guard(w.ctl[target]);
+  copy_small(cur, at, bytes);
+  copy_small(result, cur, bytes);
+  if (std::memcmp(cur, compare, bytes) == 0) copy_small(at, origin, bytes);
+}
 
 std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   const dtype::Op* o = dtype::lookup_op(op);
