@@ -65,6 +65,8 @@ class Call {
   // count and datatype themselves. Plain stores: read only when tracing.
   void note_peer(int peer_or_root) { trace_peer_ = peer_or_root; }
   void note_tag(int tag) { trace_tag_ = tag; }
+  // For a fast path that checked a datatype handle without datatype().
+  void note_type(MPI_Datatype h) { trace_type_ = h; }
 
   // Errors raised from now on go to this communicator's handler.
   void raise_on(MPI_Comm c) {

@@ -79,6 +79,111 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
   return rma::segment_span(*c.w, target_rank, target_disp, std::size_t(c.origin.count) * c.origin.type->size);
 }
 
+// The usual put or get, checked in one pass: both sides the same handle and
+// count (> 0) of a committed contiguous type, target_disp >= 0, a target rank
+// that a fence, lock or lock_all epoch covers, its bytes inside its memory in
+// the window's segment. Returns those bytes, mapped here, and sets *bytes;
+// nullptr when any of this does not hold, and then the general path
+// (do_put / do_get) checks everything again and reports. Every condition is
+// one the general path also requires, so no call is refused here, and the
+// Call records what the general path's checks record (comm, count, type).
+// Why: an 8-byte put + flush is only these checks and one copy, and the
+// general path spends twice the instructions on them (a Common to fill, a
+// call with ten arguments, the same range test a second time).
+[[gnu::always_inline]] inline std::byte* quick_span(Call& call, MPI_Win win, int count, MPI_Datatype type,
+                                                    int target_rank, MPI_Aint disp, int target_count,
+                                                    MPI_Datatype target_type, std::size_t* bytes) {
+  if (type != target_type || count != target_count || count <= 0 || disp < 0) return nullptr;
+  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return nullptr;
+  const rma::Window* w = rma::lookup(win);
+  if (__builtin_expect(w == nullptr, 0)) return nullptr;
+  const dtype::Datatype* t = dtype::lookup(type);
+  if (t == nullptr || !t->committed || !t->contiguous()) return nullptr;
+  // An unsigned compare also sends MPI_PROC_NULL (negative) to the general path.
+  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return nullptr;
+  // A start group is looked through by the general path (may_access).
+  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
+    return nullptr;
+  const std::size_t n = std::size_t(count) * t->size;
+  std::byte* at = rma::segment_span(*w, target_rank, disp, n);
+  if (at == nullptr) return nullptr;
+  call.raise_on(w->comm);
+  call.note_type(type);
+  (void)call.count(target_count, "target_count");  // passes (> 0): notes the count for the trace
+  *bytes = n;
+  return at;
+}
+
+// The usual accumulate-family call (an atomic counter: Fetch_and_op, or an
+// Accumulate / Get_accumulate of a few elements), checked in one pass: every
+// side the same handle and count (> 0) of a predefined contiguous type, an op
+// with a kernel for it (or MPI_REPLACE / MPI_NO_OP), at most
+// rma::kSmallAccumulate bytes, and the target as in quick_span. True when it
+// was done; false when any of this does not hold, and then do_accumulate
+// checks everything again and reports. A kernel exists only for a predefined
+// op defined on the type, which is all op_arg asks, so no call is refused
+// here. Why: the general path looks the op up three times and builds a
+// std::string for the op check, then checks the sides again in rma::accumulate.
+[[gnu::always_inline]] inline bool quick_accumulate(Call& call, MPI_Win win, const void* origin_addr,
+                                                    int origin_count, MPI_Datatype origin_datatype,
+                                                    void* result_addr, int result_count,
+                                                    MPI_Datatype result_datatype, bool fetch, int target_rank,
+                                                    MPI_Aint disp, int target_count, MPI_Datatype target_datatype,
+                                                    MPI_Op op) {
+  const bool no_op = op == MPI_NO_OP;
+  if (target_count <= 0 || disp < 0) return false;
+  if (!no_op && (origin_datatype != target_datatype || origin_count != target_count)) return false;
+  if (fetch && (result_datatype != target_datatype || result_count != target_count)) return false;
+  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return false;
+  rma::Window* w = rma::lookup(win);
+  if (__builtin_expect(w == nullptr, 0)) return false;
+  const dtype::Datatype* t = dtype::lookup(target_datatype);
+  if (t == nullptr || !t->committed || !t->predefined || !t->contiguous()) return false;
+  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return false;
+  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
+    return false;
+  const std::size_t n = std::size_t(target_count) * t->size;
+  if (n > rma::kSmallAccumulate) return false;
+  std::byte* at = rma::segment_span(*w, target_rank, disp, n);
+  if (at == nullptr) return false;
+  dtype::Kernel k = nullptr;
+  if (!no_op && op != MPI_REPLACE && (k = rma::accumulate_kernel(op, t->basic)) == nullptr) return false;
+  call.raise_on(w->comm);
+  call.note_type(target_datatype);
+  (void)call.count(target_count, "target_count");  // passes (> 0): notes the count for the trace
+  rma::small_accumulate(*w, target_rank, at, no_op ? nullptr : origin_addr, fetch ? result_addr : nullptr, n,
+                        std::size_t(target_count), k);
+  return true;
+}
+
+// MPI_Compare_and_swap's usual call: a predefined type of the categories it
+// takes, the target as in quick_span, no null buffer. The same contract as
+// quick_accumulate (true: done; false: the general path checks and reports).
+[[gnu::always_inline]] inline bool quick_compare_and_swap(Call& call, MPI_Win win, const void* origin_addr,
+                                                          const void* compare_addr, void* result_addr,
+                                                          MPI_Datatype datatype, int target_rank, MPI_Aint disp) {
+  if (disp < 0 || origin_addr == nullptr || compare_addr == nullptr || result_addr == nullptr) return false;
+  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return false;
+  rma::Window* w = rma::lookup(win);
+  if (__builtin_expect(w == nullptr, 0)) return false;
+  const dtype::Datatype* t = dtype::lookup(datatype);
+  if (t == nullptr || !t->committed || !t->predefined || !t->contiguous() || t->size == 0 ||
+      t->size > rma::kSmallAccumulate)
+    return false;
+  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return false;
+  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
+    return false;
+  std::byte* at = rma::segment_span(*w, target_rank, disp, t->size);
+  if (at == nullptr) return false;
+  // The general path's type rule (MPI-3.1 §11.3.4), the common case first.
+  if (!dtype::kernel_for(MPI_BAND, t->basic) && !dtype::kernel_for(MPI_LAND, t->basic)) return false;
+  call.raise_on(w->comm);
+  call.note_type(datatype);
+  (void)call.count(1, "target_count");  // notes the count for the trace, as the general path's checks do
+  rma::small_compare_and_swap(*w, target_rank, at, origin_addr, compare_addr, result_addr, t->size);
+  return true;
+}
+
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
   const std::string why = rma::accumulate_mismatch(op, t);
   if (why.empty()) return MPI_SUCCESS;
@@ -165,6 +270,12 @@ extern "C" {
 int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Put");
+  std::size_t bytes;
+  if (std::byte* at = quick_span(call, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+                                 target_datatype, &bytes)) {
+    rma::copy_small(at, origin_addr, bytes);
+    return MPI_SUCCESS;
+  }
   return do_put(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, Form::plain);
 }
@@ -172,6 +283,12 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
 int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Get");
+  std::size_t bytes;
+  if (const std::byte* at = quick_span(call, win, origin_count, origin_datatype, target_rank, target_disp,
+                                       target_count, target_datatype, &bytes)) {
+    rma::copy_small(origin_addr, at, bytes);
+    return MPI_SUCCESS;
+  }
   return do_get(call, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                 target_datatype, win, Form::plain);
 }
@@ -180,6 +297,9 @@ int MPI_Accumulate(const void* origin_addr, int origin_count, MPI_Datatype origi
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   Call call("MPI_Accumulate");
   if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Get_accumulate only");
+  if (quick_accumulate(call, win, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
+                       target_rank, target_disp, target_count, target_datatype, op))
+    return MPI_SUCCESS;
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
                        target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
@@ -188,6 +308,9 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   Call call("MPI_Get_accumulate");
+  if (quick_accumulate(call, win, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                       result_datatype, true, target_rank, target_disp, target_count, target_datatype, op))
+    return MPI_SUCCESS;
   return do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype,
                        true, target_rank, target_disp, target_count, target_datatype, op, win, Form::plain);
 }
@@ -195,6 +318,9 @@ int MPI_Get_accumulate(const void* origin_addr, int origin_count, MPI_Datatype o
 int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
   Call call("MPI_Fetch_and_op");
+  if (quick_accumulate(call, win, origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp,
+                       1, datatype, op))
+    return MPI_SUCCESS;
   return do_accumulate(call, origin_addr, 1, datatype, result_addr, 1, datatype, true, target_rank, target_disp, 1,
                        datatype, op, win, Form::plain);
 }
@@ -202,6 +328,8 @@ int MPI_Fetch_and_op(const void* origin_addr, void* result_addr, MPI_Datatype da
 int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void* result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
   Call call("MPI_Compare_and_swap");
+  if (quick_compare_and_swap(call, win, origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp))
+    return MPI_SUCCESS;
   Common c;
   if (int e = common(call, win, origin_addr, 1, datatype, target_rank, target_disp, 1, datatype, Form::plain, &c))
     return e;

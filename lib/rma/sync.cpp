@@ -42,8 +42,6 @@
 
 namespace ringmpi::rma {
 
-void memory_barrier() { std::atomic_thread_fence(std::memory_order_seq_cst); }
-
 void fence(Window& w, int assert_bits) {
   coll::barrier(w.comm, *comm::lookup(w.comm));
   // MPI_MODE_NOSUCCEED: no RMA calls until the next fence (MPI-3.1 §11.5.5).

@@ -199,33 +199,80 @@ MPI_Datatype accumulate_basic(MPI_Op op, MPI_Datatype basic) {
   return basic;
 }
 
+// cur = in op cur, for `bytes` of packed data of basic type `basic` on each
+// side. The kernels (dtype::reduce) work on their type's C layout, which is
+// the packed one except for the MINLOC/MAXLOC pair types with padding
+// (MPI_DOUBLE_INT: 12 bytes in a 16-byte struct; MPI_SHORT_INT: padding
+// between the short and the int): those are unpacked into that layout first
+// and packed back after. Reducing the packed bytes directly read and wrote
+// past them (a 2-element MPI_DOUBLE_INT accumulate lost the second index).
+int combine(MPI_Op op, MPI_Datatype basic, const std::byte* in, std::byte* cur, std::size_t bytes) {
+  const dtype::Datatype& b = *dtype::lookup(basic);
+  const int n = static_cast<int>(bytes / b.size);
+  if (std::ptrdiff_t(b.size) == b.extent) return dtype::reduce(op, in, cur, n, basic);
+  const std::size_t laid = std::size_t(n) * static_cast<std::size_t>(b.extent);
+  Scratch lin(laid), lcur(laid);
+  dtype::unpack(lin.data(), n, b, 0, in, bytes);
+  dtype::unpack(lcur.data(), n, b, 0, cur, bytes);
+  if (int e = dtype::reduce(op, lin.data(), lcur.data(), n, basic)) return e;
+  dtype::pack(lcur.data(), n, b, 0, cur, bytes);
+  return MPI_SUCCESS;
+}
+
 // The accumulate-family case of an atomic counter (Fetch_and_op, or an
-// Accumulate / Get_accumulate of a few elements): one predefined type on
-// every side, target memory mapped here, at most 256 bytes. No packing and no
+// Accumulate / Get_accumulate of a few elements): one predefined contiguous
+// type on every side, target memory mapped here, at most 256 bytes. (The
+// MINLOC/MAXLOC pair types are predefined but some have padding, e.g.
+// MPI_DOUBLE_INT: 12 bytes in a 16-byte extent, so count x size bytes are
+// not their layout; they take the general path.) No packing and no
 // second op lookup: the kernel runs on aligned copies (the target bytes may
 // be unaligned), under the accumulate mutex like the general path. False
 // when it does not apply; the general path then does the work.
 bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target,
                       const Where& at, const Side& tgt, MPI_Op op, std::size_t bytes) {
-  constexpr std::size_t kMax = 256;
   const bool no_op = op == MPI_NO_OP, replace = op == MPI_REPLACE;
-  if (at.local == nullptr || bytes > kMax || !tgt.type->predefined || (!no_op && origin.type != tgt.type) ||
-      (result && result->type != tgt.type))
+  if (at.local == nullptr || bytes > kSmallAccumulate || !tgt.type->predefined || !tgt.type->contiguous() ||
+      (!no_op && origin.type != tgt.type) || (result && result->type != tgt.type))
     return false;
-  const dtype::Kernel k = no_op || replace ? nullptr : dtype::kernel_for(op, accumulate_basic(op, tgt.type->basic));
+  const dtype::Kernel k = no_op || replace ? nullptr : accumulate_kernel(op, tgt.type->basic);
   if (!no_op && !replace && k == nullptr) return false;
-  alignas(16) std::byte cur[kMax], in[kMax];
-  if (!no_op) std::memcpy(in, origin.buf, bytes);
-  AccGuard guard(w.ctl[target]);
-  std::memcpy(cur, at.local, bytes);
-  if (result) std::memcpy(result_buf, cur, bytes);
-  if (no_op) return true;
-  if (k) k(in, cur, static_cast<std::size_t>(tgt.count));
-  std::memcpy(at.local, k ? cur : in, bytes);
+  small_accumulate(w, target, at.local, no_op ? nullptr : origin.buf, result ? result_buf : nullptr, bytes,
+                   static_cast<std::size_t>(tgt.count), k);
   return true;
 }
 
 }  // namespace
+
+dtype::Kernel accumulate_kernel(MPI_Op op, MPI_Datatype basic) {
+  return dtype::kernel_for(op, accumulate_basic(op, basic));
+}
+
+void small_accumulate(Window& w, int target, std::byte* at, const void* origin, void* result, std::size_t bytes,
+                      std::size_t count, dtype::Kernel k) {
+  alignas(16) std::byte cur[kSmallAccumulate], in[kSmallAccumulate];
+  // The kernel runs on aligned copies: the target bytes and the user's
+  // buffers may be unaligned.
+  if (k) copy_small(in, origin, bytes);
+  AccGuard guard(w.ctl[target]);
+  if (result || k) copy_small(cur, at, bytes);
+  if (result) copy_small(result, cur, bytes);
+  if (origin == nullptr) return;  // MPI_NO_OP
+  if (k == nullptr) {  // MPI_REPLACE
+    copy_small(at, origin, bytes);
+    return;
+  }
+  k(in, cur, count);
+  copy_small(at, cur, bytes);
+}
+
+void small_compare_and_swap(Window& w, int target, std::byte* at, const void* origin, const void* compare,
+                            void* result, std::size_t bytes) {
+  alignas(16) std::byte cur[kSmallAccumulate];
+  AccGuard guard(w.ctl[target]);
+  copy_small(cur, at, bytes);
+  copy_small(result, cur, bytes);
+  if (std::memcmp(cur, compare, bytes) == 0) copy_small(at, origin, bytes);
+}
 
 std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   const dtype::Op* o = dtype::lookup_op(op);
@@ -323,8 +370,7 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (no_op) return MPI_SUCCESS;
   if (op == MPI_REPLACE) return write_target(at, tgt, in.data(), bytes, target, why);
   const MPI_Datatype basic = accumulate_basic(op, tgt.type->basic);
-  const std::size_t elem = dtype::lookup(basic)->size;
-  const int e = dtype::reduce(op, in.data(), cur.data(), static_cast<int>(bytes / elem), basic);
+  const int e = combine(op, basic, in.data(), cur.data(), bytes);
   if (e != MPI_SUCCESS) {
     *why = "op " + dtype::op_name(op) + " cannot combine data of " + dtype::describe(basic);
     return e;

@@ -7,9 +7,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 
 #include "dtype/datatype.hpp"
+#include "dtype/kernels.hpp"
 #include "rma/window.hpp"
 
 namespace ringmpi::rma {
@@ -35,6 +37,35 @@ inline std::byte* segment_span(const Window& w, int target, MPI_Aint disp, std::
     return nullptr;
   return w.memory_of(target) + start;
 }
+
+// memcpy with the usual RMA sizes (an int or a long counter) copied inline:
+// glibc's memcpy is a call and a size dispatch for 8 bytes.
+inline void copy_small(void* to, const void* from, std::size_t n) {
+  if (n == 8)
+    std::memcpy(to, from, 8);
+  else if (n == 4)
+    std::memcpy(to, from, 4);
+  else
+    std::memcpy(to, from, n);
+}
+
+// The accumulate family's usual case (an atomic counter), every argument
+// already checked by the caller: `count` elements of one predefined
+// contiguous type, `bytes` of them (at most kSmallAccumulate) at `at`, the
+// target's memory mapped here (segment_span). origin nullptr: MPI_NO_OP;
+// result nullptr: nothing fetched; k: the op's kernel (accumulate_kernel),
+// nullptr for MPI_REPLACE and MPI_NO_OP. Runs under the target's accumulate
+// mutex like every accumulate (window.hpp).
+inline constexpr std::size_t kSmallAccumulate = 256;
+void small_accumulate(Window& w, int target, std::byte* at, const void* origin, void* result, std::size_t bytes,
+                      std::size_t count, dtype::Kernel k);
+// The same for MPI_Compare_and_swap (one element of `bytes`).
+void small_compare_and_swap(Window& w, int target, std::byte* at, const void* origin, const void* compare,
+                            void* result, std::size_t bytes);
+// The kernel the accumulate calls combine basic type `basic` with under op
+// (nullptr: op is not defined for it, or not a predefined op); MPI_BYTE
+// takes the arithmetic ops as unsigned char (transfer.cpp).
+dtype::Kernel accumulate_kernel(MPI_Op op, MPI_Datatype basic);
 
 // Each returns MPI_SUCCESS or an error class with *why set (a sentence
 // naming the bad argument). `target` is a window rank (not MPI_PROC_NULL).
