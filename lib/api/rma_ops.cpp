@@ -2,6 +2,7 @@
 // and their request forms. The work is in lib/rma/transfer.cpp.
 #include <cstring>
 
+#include "api/coll_args.hpp"
 #include "api/rma_check.hpp"
 #include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
@@ -27,6 +28,15 @@ namespace {
 int disp_arg(Call& call, MPI_Aint disp) {
   if (disp >= 0) return MPI_SUCCESS;
   return call.fail(MPI_ERR_DISP, "argument target_disp=%lld is negative", static_cast<long long>(disp));
+}
+
+// A buffer that data is read from or written to (count > 0) may not be NULL,
+// unless the datatype's displacements are absolute (MPI_BOTTOM); checked
+// after an MPI_PROC_NULL target has returned, for which nothing moves.
+int buffer_arg(Call& call, const void* buf, const rma::Side& side, const char* buf_arg, const char* count_arg) {
+  if (side.count > 0 && api::null_data(buf, *side.type))
+    return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", buf_arg, count_arg, side.count);
+  return MPI_SUCCESS;
 }
 
 // The arguments every call has: window, target, origin and target sides.
@@ -90,10 +100,11 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
 // Why: an 8-byte put + flush is only these checks and one copy, and the
 // general path spends twice the instructions on them (a Common to fill, a
 // call with ten arguments, the same range test a second time).
-[[gnu::always_inline]] inline std::byte* quick_span(Call& call, MPI_Win win, int count, MPI_Datatype type,
-                                                    int target_rank, MPI_Aint disp, int target_count,
-                                                    MPI_Datatype target_type, std::size_t* bytes) {
+[[gnu::always_inline]] inline std::byte* quick_span(Call& call, MPI_Win win, const void* origin, int count,
+                                                    MPI_Datatype type, int target_rank, MPI_Aint disp,
+                                                    int target_count, MPI_Datatype target_type, std::size_t* bytes) {
   if (type != target_type || count != target_count || count <= 0 || disp < 0) return nullptr;
+  if (origin == nullptr) return nullptr;  // buffer_arg reports it
   if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return nullptr;
   const rma::Window* w = rma::lookup(win);
   if (__builtin_expect(w == nullptr, 0)) return nullptr;
@@ -132,6 +143,7 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
                                                     MPI_Op op) {
   const bool no_op = op == MPI_NO_OP;
   if (target_count <= 0 || disp < 0) return false;
+  if ((!no_op && origin_addr == nullptr) || (fetch && result_addr == nullptr)) return false;  // buffer_arg reports
   if (!no_op && (origin_datatype != target_datatype || origin_count != target_count)) return false;
   if (fetch && (result_datatype != target_datatype || result_count != target_count)) return false;
   if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return false;
@@ -214,6 +226,7 @@ int do_put(Call& call, const void* origin_addr, int origin_count, MPI_Datatype o
                      target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (int e = buffer_arg(call, origin_addr, c.origin, "origin_addr", "origin_count")) return e;
   if (std::byte* at = contiguous_span(c, target_rank, target_disp)) {
     std::memcpy(at, origin_addr, std::size_t(c.origin.count) * c.origin.type->size);
     return MPI_SUCCESS;
@@ -229,6 +242,7 @@ int do_get(Call& call, void* origin_addr, int origin_count, MPI_Datatype origin_
                      target_datatype, form, &c))
     return e;
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (int e = buffer_arg(call, origin_addr, c.origin, "origin_addr", "origin_count")) return e;
   if (const std::byte* at = contiguous_span(c, target_rank, target_disp)) {
     std::memcpy(origin_addr, at, std::size_t(c.origin.count) * c.origin.type->size);
     return MPI_SUCCESS;
@@ -256,6 +270,10 @@ int do_accumulate(Call& call, const void* origin_addr, int origin_count, MPI_Dat
       return e;
   }
   if (target_rank == MPI_PROC_NULL) return MPI_SUCCESS;
+  if (op != MPI_NO_OP)
+    if (int e = buffer_arg(call, origin_addr, c.origin, "origin_addr", "origin_count")) return e;
+  if (fetch)
+    if (int e = buffer_arg(call, result_addr, result, "result_addr", "result_count")) return e;
   std::string why;
   return done(call,
               rma::accumulate(*c.w, c.origin, result_addr, fetch ? &result : nullptr, target_rank, target_disp,
@@ -271,7 +289,7 @@ int MPI_Put(const void* origin_addr, int origin_count, MPI_Datatype origin_datat
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Put");
   std::size_t bytes;
-  if (std::byte* at = quick_span(call, win, origin_count, origin_datatype, target_rank, target_disp, target_count,
+  if (std::byte* at = quick_span(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
                                  target_datatype, &bytes)) {
     rma::copy_small(at, origin_addr, bytes);
     return MPI_SUCCESS;
@@ -284,7 +302,7 @@ int MPI_Get(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, i
             int target_count, MPI_Datatype target_datatype, MPI_Win win) {
   Call call("MPI_Get");
   std::size_t bytes;
-  if (const std::byte* at = quick_span(call, win, origin_count, origin_datatype, target_rank, target_disp,
+  if (const std::byte* at = quick_span(call, win, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                                        target_count, target_datatype, &bytes)) {
     rma::copy_small(origin_addr, at, bytes);
     return MPI_SUCCESS;
