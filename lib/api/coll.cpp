@@ -47,12 +47,33 @@ std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_lis
   return s;
 }
 
-// Equal counts and displacements i * count for n ranks (the non-v forms).
+// Equal counts and displacements i * count for n ranks (the non-v forms),
+// on the stack up to kInline ranks: the non-v forms build one (two for
+// all-to-all) on every call, and two heap vectors cost more than the start
+// of a small nonblocking collective on the segment.
 struct Uniform {
-  std::vector<int> counts, displs;
-  Uniform(int n, int count) : counts(static_cast<std::size_t>(n), count), displs(static_cast<std::size_t>(n)) {
-    for (int i = 0; i < n; ++i) displs[static_cast<std::size_t>(i)] = i * count;
+  static constexpr int kInline = 64;
+  int* counts;
+  int* displs;
+  Uniform(int n, int count) {
+    int* p = inline_;
+    if (n > kInline) {
+      heap_.resize(2 * static_cast<std::size_t>(n));
+      p = heap_.data();
+    }
+    counts = p;
+    displs = p + (n > kInline ? n : kInline);
+    for (int i = 0; i < n; ++i) {
+      counts[i] = count;
+      displs[i] = i * count;
+    }
   }
+  Uniform(const Uniform&) = delete;
+  Uniform& operator=(const Uniform&) = delete;
+
+ private:
+  int inline_[2 * kInline];
+  std::vector<int> heap_;
 };
 
 int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
@@ -176,7 +197,7 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
   if (is_root(*c, root))
     if (int e = call.count(recvcount, "recvcount")) return e;
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
-  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, root, c,
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
                  comm, req, true);
 }
 
@@ -252,7 +273,7 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (is_root(*c, root))
     if (int e = call.count(sendcount, "sendcount")) return e;
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
-  return scatterv(call, sendbuf, u.counts.data(), u.displs.data(), sendtype, recvbuf, recvcount, recvtype, root, c,
+  return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
                   comm, req, true);
 }
 
@@ -315,7 +336,7 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
   const Uniform u(group_size(*c), recvcount);
-  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts.data(), u.displs.data(), recvtype, c, comm,
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
                     req, true);
 }
 
@@ -408,8 +429,8 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
     if (int e = call.count(sendcount, "sendcount")) return e;
   const int n = group_size(*c);
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
-  return alltoallv(call, sendbuf, su.counts.data(), su.displs.data(), sendtype, recvbuf, ru.counts.data(),
-                   ru.displs.data(), recvtype, c, comm, req, true);
+  return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
+                   ru.displs, recvtype, c, comm, req, true);
 }
 
 // Per-rank datatypes of Alltoallw, checked and looked up.
