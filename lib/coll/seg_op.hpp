@@ -22,7 +22,18 @@
 
 namespace ringmpi::coll::seg {
 
-class SegOp : public p2p::Extension {
+// Storage of the operations of nonblocking segment collectives: one is made
+// at every start and freed at its completion, so freed blocks are kept on a
+// free list per 64-byte size class (a few hundred instructions of malloc and
+// free per call otherwise, on a start that is otherwise a few stores). Not
+// locked: operations are made and freed only inside MPI calls, which the
+// call lock serializes at MPI_THREAD_MULTIPLE (core/call_lock.hpp).
+struct Pooled {
+  static void* operator new(std::size_t bytes);
+  static void operator delete(void* p, std::size_t bytes);
+};
+
+class SegOp : public p2p::Extension, public Pooled {
  public:
   SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}
 
@@ -104,6 +115,11 @@ inline int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Re
 inline std::shared_ptr<const void> keep_type(MPI_Datatype h) {
   dtype::TypePtr t = dtype::lookup_shared(h);
   return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
+}
+// The same when the caller has looked h up already (t: h's object, or null):
+// a predefined type needs no handle lookup.
+inline std::shared_ptr<const void> keep_type(MPI_Datatype h, const dtype::Datatype* t) {
+  return t && t->predefined ? nullptr : keep_type(h);
 }
 
 inline bool posted(const Segment& s, int j, std::uint64_t k) {
