@@ -47,10 +47,10 @@ std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_lis
   return s;
 }
 
-// Equal counts and displacements i * count for n ranks (the non-v forms).
-// The counts and displacements of a collective with the same count for
-// every rank, as its v form takes them; kept in the object for up to
-// kInline ranks, so that a loop of small collectives allocates nothing here.
+// Equal counts and displacements i * count for n ranks, as the v forms
+// take them (the non-v forms build one, two for all-to-all, on every call):
+// kept in the object up to kInline ranks, so that a loop of small
+// collectives allocates nothing here.
 class Uniform {
  public:
   Uniform(int n, int count) {

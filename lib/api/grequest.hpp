@@ -22,6 +22,7 @@ class GeneralizedRequest final : public p2p::Extension {
   bool poll() override { return user_completed_; }
   int error() const override { return MPI_SUCCESS; }  // the query_fn's code is reported at hand-back
   const char* describe() const override { return why_; }
+  bool generalized() const override { return true; }
 
   bool user_completed() const { return user_completed_; }
   void mark_completed() { user_completed_ = true; }
@@ -43,7 +44,8 @@ class GeneralizedRequest final : public p2p::Extension {
 
 // The generalized request behind r, or nullptr for any other request.
 inline GeneralizedRequest* grequest_of(p2p::Request* r) {
-  return r->kind == p2p::Kind::ext ? dynamic_cast<GeneralizedRequest*>(r->ext.get()) : nullptr;
+  return r->kind == p2p::Kind::ext && r->ext && r->ext->generalized() ? static_cast<GeneralizedRequest*>(r->ext.get())
+                                                                      : nullptr;
 }
 
 // finish_request() for a generalized request: query_fn, free_fn, release.

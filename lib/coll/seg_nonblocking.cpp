@@ -22,6 +22,7 @@
 // nonblocking call must not wait for); attachment happens at the same
 // blocking collective on every member, so all of them choose alike.
 #include <cstring>
+#include <new>
 
 #include "coll/seg.hpp"
 #include "coll/seg_op.hpp"
@@ -31,9 +32,43 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
+namespace seg {
+namespace {
+constexpr std::size_t kPoolStep = 64;
+constexpr std::size_t kPoolClasses = 8;  // blocks up to 512 bytes; larger ones go to the heap
+constexpr int kPoolKeep = 256;           // blocks kept per class at most
+struct FreeBlock {
+  FreeBlock* next;
+};
+FreeBlock* free_blocks[kPoolClasses];
+int free_count[kPoolClasses];
+}  // namespace
+
+void* Pooled::operator new(std::size_t bytes) {
+  const std::size_t c = (bytes - 1) / kPoolStep;
+  if (c >= kPoolClasses) return ::operator new(bytes);
+  if (FreeBlock* b = free_blocks[c]) {
+    free_blocks[c] = b->next;
+    --free_count[c];
+    return b;
+  }
+  return ::operator new((c + 1) * kPoolStep);  // the class's size: any type of the class may reuse it
+}
+
+void Pooled::operator delete(void* p, std::size_t bytes) {
+  const std::size_t c = (bytes - 1) / kPoolStep;
+  if (c >= kPoolClasses || free_count[c] >= kPoolKeep) {
+    ::operator delete(p);
+    return;
+  }
+  free_blocks[c] = new (p) FreeBlock{free_blocks[c]};
+  ++free_count[c];
+}
+}  // namespace seg
+
 namespace {
 
-class IbarrierOp final : public p2p::Extension {
+class IbarrierOp final : public p2p::Extension, public Pooled {
  public:
   IbarrierOp(std::shared_ptr<Segment> seg, std::uint64_t b) : seg_(std::move(seg)), b_(b) {}
   bool poll() override {
@@ -91,7 +126,7 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
                       unpack_from(s.data(root, k), m, buf);
                       return MPI_SUCCESS;
                     });
-  op->keep(keep_type(type));
+  op->keep(keep_type(type, buf.type));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -112,7 +147,7 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   const int n = s.size();
   auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
                     [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); });
-  op->keep(keep_type(r.type_handle));
+  op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -139,7 +174,7 @@ int iseg_reduce_scatter(const std::shared_ptr<Segment>& sp, const Reduction& r, 
                       if (block.count == 0) return MPI_SUCCESS;
                       return fold_down(block, n - 1, [&](int j) { return s.data(j, k) + at; }, result);
                     });
-  op->keep(keep_type(r.type_handle));
+  op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -158,7 +193,7 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
                     [&s, k, last, r, result] {
                       return last < 0 ? MPI_SUCCESS : fold_up(r, last, [&](int j) { return s.data(j, k); }, result);
                     });
-  op->keep(keep_type(r.type_handle));
+  op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
 

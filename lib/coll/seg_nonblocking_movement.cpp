@@ -87,7 +87,7 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
                       take_block(s, k, root, recv);
                       return MPI_SUCCESS;
                     });
-  op->keep(keep_type(recvtype));
+  op->keep(keep_type(recvtype, recv.type));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -112,7 +112,7 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
   auto op = make_op(sp, k, others_posted(s, k),
                     read_others(s, k, blocks_at(recvbuf, rtype, counts, displs, n), take_table_entry));
-  op->keep(keep_type(recvtype));
+  op->keep(keep_type(recvtype, &rtype));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -139,7 +139,7 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
                     read_others(s, k, blocks_at(recvbuf, rtype, counts, displs, n), take_own_block),
                     readers_done(s, k, pub != nullptr));
   op->keep(std::move(pub));
-  op->keep(keep_type(recvtype));
+  op->keep(keep_type(recvtype, &rtype));
   return start_op(std::move(op), s, comm, request);
 }
 
@@ -160,7 +160,7 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
                     readers_done(s, k, by_address));
   op->keep(shared(std::move(saved)));
   op->keep(shared(std::move(keep)));
-  op->keep(keep_type(recvtype));
+  op->keep(keep_type(recvtype, &rtype));
   return start_op(std::move(op), s, comm, request);
 }
 

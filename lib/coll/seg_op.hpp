@@ -14,6 +14,7 @@
 #pragma once
 
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "coll/seg_common.hpp"
@@ -22,7 +23,18 @@
 
 namespace ringmpi::coll::seg {
 
-class SegOp : public p2p::Extension {
+// Storage of the operations of nonblocking segment collectives: one is made
+// at every start and freed at its completion, so freed blocks are kept on a
+// free list per 64-byte size class (a few hundred instructions of malloc and
+// free per call otherwise, on a start that is otherwise a few stores). Not
+// locked: operations are made and freed only inside MPI calls, which the
+// call lock serializes at MPI_THREAD_MULTIPLE (core/call_lock.hpp).
+struct Pooled {
+  static void* operator new(std::size_t bytes);
+  static void operator delete(void* p, std::size_t bytes);
+};
+
+class SegOp : public p2p::Extension, public Pooled {
  public:
   SegOp(std::shared_ptr<Segment> seg, std::uint64_t k) : seg_(std::move(seg)), k_(k) {}
 
@@ -44,6 +56,8 @@ class SegOp : public p2p::Extension {
   }
   int error() const override { return error_; }
   const char* describe() const override { return "applying the reduction operation failed"; }
+  // Whether complete() reads other members' data (ready() waits for them).
+  virtual bool reads() const = 0;
 
  private:
   virtual bool ready() = 0;
@@ -55,6 +69,10 @@ class SegOp : public p2p::Extension {
   bool read_ = false;
   int error_ = MPI_SUCCESS;
 };
+
+// ready() of an operation that reads nothing, complete() of one with nothing to do.
+inline const auto always = [] { return true; };
+inline const auto nothing = [] { return MPI_SUCCESS; };
 
 // A SegOp from three callables (a template, so starting one allocates
 // nothing but the operation itself).
@@ -71,13 +89,11 @@ class SegOpOf final : public SegOp {
   bool ready() override { return ready_(); }
   int complete() override { return complete_(); }
   bool released() override { return released_(); }
+  bool reads() const override { return !std::is_same_v<Ready, std::decay_t<decltype(always)>>; }
   Ready ready_;
   Complete complete_;
   Released released_;
 };
-
-inline const auto always = [] { return true; };
-inline const auto nothing = [] { return MPI_SUCCESS; };
 
 template <class Ready, class Complete, class Released = decltype(always)>
 std::unique_ptr<SegOp> make_op(const std::shared_ptr<Segment>& s, std::uint64_t k, Ready ready, Complete complete,
@@ -87,13 +103,17 @@ std::unique_ptr<SegOp> make_op(const std::shared_ptr<Segment>& s, std::uint64_t 
 }
 
 // Queues op on s and starts its request. Queued first, so that the request's
-// first poll (a drain) can complete it at once: an operation that needs
-// nobody (a bcast root, a reduce non-root) or whose data is already posted
-// costs its MPI_Wait nothing.
+// first poll (a drain) can complete it at once when it reads nothing (a
+// bcast root, a reduce non-root, a scatter root): its MPI_Wait then costs
+// nothing. An operation that reads is not polled in the start: its reads
+// and folds run in the next progress (MPI_Test, MPI_Wait, any call), so the
+// start returns after the writes, and an application computing between
+// start and wait gets the reads done inside its computation, not before it.
 inline int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Request* request) {
   SegOp* raw = op.get();
+  const bool poll_now = !op->reads();
   s.add_pending([raw] { return raw->try_complete(); });
-  if (int e = p2p::start_extension(std::move(op), comm, request)) {
+  if (int e = p2p::start_extension(std::move(op), comm, request, poll_now)) {
     s.drop_last_pending();  // never started: nobody waits for its done
     return e;
   }
@@ -104,6 +124,11 @@ inline int start_op(std::unique_ptr<SegOp> op, Segment& s, MPI_Comm comm, MPI_Re
 inline std::shared_ptr<const void> keep_type(MPI_Datatype h) {
   dtype::TypePtr t = dtype::lookup_shared(h);
   return t && !t->predefined ? std::shared_ptr<const void>(std::move(t)) : nullptr;
+}
+// The same when the caller has looked h up already (t: h's object, or null):
+// a predefined type needs no handle lookup.
+inline std::shared_ptr<const void> keep_type(MPI_Datatype h, const dtype::Datatype* t) {
+  return t && t->predefined ? nullptr : keep_type(h);
 }
 
 inline bool posted(const Segment& s, int j, std::uint64_t k) {

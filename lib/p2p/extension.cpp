@@ -18,7 +18,7 @@
 
 namespace ringmpi::p2p {
 
-int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request) {
+int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request, bool poll_now) {
   State& s = state();
   Request* r = new_request(s, false);
   if (!r) return MPI_ERR_INTERN;
@@ -29,6 +29,10 @@ int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* 
   *request = s.requests.handle(r);
   // The first steps run now: a rank's sends leave at the call, as with
   // MPI_Isend, even if it never calls MPI again until MPI_Wait.
+  if (!poll_now) {
+    s.extensions.push_back(r);
+    return MPI_SUCCESS;
+  }
   const bool was = s.in_progress;
   s.in_progress = true;
   const bool done = r->ext->poll();

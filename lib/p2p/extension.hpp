@@ -9,9 +9,11 @@
 namespace ringmpi::p2p {
 
 // A pooled request for `ext`, whose handle goes to *request; polls it once at
-// once. Errors of the operation are reported at completion (MPI_Wait/Test)
-// on `comm`'s error handler. MPI_ERR_INTERN (detail set) when no request is free.
-int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request);
+// once (unless poll_now is false: an operation that did its part of the
+// start itself and has only reads left, which the next progress does).
+// Errors of the operation are reported at completion (MPI_Wait/Test) on
+// `comm`'s error handler. MPI_ERR_INTERN (detail set) when no request is free.
+int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request, bool poll_now = true);
 // Polls every started extension once (end of progress()).
 void poll_extensions(State& s);
 // Marks r (finished) complete with its operation's error class.

@@ -44,6 +44,10 @@ class Extension {
   virtual bool poll() = 0;
   virtual int error() const = 0;           // MPI_SUCCESS or the error class, once finished
   virtual const char* describe() const = 0;  // a sentence about the error, for its message
+  // Whether this is a generalized request (lib/api/grequest.hpp), whose
+  // hand-back runs the user's callbacks: every completion call asks, so it
+  // is a virtual call rather than a dynamic_cast (a type-name walk).
+  virtual bool generalized() const { return false; }
 };
 enum class Mode : std::uint8_t { standard, sync, ready, buffered };
 
