@@ -56,7 +56,7 @@ void keep_derived(Kept* kept, MPI_Datatype h) {
 
 // The k blocks of one side, checked; their derived datatypes go to *kept
 // when it is given (a nonblocking collective).
-int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, std::vector<Block>* out) {
+int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, coll::BlockList* out) {
   const char *buf = names.buf, *cnt = side.count >= 0 ? names.count : names.counts, *dsp = names.displs,
              *typ = side.w ? names.types : names.type;
   out->resize(static_cast<std::size_t>(k));
@@ -107,7 +107,7 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
     return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE in a neighbourhood collective",
                      send.buf == MPI_IN_PLACE ? "sendbuf" : "recvbuf");
   const int out = static_cast<int>(n.destinations.size()), in = static_cast<int>(n.sources.size());
-  std::vector<Block> sends, recvs;
+  coll::BlockList sends, recvs;
   Kept kept;
   Kept* keep = req ? &kept : nullptr;
   // The allgather forms send their one block to every destination; with no

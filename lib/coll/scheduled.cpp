@@ -224,8 +224,8 @@ void reduce_blocks(Schedule& s, const Reduction& r, const void* mine, const int*
 
 }  // namespace
 
-void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends,
-                              const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
+void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, std::span<const Block> sends,
+                              const std::vector<int>& destinations, void* recvbuf, std::span<const Block> recvs,
                               const std::vector<int>& sources, const std::vector<int>& recv_order) {
   for (std::size_t j = 0; j < destinations.size(); ++j)
     if (destinations[j] != MPI_PROC_NULL) sched_send(s, destinations[j], at(sendbuf, sends[j]));

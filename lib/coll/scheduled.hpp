@@ -13,6 +13,9 @@
 // rank order, so non-commutative operations get the standard's result.
 #pragma once
 
+#include <span>
+#include <vector>
+
 #include "coll/reduction.hpp"
 #include "coll/schedule.hpp"
 #include "coll/typed.hpp"
@@ -80,8 +83,8 @@ void sched_scan(Schedule& s, const Reduction& r, const void* mine, void* result,
 // destinations[j], block i of `recvs` from sources[i], receives posted in
 // recv_order; MPI_PROC_NULL neighbours are skipped (their blocks untouched).
 // The allgather forms pass the same block for every destination.
-void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>& sends,
-                              const std::vector<int>& destinations, void* recvbuf, const std::vector<Block>& recvs,
+void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, std::span<const Block> sends,
+                              const std::vector<int>& destinations, void* recvbuf, std::span<const Block> recvs,
                               const std::vector<int>& sources, const std::vector<int>& recv_order);
 
 // Intercommunicator forms (MPI-3.1 §5.2.2): `root` is MPI_ROOT at the root,

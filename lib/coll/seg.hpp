@@ -21,6 +21,7 @@
 #include <memory>
 
 #include "coll/typed.hpp"
+#include "core/small_vec.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::coll {
@@ -112,11 +113,15 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
 // MPI_Neighbor_alltoall(v,w): block j of sendbuf to destinations[j], block
 // i of recvbuf from sources[i], receive blocks matched in recv_order
 // (topo/neighbors.hpp); the three lists must outlive a nonblocking one.
+// The block lists keep up to kInlineBlocks blocks inline (a 3-D grid has 6
+// neighbours): no heap allocation per call for the usual topologies.
+inline constexpr std::size_t kInlineBlocks = 8;
+using BlockList = core::SmallVec<Block, kInlineBlocks>;
 struct NeighborArgs {
   const void* sendbuf;
-  std::vector<Block> sends;
+  BlockList sends;
   void* recvbuf;
-  std::vector<Block> recvs;
+  BlockList recvs;
   const std::vector<int>* destinations;
   const std::vector<int>* sources;
   const std::vector<int>* recv_order;

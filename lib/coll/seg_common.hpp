@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "coll/reduction.hpp"
@@ -105,9 +106,11 @@ class Published {
 };
 
 // Calls fn(j) once for every member j with want[j] set, as soon as j has
-// posted collective k, in the order they post.
-template <class Fn>
-void each_posted(const Segment& s, std::uint64_t k, std::vector<char> want, Fn&& fn) {
+// posted collective k, in the order they post. `want` (one char per
+// member): a std::vector<char>, or a core::SmallVec where the caller builds
+// it on every call (seg_neighbor.cpp).
+template <class Want, class Fn>
+void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
   int left = 0;
   for (char w : want) left += w ? 1 : 0;
   const auto posted = [&](int j) { return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k; };
@@ -150,8 +153,8 @@ inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}
 // for single copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
-std::uint64_t publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                             const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted = false,
+std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
+                             std::unique_ptr<Temp>* keep, bool rooted = false,
                              const std::vector<int>* dests = nullptr);
 // Takes the block of member i's table at `entry` (-1: this member's) into t.
 void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);

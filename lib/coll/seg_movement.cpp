@@ -93,8 +93,8 @@ std::int32_t* dests_of(std::byte* region) {
 
 }  // namespace
 
-std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, const std::vector<Typed>& blocks,
-                                  const std::vector<char>& to, std::unique_ptr<Temp>* keep, bool rooted,
+std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
+                                  std::span<const char> to, std::unique_ptr<Temp>* keep, bool rooted,
                                   const std::vector<int>* dests) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);

@@ -41,16 +41,24 @@ bool applies(const Segment& s, int max_outdegree, bool gather) {
   return s.single_copy() && max_outdegree >= 0 && table_fits(s, gather ? 1 : static_cast<std::size_t>(max_outdegree));
 }
 
+// Per-call lists inline up to these sizes (core/small_vec.hpp): the table
+// of a grid of up to 3 dimensions, the members of a segment of up to 64.
+using Blocks = core::SmallVec<Typed, kInlineBlocks>;
+using Flags = core::SmallVec<char, kInlineBlocks>;
+using Members = core::SmallVec<char, 64>;
+
 // This member's table published and posted (the others woken); the mode.
 std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::unique_ptr<Temp>* keep) {
-  std::vector<Typed> blocks;
-  std::vector<char> to;
+  Blocks blocks;
+  Flags to;
   if (a.gather) {
     bool any = false;
     for (int d : *a.destinations) any = any || d != MPI_PROC_NULL;
     blocks.push_back(any ? typed(a.sendbuf, a.sends[0]) : Typed{nullptr, 0, nullptr});
     to.push_back(any);
   } else {
+    blocks.reserve(a.destinations->size());
+    to.reserve(a.destinations->size());
     for (std::size_t j = 0; j < a.destinations->size(); ++j) {
       blocks.push_back(typed(a.sendbuf, a.sends[j]));
       to.push_back((*a.destinations)[j] != MPI_PROC_NULL);
@@ -62,8 +70,8 @@ std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::uni
 }
 
 // The members this one takes blocks from.
-std::vector<char> sources_of(const Segment& s, const NeighborArgs& a) {
-  std::vector<char> want(static_cast<std::size_t>(s.size()), 0);
+Members sources_of(const Segment& s, const NeighborArgs& a) {
+  Members want(static_cast<std::size_t>(s.size()), 0);
   for (int j : *a.sources)
     if (j != MPI_PROC_NULL) want[static_cast<std::size_t>(j)] = 1;
   return want;
@@ -114,7 +122,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
   const bool by_address = start(s, k, a, &keep) == kByAddress;
-  std::vector<char> want = sources_of(s, a);
+  const Members want = sources_of(s, a);
   const auto ready = [&s, k, want] {
     for (int j = 0; j < s.size(); ++j)
       if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "comm/comm.hpp"
 #include "group/group.hpp"
@@ -44,6 +45,17 @@ Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask&
 // (MPI_Comm_split_type's split_type, 0 for MPI_Comm_split) must agree among
 // the ranks that get a communicator.
 Made split(const Comm& parent, int color, int key, const LocalError& local, int kind = 0);
+// The context slots this process offers a constructor's round (free, not
+// reserved by a pending MPI_Comm_idup, not pinned by p2p).
+ContextPool::Mask offer();
+// For a constructor that runs its own round on intracommunicator `parent`
+// and knows every rank's new rank from it (the topology constructors,
+// topo/create.cpp, whose placement every rank computes alike): the new
+// communicator of the parent ranks `order` (order[k] becomes rank k;
+// MPI_COMM_NULL on a rank not in it), on the lowest slot of `agreed`, the
+// AND of every rank's offer() gathered in that round. What comm::split
+// does after its round, without a round of its own.
+Made create_ordered(const Comm& parent, const std::vector<int>& order, const ContextPool::Mask& agreed);
 // Intra: disjoint groups allowed (MPI-2.2). Inter: `g` is a subgroup of the
 // local group. `g` may be null when `local` reports why.
 Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local);

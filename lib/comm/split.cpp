@@ -129,6 +129,21 @@ Made split(const Comm& parent, int color, int key, const LocalError& local, int 
   return finish(make_intra(parent, world_of(p, m), position(m, p.me), slot));
 }
 
+ContextPool::Mask offer() { return state().contexts.mask(busy_slots()); }
+
+Made create_ordered(const Comm& parent, const std::vector<int>& order, const ContextPool::Mask& agreed) {
+  Made out;
+  int slot;
+  // Every rank gets the same verdict from the same mask, members or not.
+  if (pick_slot(agreed, &slot, &out)) return out;
+  const int me = position(order, parent.rank);
+  if (me == static_cast<int>(order.size())) return out;
+  std::vector<int> world;
+  world.reserve(order.size());
+  for (int r : order) world.push_back(parent.peer_world[static_cast<std::size_t>(r)]);
+  return finish(make_intra(parent, std::move(world), me, slot));
+}
+
 Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local) {
   const exchange::Peers p = peers_of(parent);
   std::vector<int> gw;

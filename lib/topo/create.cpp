@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <string>
 
 #include "coll/base.hpp"
@@ -34,11 +35,16 @@ struct Vote {
 struct Agreement {
   std::vector<Vote> all;  // in rank order
   bool reorder = false;   // every rank asked for it
+  // The context slots free on every rank: the round doubles as the new
+  // communicator's (create_ordered), as every rank can tell every rank's
+  // new rank from the votes.
+  comm::ContextPool::Mask mask;
 
   // The domains of the first n processes down the hierarchy; empty when
   // nothing tells them apart (then no placement can beat the identity).
   std::vector<std::vector<int>> levels(int n) const {
     std::vector<Location> where;
+    where.reserve(at(n));
     for (int i = 0; i < n; ++i) where.push_back(all[at(i)].where);
     return placement_levels(where).domain;
   }
@@ -54,8 +60,8 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
   mine.reorder = reorder && local.code == MPI_SUCCESS && peers.size() > 1;
   if (mine.reorder) mine.where = this_process_location();
   a->all.assign(at(peers.size()), Vote{});
-  std::uint64_t ignored = 1;
-  coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), &ignored, 1);
+  a->mask = comm::offer();
+  coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), a->mask.data(), comm::ContextPool::kWords);
   if (local.code != MPI_SUCCESS) {
     *failed = {local.code, local.why, MPI_COMM_NULL};
     return false;
@@ -73,9 +79,18 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
   return true;
 }
 
-// The new communicator: members in key order, carrying t.
-comm::Made attach(const comm::Comm& old, bool member, int key, std::shared_ptr<const Topology> t) {
-  comm::Made m = comm::split(old, member ? 0 : MPI_UNDEFINED, key, comm::LocalError{});
+// The new communicator of the first `members` ranks of old, carrying t:
+// ranked by place[p] (the node process p takes; the identity when place is
+// empty), ties by old rank, as comm::split would rank them with place[p] as
+// key. Every rank knows every place from the agreement round, so no round
+// of its own: one round less than a split per constructor.
+comm::Made attach(const comm::Comm& old, const Agreement& a, int members, const std::vector<int>& place,
+                  std::shared_ptr<const Topology> t) {
+  std::vector<int> order(at(members));
+  std::iota(order.begin(), order.end(), 0);
+  if (!place.empty())
+    std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return place[at(x)] < place[at(y)]; });
+  comm::Made m = comm::create_ordered(old, order, a.mask);
   if (m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL) comm::lookup(m.handle)->topo = std::move(t);
   return m;
 }
@@ -86,21 +101,34 @@ int product(const std::vector<int>& dims) {
   return static_cast<int>(n);
 }
 
+// The grid rank of each of the grid's processes under reordering; empty
+// for the identity.
+std::vector<int> cart_places(const Agreement& a, const std::vector<int>& dims, const std::vector<int>& periods) {
+  if (!a.reorder) return {};
+  const auto levels = a.levels(product(dims));
+  return levels.empty() ? std::vector<int>{} : cart_placement(dims, periods, levels);
+}
+
 // The grid rank of the caller under reordering, or its own rank.
 int cart_rank_of(const comm::Comm& c, const Agreement& a, const std::vector<int>& dims,
                  const std::vector<int>& periods) {
-  const int cells = product(dims);
-  if (c.rank >= cells || !a.reorder) return c.rank;
-  const auto levels = a.levels(cells);
-  return levels.empty() ? c.rank : cart_placement(dims, periods, levels)[at(c.rank)];
+  if (c.rank >= product(dims)) return c.rank;
+  const auto place = cart_places(a, dims, periods);
+  return place.empty() ? c.rank : place[at(c.rank)];
 }
 
 // Graphs are partitioned over packages, then each part over NUMA nodes, then
-// over caches.
-int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
-  if (c.rank >= g.size() || !a.reorder) return c.rank;
+// over caches. The node of each process; empty for the identity.
+std::vector<int> graph_places(const Agreement& a, const CommGraph& g) {
+  if (!a.reorder) return {};
   const auto levels = a.levels(g.size());
-  return levels.empty() ? c.rank : graph_placement_tree(g, levels)[at(c.rank)];
+  return levels.empty() ? std::vector<int>{} : graph_placement_tree(g, levels);
+}
+
+int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
+  if (c.rank >= g.size()) return c.rank;
+  const auto place = graph_places(a, g);
+  return place.empty() ? c.rank : place[at(c.rank)];
 }
 
 CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_edges_only,
@@ -138,7 +166,7 @@ comm::Made cart_create(const comm::Comm& old, const std::vector<int>& dims, cons
   t->kind = Topology::Kind::cart;
   t->dims = dims;
   for (int p : periods) t->periods.push_back(p ? 1 : 0);
-  return attach(old, old.rank < product(dims), cart_rank_of(old, a, dims, periods), std::move(t));
+  return attach(old, a, product(dims), cart_places(a, dims, periods), std::move(t));
 }
 
 comm::Made cart_sub(const comm::Comm& c, const int* remain_dims, const comm::LocalError& local) {
@@ -173,8 +201,8 @@ comm::Made graph_create(const comm::Comm& old, int nnodes, const int* index, con
   t->kind = Topology::Kind::graph;
   t->index.assign(index, index + nnodes);
   if (nnodes > 0) t->edges.assign(edges, edges + index[nnodes - 1]);
-  const int key = a.reorder ? graph_rank_of(old, a, graph_of_index(nnodes, index, edges)) : old.rank;
-  return attach(old, old.rank < nnodes, key, std::move(t));
+  const auto place = a.reorder ? graph_places(a, graph_of_index(nnodes, index, edges)) : std::vector<int>{};
+  return attach(old, a, nnodes, place, std::move(t));
 }
 
 comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& mine, bool weighted, bool reorder,
@@ -187,12 +215,13 @@ comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& min
   std::vector<int> counts;
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, mine, counts);
-  const int node = a.reorder ? graph_rank_of(old, a, graph_of(old.size(), all, false, a.all)) : old.rank;
+  const auto place = a.reorder ? graph_places(a, graph_of(old.size(), all, false, a.all)) : std::vector<int>{};
+  const int node = place.empty() ? old.rank : place[at(old.rank)];
   std::vector<int> outdeg(at(old.size()), 0);
   for (const auto& edges : all)
     for (const Edge& e : edges) ++outdeg[at(e.source)];
   const int widest = outdeg.empty() ? 0 : *std::max_element(outdeg.begin(), outdeg.end());
-  return attach(old, true, node, dist_graph(adjacency_of(all, node), weighted, widest));
+  return attach(old, a, old.size(), place, dist_graph(adjacency_of(all, node), weighted, widest));
 }
 
 comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, bool weighted, bool reorder,
@@ -207,7 +236,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   int widest = 0;
   for (const Vote& x : a.all) widest = std::max(widest, static_cast<int>(x.outdeg));
   if (!a.reorder || a.levels(old.size()).empty())
-    return attach(old, true, old.rank, dist_graph(std::move(mine), weighted, widest));
+    return attach(old, a, old.size(), {}, dist_graph(std::move(mine), weighted, widest));
   // Round 2: every rank's lists (out-edges first, then in-edges, each in
   // the order given), so that the process taking node k gets rank k's lists.
   std::vector<Edge> lists;
@@ -218,8 +247,9 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   std::vector<int> counts;
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, lists, counts);
-  const int node = graph_rank_of(old, a, graph_of(old.size(), all, true, a.all));
-  if (node == old.rank) return attach(old, true, node, dist_graph(std::move(mine), weighted, widest));
+  const auto place = graph_places(a, graph_of(old.size(), all, true, a.all));
+  const int node = place.empty() ? old.rank : place[at(old.rank)];
+  if (node == old.rank) return attach(old, a, old.size(), place, dist_graph(std::move(mine), weighted, widest));
   Adjacency theirs;
   const auto& rec = all[at(node)];
   const size_t outdeg = at(a.all[at(node)].outdeg);
@@ -232,7 +262,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
       theirs.source_weights.push_back(rec[i].weight);
     }
   }
-  return attach(old, true, node, dist_graph(std::move(theirs), a.all[at(node)].weighted != 0, widest));
+  return attach(old, a, old.size(), place, dist_graph(std::move(theirs), a.all[at(node)].weighted != 0, widest));
 }
 
 Mapped cart_map(const comm::Comm& c, const std::vector<int>& dims, const std::vector<int>& periods,

@@ -2,7 +2,8 @@
 // Cart_sub, Graph_create, Dist_graph_create(_adjacent), Cart_map, Graph_map.
 //
 // Protocol (all on comm's collective context, never the public MPI_* calls):
-//  1. Agreement round (one internal allgather): every rank's argument
+//  1. Agreement round (one internal allgather): every rank's free context
+//     slots (comm::offer, for step 3), its argument
 //     verdict (its LocalError, see topo/args.hpp), its reorder flag, where
 //     it runs when it asked to reorder (package, NUMA node, L3/L2/L1 cache:
 //     topo/locality.hpp, from hwloc and the launcher's binding), and for
@@ -12,8 +13,11 @@
 //  2. Distributed graphs only: every rank's edges (Dist_graph_create) or
 //     adjacency lists (Dist_graph_create_adjacent with reordering), so every
 //     rank knows the whole graph and computes the same placement.
-//  3. comm::split of the old communicator, the new rank as key; the caller
-//     attaches the Topology to its new communicator.
+//  3. The new communicator from round 1 alone (comm::create_ordered): that
+//     round also gathers every rank's free context slots, and every rank
+//     knows every rank's new rank (ranked as comm::split would with the new
+//     rank as key), so no split and no round of its own; the Topology is
+//     attached to it.
 //
 // Reordering: node k of the topology (a grid position, a graph node) is held
 // by the process of rank k in the new communicator, as for the Cartesian

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <set>
 #include <utility>
 
 namespace ringmpi::topo {
@@ -23,17 +22,29 @@ std::vector<int> number(const std::vector<Key>& keys) {
   return out;
 }
 
-int distinct(const std::vector<int>& v) { return static_cast<int>(std::set<int>(v.begin(), v.end()).size()); }
+// Sorted and deduplicated in place (the callers' copies are scratch): a
+// std::set cost a node allocation per process on every reordering call.
+int distinct(std::vector<int> v) {
+  std::sort(v.begin(), v.end());
+  return static_cast<int>(std::unique(v.begin(), v.end()) - v.begin());
+}
 
 }  // namespace
 
 Levels placement_levels(const std::vector<Location>& where) {
   const size_t n = where.size();
+  // Processes all in one place (unbound on a machine of one NUMA node, as
+  // usual when oversubscribed) have no level that splits them: say so before
+  // building the per-level lists, which MPI_Cart_create with reorder would
+  // otherwise build on every call.
+  const auto same = [&](const Location& l) { return std::equal(l.at, l.at + kLevels, where[0].at); };
+  if (n == 0 || std::all_of(where.begin(), where.end(), same)) return {};
   std::vector<std::pair<int, int>> order;  // (distinct objects, level)
   for (int k = 0; k < kLevels; ++k) {
     std::vector<int> raw;
+    raw.reserve(n);
     for (const Location& l : where) raw.push_back(l.at[k]);
-    if (std::find(raw.begin(), raw.end(), -1) == raw.end()) order.emplace_back(distinct(raw), k);
+    if (std::find(raw.begin(), raw.end(), -1) == raw.end()) order.emplace_back(distinct(std::move(raw)), k);
   }
   std::sort(order.begin(), order.end());
   Levels out;
@@ -41,9 +52,11 @@ Levels placement_levels(const std::vector<Location>& where) {
   int above_count = 1;
   for (const auto& [count, k] : order) {
     std::vector<std::pair<int, int>> key;
+    key.reserve(n);
     for (size_t p = 0; p < n; ++p) key.emplace_back(above[p], where[p].at[k]);
     std::vector<int> domain = number(key);
-    const int domains = distinct(domain);
+    // number() numbers densely from 0, so the largest number tells how many.
+    const int domains = domain.empty() ? 0 : *std::max_element(domain.begin(), domain.end()) + 1;
     if (domains == above_count) continue;             // splits nothing
     if (static_cast<size_t>(domains) == n) break;     // everyone alone, here and below
     out.kind.push_back(static_cast<Level>(k));
