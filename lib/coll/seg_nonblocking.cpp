@@ -71,11 +71,7 @@ namespace {
 class IbarrierOp final : public p2p::Extension, public Pooled {
  public:
   IbarrierOp(std::shared_ptr<Segment> seg, std::uint64_t b) : seg_(std::move(seg)), b_(b) {}
-  bool poll() override {
-    for (int i = 0; i < seg_->size(); ++i)
-      if (seg_->line(i).ibarrier.load(std::memory_order_acquire) < b_) return false;
-    return true;
-  }
+  bool poll() override { return seg_->all_ibarrier(b_); }
   int error() const override { return MPI_SUCCESS; }
   const char* describe() const override { return ""; }
 

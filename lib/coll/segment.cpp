@@ -192,6 +192,12 @@ bool Segment::all_done(std::uint64_t k) const {
   return true;
 }
 
+bool Segment::all_ibarrier(std::uint64_t b) const {
+  for (int i = 0; i < n_; ++i)
+    if (lines_[i].ibarrier.load(std::memory_order_acquire) < b) return false;
+  return true;
+}
+
 void Segment::wait_all_done(std::uint64_t k) const {
   p2p::wait_until([&] { return all_done(k); });
 }
@@ -209,6 +215,18 @@ void Segment::wake_all() const {
 }
 
 void Segment::barrier() {
+  if (!oversubscribed_) {
+    // Each member stores its own count and reads the others': with a core
+    // per rank the last arrival costs one cache-line transfer to each
+    // reader, where the shared counter moves its line once per arrival and
+    // then the release word once more. The count is the one MPI_Ibarrier
+    // uses (collective order numbers both kinds alike on every member).
+    const std::uint64_t b = next_ibarrier();
+    lines_[me_].ibarrier.store(b, std::memory_order_release);
+    wake_all();
+    if (!all_ibarrier(b)) p2p::wait_until([&] { return all_ibarrier(b); });
+    return;
+  }
   const std::uint64_t b = ++barriers_;
   const std::uint64_t arrival = header_->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
   if (arrival == b * static_cast<std::uint64_t>(n_)) {

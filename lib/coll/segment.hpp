@@ -58,7 +58,8 @@
 //             never waits on anything but other members' starts: a
 //             nonblocking collective runs on the segment only when every
 //             member writes all its data at its start;
-//   ibarrier = b (release) when it started its b-th MPI_Ibarrier; the
+//   ibarrier = b (release) when it started its b-th MPI_Ibarrier (or,
+//             not oversubscribed, MPI_Barrier: see Barrier words); the
 //             barrier completes once every member's ibarrier >= b;
 //   dest, pushed: the split copy of a large scan's hop (seg_reduction.cpp)
 //             and of a two-rank bcast (seg_movement.cpp): the reader
@@ -81,7 +82,12 @@
 // caller's own memory: its owner waits for every reader's done >= k before
 // it returns.
 //
-// Barrier words. Header::arrived counts arrivals of every barrier so far
+// Barrier words. With a core per rank (not oversubscribed, the same on
+// every member), MPI_Barrier numbers its barriers with MPI_Ibarrier's count
+// and works as the nonblocking one does: member i stores ibarrier = b
+// (release), wakes sleepers, and waits until every member's ibarrier >= b.
+// The counts only grow, so nothing is reset between barriers. Otherwise
+// (oversubscribed) Header::arrived counts arrivals of every barrier so far
 // (fetch_add, acq_rel); the arrival that makes it b * n is the last one of
 // barrier b: it stores released = b (release) and wakes the sleepers; the
 // others wait for released >= b. No member arrives at barrier b + 1 before
@@ -225,6 +231,8 @@ class Segment {
   // Whether member i's done >= k / every other member's (acquire).
   bool done_at(int i, std::uint64_t k) const { return lines_[i].done.load(std::memory_order_acquire) >= k; }
   bool all_done(std::uint64_t k) const;
+  // Whether every member's ibarrier >= b (acquire): barrier b is complete.
+  bool all_ibarrier(std::uint64_t b) const;
   // Rings the doorbells of sleeping members: one of them, or all others.
   void wake(int i) const;
   void wake_all() const;
