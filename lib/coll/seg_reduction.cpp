@@ -219,20 +219,66 @@ int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* r
   return by_blocks(s, r, mine, result, c, prefix(s.size(), counts), Want::own_block, -1);
 }
 
+namespace {
+
+// Oversubscribed scans of up to this many bytes take the message chain (seg_scan).
+constexpr std::size_t kMessageChainMax = 256;
+
+// The chain through the slots: partial(i) = x0 op ... op xi, written by
+// rank i into its own slot region from rank i - 1's. A rank waits only for
+// its predecessor's post (as a chain of messages does) and returns as soon
+// as its own is published (as every slot region lets it): with more ranks
+// than cores neither a rank below nor a reader above must get a core first.
+int scan_slot_chain(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  const std::size_t m = bytes_of(r, r.count);
+  const int me = s.me();
+  const bool publishes = me + 1 < s.size();  // the last rank's partial has no reader
+  const std::uint64_t k = s.begin();
+  std::byte* own = publishes ? s.reserve(k, m) : nullptr;
+  int err = MPI_SUCCESS;
+  if (me == 0) {
+    if (own) std::memcpy(own, mine, m);
+    if (!exclusive && result != mine) std::memcpy(result, mine, m);
+  } else {
+    s.wait_posted(me - 1, k);
+    const std::byte* prev = s.data(me - 1, k);
+    if (own) {  // partial(me) = partial(me - 1) op x(me), before MPI_IN_PLACE's result overwrites x(me)
+      std::memcpy(own, mine, m);
+      err = apply(r, prev, own, r.count);
+      std::memcpy(result, exclusive ? prev : own, m);
+    } else if (exclusive) {
+      std::memcpy(result, prev, m);
+    } else {
+      if (result != mine) std::memcpy(result, mine, m);
+      err = apply(r, prev, result, r.count);
+    }
+  }
+  s.post_done(k);  // every read of collective k is done: publish and finish with one wake-up
+  return err;
+}
+
+}  // namespace
+
 int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (!reducible(s, r)) return -1;
   const std::size_t m = bytes_of(r, r.count);
   if (!exclusive && two_ranks_by_messages(s, tunables::Id::coll_scan, m)) return -1;
-  // With more ranks than cores, scans up to a slot region take the message
-  // chain: here rank i waits for the posts of every rank below it, there
-  // only for rank i - 1's message, so fewer ranks must get a core before it
-  // goes on. Measured (bench/coll, idle 2-core machine, us, segment /
-  // messages): np = 8 exscan 4 B 1.9-2.1 / 0.74-0.81, 1 KiB 4.6-4.9 /
-  // 2.0-2.4, 16 KiB 45-52 / 27-33, 64 KiB 179-196 / 110-125; np = 4 1 KiB
-  // 1.6 / 0.9-1.2. Larger vectors keep the segment's chain (mixed there).
-  if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && m <= s.inline_max()) return -1;
+  // With more ranks than cores, scans up to a slot region take a chain:
+  // rank i waits only for rank i - 1, where the fold below makes it wait for
+  // the posts of every rank below it (so more ranks must get a core before
+  // it goes on). Up to kMessageChainMax bytes the chain is one of messages,
+  // above it one through the slots (scan_slot_chain). Measured (bench/coll,
+  // idle 2-core machine, us): fold / message chain at np = 8: exscan 4 B
+  // 1.9-2.1 / 0.74-0.81, 1 KiB 4.6-4.9 / 2.0-2.4, 64 KiB 179-196 / 110-125;
+  // message chain / slot chain, best of 3 alternating runs: np = 4 exscan
+  // 16 B 0.18 / 0.42, 256 B 0.31 / 0.31, 1 KiB 0.64 / 0.43, 16 KiB 6.5 /
+  // 3.5, 64 KiB 26 / 13; np = 8 exscan 256 B 0.89 / 0.93, 1 KiB 1.6 / 1.1,
+  // 16 KiB 24 / 7.9, 64 KiB 65 / 28 (scan alike). Larger vectors keep the
+  // segment's single-copy chain below.
+  if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && m <= kMessageChainMax) return -1;
   core::count(core::Counter::seg_scan);
   if (r.count == 0) return MPI_SUCCESS;
+  if (s.oversubscribed() && m <= s.inline_max()) return scan_slot_chain(s, r, mine, result, exclusive);
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
