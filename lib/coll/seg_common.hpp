@@ -149,13 +149,12 @@ inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}
 // slot) the blocks; the mode is in the region, so a reader follows whatever
 // the writer chose.
 // Publishes blocks[j] for every j in `to` from this member: packed into its
-// slot region when they all fit there (and, `rooted`, none is large enough
-// for single copy), else by address (their own memory when contiguous, a
+// slot region when they all fit there and none is large enough for single
+// copy (Segment::prefer_single_copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
-                             std::unique_ptr<Temp>* keep, bool rooted = false,
-                             const std::vector<int>* dests = nullptr);
+                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr);
 // Takes the block of member i's table at `entry` (-1: this member's) into t.
 void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);
 // The entry of member i's table (published with dests) that is the
@@ -173,7 +172,7 @@ bool tables_apply(const Segment& s, long long block);
 // afterwards by the caller: *from_send) or the own block of recvbuf.
 Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool* from_send);
 // A scatter root's start: the blocks for the others published as a table
-// and posted (rooted: large blocks by address), the others woken, its own
+// and posted (large blocks by address), the others woken, its own
 // block copied unless in place. Returns the mode.
 std::uint64_t start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
                                  const int* displs, const dtype::Datatype& stype, const Typed& recv, bool in_place,

@@ -94,7 +94,7 @@ std::int32_t* dests_of(std::byte* region) {
 }  // namespace
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
-                                  std::span<const char> to, std::unique_ptr<Temp>* keep, bool rooted,
+                                  std::span<const char> to, std::unique_ptr<Temp>* keep,
                                   const std::vector<int>* dests) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
@@ -104,7 +104,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       total += align64(blocks[j].bytes());
       largest = std::max(largest, blocks[j].bytes());
     }
-  const bool in_slot = total <= s.inline_max() && !(rooted && s.prefer_single_copy(largest));
+  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest);
   std::byte* region = s.reserve(k, in_slot ? total : head);
   head_of(region).entries = static_cast<std::uint32_t>(m);
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
@@ -270,7 +270,7 @@ std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* s
   const int n = s.size();
   std::vector<Typed> blocks(static_cast<std::size_t>(n));
   for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
-  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep, true);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
   s.wake_all();
   if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
   return mode;

@@ -64,7 +64,7 @@ std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::uni
       to.push_back((*a.destinations)[j] != MPI_PROC_NULL);
     }
   }
-  const std::uint64_t mode = publish_blocks(s, k, blocks, to, keep, false, a.gather ? nullptr : a.destinations);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, to, keep, a.gather ? nullptr : a.destinations);
   s.wake_all();
   return mode;
 }

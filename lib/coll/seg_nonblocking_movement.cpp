@@ -103,7 +103,7 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
     std::vector<Typed> blocks(static_cast<std::size_t>(n));
     blocks[static_cast<std::size_t>(root)] = send;
     std::unique_ptr<Temp> keep;
-    const bool by_address = publish_blocks(s, k, blocks, only(n, root), &keep, true) == kByAddress;
+    const bool by_address = publish_blocks(s, k, blocks, only(n, root), &keep) == kByAddress;
     s.wake(root);
     auto op = make_op(sp, k, always, nothing, [&s, k, root, by_address] { return !by_address || s.done_at(root, k); });
     op->keep(shared(std::move(keep)));

@@ -169,11 +169,12 @@ class Segment {
   const NumaGroups& groups() const { return groups_; }
   // The largest region one collective may take in a member's slot.
   std::size_t inline_max() const { return slot_bytes_ / 2; }
-  // Whether a rooted collective (scatter, gather) should move a block of
-  // `bytes` by single copy although it fits a slot region: from 32 KiB when
-  // every rank has a core of its own (measured, bench/coll at np = 2: a
-  // scatter of 32 KiB blocks 4.3 us by single copy against 4.9 us through
-  // the slot, 16 KiB 3.2 against 2.6; gather ties at 32 KiB). With more
+  // Whether a collective should move a block of `bytes` by single copy
+  // although it fits a slot region: from 32 KiB when every rank has a core
+  // of its own (measured, bench/coll at np = 2: a scatter of 32 KiB blocks
+  // 4.3 us by single copy against 4.9 us through the slot, 16 KiB 3.2
+  // against 2.6; gather ties at 32 KiB; alltoall, best of 3 alternating
+  // runs, 32 KiB 5.0 against 5.5, 64 KiB 7.9 against 11.4). With more
   // ranks than cores the slot wins at every size: the writer returns at once
   // instead of waiting for its readers to be scheduled (np = 8: 37 us
   // against 193 us for 64 KiB blocks).
