@@ -177,13 +177,17 @@ Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool*
 std::uint64_t start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
                                  const int* displs, const dtype::Datatype& stype, const Typed& recv, bool in_place,
                                  std::unique_ptr<Temp>* keep);
-// Whether an allgather(v) with these counts runs on s (its blocks larger
-// than a slot region need single copy); *any_large: whether some are.
+// Whether an allgather member's own block of `bytes` travels by address
+// (single copy): larger than a slot region, or large enough that single
+// copy is faster (Segment::prefer_single_copy). Every member knows every
+// block's size, so writer and readers decide alike.
+bool own_block_by_address(const Segment& s, std::size_t bytes);
+// Whether an allgather(v) with these counts runs on s (blocks by address
+// need single copy); *any_large: whether some block travels by address.
 bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large);
-// An allgather member's own block into its region and posted: packed, up
-// to inline_max() bytes, else its address (the returned object keeps a
-// packed copy alive when src is not contiguous). Every member knows every
-// block's size, so the reader knows which.
+// An allgather member's own block into its region and posted: packed, or
+// its address (own_block_by_address; the returned object keeps a packed
+// copy alive when src is not contiguous).
 std::shared_ptr<Published> publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes);
 // Member j's allgather block into dst.
 void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst);

@@ -179,16 +179,19 @@ bool seg::tables_apply(const Segment& s, long long block) {
          table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
 }
 
+bool seg::own_block_by_address(const Segment& s, std::size_t bytes) {
+  return bytes > s.inline_max() || s.prefer_single_copy(bytes);
+}
+
 bool seg::allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large) {
   *any_large = false;
-  for (int j = 0; j < s.size(); ++j)
-    *any_large = *any_large || static_cast<std::size_t>(counts[j]) * rtype.size > s.inline_max();
+  for (int j = 0; j < s.size(); ++j) *any_large = *any_large || own_block_by_address(s, std::size_t(counts[j]) * rtype.size);
   return !*any_large || s.single_copy();
 }
 
 std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes) {
   std::shared_ptr<Published> pub;
-  if (bytes <= s.inline_max()) {
+  if (!own_block_by_address(s, bytes)) {
     pack_to(src, s.reserve(k, bytes));
   } else {
     pub = std::make_shared<Published>(src);
@@ -200,7 +203,7 @@ std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, c
 }
 
 void seg::take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst) {
-  if (dst.bytes() <= s.inline_max()) {
+  if (!own_block_by_address(s, dst.bytes())) {
     unpack_from(s.data(j, k), dst.bytes(), dst);
     return;
   }

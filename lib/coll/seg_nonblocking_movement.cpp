@@ -116,9 +116,8 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   return start_op(std::move(op), s, comm, request);
 }
 
-// Every member publishes its one block (slot up to inline_max(), else its
-// address in the region: every member knows every block's size) and takes
-// everybody else's.
+// Every member publishes its one block (in the slot, or its address in the
+// region: own_block_by_address) and takes everybody else's.
 int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_place, void* recvbuf,
                     const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype,
                     MPI_Comm comm, MPI_Request* request) {
