@@ -89,6 +89,54 @@ bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
   return r.type->contiguous() && m <= (s.size() == 2 ? s.inline_max() : kFoldWhole);
 }
 
+// The vectors of nonblocking reductions and scans. A member's region holds
+// its vector's address (published by address) or 0, then at kVectorData
+// the vector itself. By address (from 64 KiB with a core per rank, not in
+// place: there the result overwrites the vector while others still read
+// it) the start copies nothing, the readers copy in their own progress,
+// overlapping their computation, and the member completes once they are
+// done. Each member chooses (in place is its own business), so the mode is
+// in the region. np = 2, alternating runs, slot / address: iexscan 64 KiB
+// 6.4-7.3 / 7.9 us, overlap 4-10 / 98 %; iscan 64 KiB 8.8-12.1 / 11.6-12.0
+// us, 84 / 98 %; at 32 KiB the latency cost was larger (iexscan 3.5-3.8 /
+// 5.2 us), hence 64 KiB.
+constexpr std::size_t kVectorData = 64;
+
+bool vector_by_address(const Segment& s, std::size_t m, const void* mine, const void* result) {
+  return s.prefer_single_copy(m) && m >= 2 * Segment::kSingleCopyMin && mine != result;
+}
+
+// Whether a vector of m bytes can be published: by address, or with its
+// mode word in a slot region.
+bool vector_fits(const Segment& s, std::size_t m, bool by_address) {
+  return by_address ? s.single_copy() : kVectorData + m <= s.inline_max();
+}
+
+void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m, bool by_address) {
+  std::byte* region = s.reserve(k, by_address ? kVectorData : kVectorData + m);
+  const std::uint64_t addr = by_address ? reinterpret_cast<std::uint64_t>(mine) : 0;
+  std::memcpy(region, &addr, sizeof addr);
+  if (!by_address) std::memcpy(region + kVectorData, mine, m);
+  s.post(k);
+  s.wake_all();
+}
+
+// Member j's vector of collective k (posted): in its slot region, read by
+// single copy into *copy, or, for this member by address, `mine` itself
+// (not in place, so no fold into the result has changed it). One copy
+// buffer serves a whole fold: each vector is used before the next is asked.
+const std::byte* vector_of(const Segment& s, std::uint64_t k, int j, std::size_t m, const void* mine,
+                           bool mine_by_address, std::unique_ptr<Temp>* copy) {
+  if (j == s.me() && mine_by_address) return static_cast<const std::byte*>(mine);
+  const std::byte* at = s.data(j, k);
+  std::uint64_t from;
+  std::memcpy(&from, at, sizeof from);
+  if (from == 0) return at + kVectorData;
+  if (!*copy) *copy = std::make_unique<Temp>(m);
+  s.read(j, from, (*copy)->get(), m);
+  return (*copy)->get();
+}
+
 }  // namespace
 
 std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family) {
@@ -138,22 +186,31 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
 }
 
 // MPI_Ireduce (root >= 0) and MPI_Iallreduce (root -1) of small vectors:
-// every member's contribution into its slot at the start; the members that
-// need the result fold all of them in rank order once all are posted.
+// every member's contribution published at the start (publish_vector: in
+// its slot, or by address from 64 KiB between two members with a core
+// each); the members that need the result fold all of them in rank order
+// once all are posted. np = 2, 64 KiB, alternating runs, slot / address:
+// iallreduce 11.6-11.8 / 10.1-10.2 us, overlap 40 / 98 %; ireduce
+// 11.1-11.6 / 10.0-10.1 us, 61 / 95 %.
 int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result, int root,
                 MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  if (!foldable(s, r, m)) return -1;
+  const bool by_address = vector_by_address(s, m, mine, result);
+  if (!foldable(s, r, m) || !vector_fits(s, m, by_address)) return -1;
   core::count(root >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
   const std::uint64_t k = s.begin();
-  std::memcpy(s.reserve(k, m), mine, m);
-  s.post(k);
-  s.wake_all();
-  if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, always, nothing), s, comm, request);
+  publish_vector(s, k, mine, m, by_address);
+  const auto released = [&s, k, by_address] { return !by_address || s.all_done(k); };
+  if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, always, nothing, released), s, comm, request);
   const int n = s.size();
-  auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
-                    [&s, k, n, r, result] { return fold_down(r, n - 1, [&](int j) { return s.data(j, k); }, result); });
+  auto op = make_op(
+      sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
+      [&s, k, n, r, result, m, mine, by_address] {
+        std::unique_ptr<Temp> copy;
+        return fold_down(r, n - 1, [&](int j) { return vector_of(s, k, j, m, mine, by_address, &copy); }, result);
+      },
+      released);
   op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
@@ -189,44 +246,18 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
               MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  // Each member's region: its vector's address (by address) or 0, then at
-  // kScanData the vector itself. By address (from 64 KiB with a core per
-  // rank, not in place: there the result overwrites the vector while others
-  // read it) the start copies nothing, the readers copy in their progress,
-  // overlapping their computation, and the member completes once they are
-  // done. A member's mode is its own choice, hence written in its region.
-  // np = 2, alternating runs, slot / address: iexscan 64 KiB 6.4-7.3 / 7.9
-  // us, overlap 4-10 / 98 %; iscan 64 KiB 8.8-12.1 / 11.6-12.0 us, 84 / 98 %;
-  // at 32 KiB the latency cost was larger (iexscan 3.5-3.8 / 5.2 us).
-  constexpr std::size_t kScanData = 64;
-  const bool by_address = s.prefer_single_copy(m) && m >= 2 * Segment::kSingleCopyMin && mine != result;
-  if (!r.type->contiguous() || (!by_address && kScanData + m > s.inline_max())) return -1;
+  const bool by_address = vector_by_address(s, m, mine, result);
+  if (!r.type->contiguous() || !vector_fits(s, m, by_address)) return -1;
   core::count(core::Counter::seg_scan);
   const std::uint64_t k = s.begin();
-  std::byte* region = s.reserve(k, by_address ? kScanData : kScanData + m);
-  const std::uint64_t addr = by_address ? reinterpret_cast<std::uint64_t>(mine) : 0;
-  std::memcpy(region, &addr, sizeof addr);
-  if (!by_address) std::memcpy(region + kScanData, mine, m);
-  s.post(k);
-  s.wake_all();
+  publish_vector(s, k, mine, m, by_address);
   const int last = exclusive ? s.me() - 1 : s.me();
   auto op = make_op(
       sp, k, [&s, k, last] { return all_posted(s, k, 0, last); },
       [&s, k, last, r, result, m, mine, by_address] {
         if (last < 0) return MPI_SUCCESS;
-        std::unique_ptr<Temp> copy;  // one suffices: fold_up takes each source before the next
-        return fold_up(r, last, [&](int j) -> const std::byte* {
-          // Our own vector, published by address: not in place, so the fold
-          // into the result leaves it unchanged (in place, the slot's copy).
-          if (j == s.me() && by_address) return static_cast<const std::byte*>(mine);
-          const std::byte* at = s.data(j, k);
-          std::uint64_t from;
-          std::memcpy(&from, at, sizeof from);
-          if (from == 0) return at + kScanData;
-          if (!copy) copy = std::make_unique<Temp>(m);
-          s.read(j, from, copy->get(), m);
-          return copy->get();
-        }, result);
+        std::unique_ptr<Temp> copy;
+        return fold_up(r, last, [&](int j) { return vector_of(s, k, j, m, mine, by_address, &copy); }, result);
       },
       [&s, k, by_address] { return !by_address || s.all_done(k); });
   op->keep(keep_type(r.type_handle, r.type));
