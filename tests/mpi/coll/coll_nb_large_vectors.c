@@ -1,8 +1,8 @@
-/* MPI_Iscan and MPI_Iexscan of large vectors (80 KB of ints: by address with
- * a core per rank, coll/seg_nonblocking.cpp iseg_scan; in the slot
- * otherwise and in place), completed after other work, plain and in place,
- * with a non-commutative associative op (2x2 integer matrix product) whose
- * result shows any reordering. */
+/* MPI_Iscan, MPI_Iexscan, MPI_Ireduce and MPI_Iallreduce of large vectors
+ * (80 KB: by address with a core per rank, coll/seg_nonblocking.cpp
+ * publish_vector; in the slot otherwise and in place), completed after other
+ * work, plain and in place, every root, with a non-commutative associative
+ * op (2x2 integer matrix product) whose result shows any reordering. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,6 +62,34 @@ int main(int argc, char** argv) {
         memcpy(want + 4 * e, acc, sizeof acc);
       }
       CHECK(memcmp(y, want, sizeof(int) * 4 * M) == 0);
+    }
+  /* Reduce at every root and allreduce: x0 op x1 op ... op x(n-1). */
+  for (int e = 0; e < M; ++e) {
+    int acc[4], next[4];
+    matrix_of(0, e, acc);
+    for (int q = 1; q < n; ++q) {
+      int one = 1;
+      matrix_of(q, e, next);
+      matmul(acc, next, &one, NULL);
+      memcpy(acc, next, sizeof acc);
+    }
+    memcpy(want + 4 * e, acc, sizeof acc);
+  }
+  for (int root = -1; root < n; ++root)
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      const int gets = root < 0 || me == root;
+      for (int e = 0; e < M; ++e) matrix_of(me, e, x + 4 * e);
+      memset(y, 0, sizeof(int) * 4 * M);
+      if (in_place && gets) memcpy(y, x, sizeof(int) * 4 * M);
+      const void* send = in_place && gets ? MPI_IN_PLACE : x;
+      MPI_Request req;
+      if (root < 0)
+        CHECK_MPI(MPI_Iallreduce(send, y, M, mat, op, MPI_COMM_WORLD, &req));
+      else
+        CHECK_MPI(MPI_Ireduce(send, y, M, mat, op, root, MPI_COMM_WORLD, &req));
+      CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+      CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+      if (gets) CHECK(memcmp(y, want, sizeof(int) * 4 * M) == 0);
     }
   CHECK_MPI(MPI_Op_free(&op));
   CHECK_MPI(MPI_Type_free(&mat));
