@@ -100,7 +100,9 @@ bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
 // 6.4-7.3 / 7.9 us, overlap 4-10 / 98 %; iscan 64 KiB 8.8-12.1 / 11.6-12.0
 // us, 84 / 98 %; at 32 KiB the latency cost was larger (iexscan 3.5-3.8 /
 // 5.2 us), hence 64 KiB.
-constexpr std::size_t kVectorData = 64;
+// 16: a small vector shares its mode word's cache line, aligned for every
+// predefined type (regions start on a cache line).
+constexpr std::size_t kVectorData = 16;
 
 bool vector_by_address(const Segment& s, std::size_t m, const void* mine, const void* result) {
   return s.prefer_single_copy(m) && m >= 2 * Segment::kSingleCopyMin && mine != result;
@@ -121,19 +123,20 @@ void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m
   s.wake_all();
 }
 
-// Member j's vector of collective k (posted): in its slot region, read by
-// single copy into *copy, or, for this member by address, `mine` itself
-// (not in place, so no fold into the result has changed it). One copy
-// buffer serves a whole fold: each vector is used before the next is asked.
-const std::byte* vector_of(const Segment& s, std::uint64_t k, int j, std::size_t m, const void* mine,
-                           bool mine_by_address, std::unique_ptr<Temp>* copy) {
-  if (j == s.me() && mine_by_address) return static_cast<const std::byte*>(mine);
+// Bytes [offset, offset + len) of member j's vector of collective k
+// (posted): in its slot region, read by single copy into *copy, or, for
+// this member by address, in `mine` itself (not in place, so no fold into
+// the result has changed it). One copy buffer serves a whole fold: each
+// vector is used before the next is asked for.
+const std::byte* vector_of(const Segment& s, std::uint64_t k, int j, std::size_t offset, std::size_t len,
+                           const void* mine, bool mine_by_address, std::unique_ptr<Temp>* copy) {
+  if (j == s.me() && mine_by_address) return static_cast<const std::byte*>(mine) + offset;
   const std::byte* at = s.data(j, k);
   std::uint64_t from;
   std::memcpy(&from, at, sizeof from);
-  if (from == 0) return at + kVectorData;
-  if (!*copy) *copy = std::make_unique<Temp>(m);
-  s.read(j, from, (*copy)->get(), m);
+  if (from == 0) return at + kVectorData + offset;
+  if (!*copy) *copy = std::make_unique<Temp>(len);
+  s.read(j, from + offset, (*copy)->get(), len);
   return (*copy)->get();
 }
 
@@ -208,7 +211,7 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
       sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
       [&s, k, n, r, result, m, mine, by_address] {
         std::unique_ptr<Temp> copy;
-        return fold_down(r, n - 1, [&](int j) { return vector_of(s, k, j, m, mine, by_address, &copy); }, result);
+        return fold_down(r, n - 1, [&](int j) { return vector_of(s, k, j, 0, m, mine, by_address, &copy); }, result);
       },
       released);
   op->keep(keep_type(r.type_handle, r.type));
@@ -216,28 +219,33 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
 }
 
 // MPI_Ireduce_scatter(_block) of small vectors: every member's whole vector
-// into its slot at the start; each folds its own block of all of them, in
-// rank order, once all are posted.
+// published at the start (publish_vector: in its slot, or by address from
+// 64 KiB between two members with a core each); each folds its own block of
+// all of them, in rank order, once all are posted.
 int iseg_reduce_scatter(const std::shared_ptr<Segment>& sp, const Reduction& r, const void* mine, void* result,
                         const int* counts, MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  if (!foldable(s, r, m)) return -1;
+  const bool by_address = vector_by_address(s, m, mine, result);
+  if (!foldable(s, r, m) || !vector_fits(s, m, by_address)) return -1;
   core::count(core::Counter::seg_reduce_scatter);
   const std::uint64_t k = s.begin();
-  std::memcpy(s.reserve(k, m), mine, m);
-  s.post(k);
-  s.wake_all();
+  publish_vector(s, k, mine, m, by_address);
   const int n = s.size();
   std::size_t at = 0;  // bytes before this member's block
   for (int j = 0; j < s.me(); ++j) at += static_cast<std::size_t>(counts[j]) * r.type->size;
   Reduction block = r;
   block.count = counts[s.me()];
-  auto op = make_op(sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
-                    [&s, k, n, block, at, result] {
-                      if (block.count == 0) return MPI_SUCCESS;
-                      return fold_down(block, n - 1, [&](int j) { return s.data(j, k) + at; }, result);
-                    });
+  const std::size_t len = static_cast<std::size_t>(block.count) * r.type->size;
+  auto op = make_op(
+      sp, k, [&s, k, n] { return all_posted(s, k, 0, n - 1); },
+      [&s, k, n, block, at, len, result, mine, by_address] {
+        if (block.count == 0) return MPI_SUCCESS;
+        std::unique_ptr<Temp> copy;
+        return fold_down(block, n - 1, [&](int j) { return vector_of(s, k, j, at, len, mine, by_address, &copy); },
+                         result);
+      },
+      [&s, k, by_address] { return !by_address || s.all_done(k); });
   op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
@@ -257,7 +265,7 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
       [&s, k, last, r, result, m, mine, by_address] {
         if (last < 0) return MPI_SUCCESS;
         std::unique_ptr<Temp> copy;
-        return fold_up(r, last, [&](int j) { return vector_of(s, k, j, m, mine, by_address, &copy); }, result);
+        return fold_up(r, last, [&](int j) { return vector_of(s, k, j, 0, m, mine, by_address, &copy); }, result);
       },
       [&s, k, by_address] { return !by_address || s.all_done(k); });
   op->keep(keep_type(r.type_handle, r.type));

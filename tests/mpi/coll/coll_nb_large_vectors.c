@@ -1,4 +1,5 @@
-/* MPI_Iscan, MPI_Iexscan, MPI_Ireduce and MPI_Iallreduce of large vectors
+/* MPI_Iscan, MPI_Iexscan, MPI_Ireduce, MPI_Iallreduce and
+ * MPI_Ireduce_scatter_block of large vectors
  * (80 KB: by address with a core per rank, coll/seg_nonblocking.cpp
  * publish_vector; in the slot otherwise and in place), completed after other
  * work, plain and in place, every root, with a non-commutative associative
@@ -91,6 +92,33 @@ int main(int argc, char** argv) {
       CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
       if (gets) CHECK(memcmp(y, want, sizeof(int) * 4 * M) == 0);
     }
+  /* Reduce_scatter_block: 2500 matrices each, 80 KB of input at np = 2. */
+  {
+    const int b = 2500;
+    int *xs = malloc(sizeof(int) * 4 * (size_t)b * n), *ys = malloc(sizeof(int) * 4 * (size_t)b * n);
+    for (int in_place = 0; in_place < 2; ++in_place) {
+      for (int e = 0; e < b * n; ++e) matrix_of(me, e, xs + 4 * e);
+      if (in_place) memcpy(ys, xs, sizeof(int) * 4 * (size_t)b * n);
+      MPI_Request req;
+      CHECK_MPI(MPI_Ireduce_scatter_block(in_place ? MPI_IN_PLACE : xs, ys, b, mat, op, MPI_COMM_WORLD, &req));
+      CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+      CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+      for (int e = 0; e < b; ++e) {
+        const int g = me * b + e; /* this rank's block */
+        int acc[4], next[4];
+        matrix_of(0, g, acc);
+        for (int q = 1; q < n; ++q) {
+          int one = 1;
+          matrix_of(q, g, next);
+          matmul(acc, next, &one, NULL);
+          memcpy(acc, next, sizeof acc);
+        }
+        CHECK(memcmp(ys + 4 * e, acc, sizeof acc) == 0);
+      }
+    }
+    free(xs);
+    free(ys);
+  }
   CHECK_MPI(MPI_Op_free(&op));
   CHECK_MPI(MPI_Type_free(&mat));
   free(x);
