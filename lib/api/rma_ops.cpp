@@ -89,6 +89,31 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
   return rma::segment_span(*c.w, target_rank, target_disp, std::size_t(c.origin.count) * c.origin.type->size);
 }
 
+// The window of a quick path (quick_span, quick_accumulate,
+// quick_compare_and_swap): the runtime running, a valid window, a target
+// rank inside it (an unsigned compare also sends MPI_PROC_NULL, negative, to
+// the general path) that a fence, lock or lock_all epoch covers (a start
+// group is looked through by the general path: may_access). nullptr
+// otherwise, and then the general path checks and reports.
+[[gnu::always_inline]] inline rma::Window* quick_window(MPI_Win win, int target_rank) {
+  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return nullptr;
+  rma::Window* w = rma::lookup(win);
+  if (__builtin_expect(w == nullptr, 0)) return nullptr;
+  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return nullptr;
+  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
+    return nullptr;
+  return w;
+}
+
+// What the general path's checks record in the Call (the communicator for
+// the error handler, the type and the count for the trace) once a quick
+// path has taken the call.
+[[gnu::always_inline]] inline void quick_noted(Call& call, const rma::Window& w, MPI_Datatype type, int count) {
+  call.raise_on(w.comm);
+  call.note_type(type);
+  (void)call.count(count, "target_count");  // passes (> 0)
+}
+
 // The usual put or get, checked in one pass: both sides the same handle and
 // count (> 0) of a committed contiguous type, target_disp >= 0, a target rank
 // that a fence, lock or lock_all epoch covers, its bytes inside its memory in
@@ -105,22 +130,14 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
                                                     int target_count, MPI_Datatype target_type, std::size_t* bytes) {
   if (type != target_type || count != target_count || count <= 0 || disp < 0) return nullptr;
   if (origin == nullptr) return nullptr;  // buffer_arg reports it
-  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return nullptr;
-  const rma::Window* w = rma::lookup(win);
-  if (__builtin_expect(w == nullptr, 0)) return nullptr;
+  const rma::Window* w = quick_window(win, target_rank);
+  if (w == nullptr) return nullptr;
   const dtype::Datatype* t = dtype::lookup(type);
   if (t == nullptr || !t->committed || !t->contiguous()) return nullptr;
-  // An unsigned compare also sends MPI_PROC_NULL (negative) to the general path.
-  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return nullptr;
-  // A start group is looked through by the general path (may_access).
-  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
-    return nullptr;
   const std::size_t n = std::size_t(count) * t->size;
   std::byte* at = rma::segment_span(*w, target_rank, disp, n);
   if (at == nullptr) return nullptr;
-  call.raise_on(w->comm);
-  call.note_type(type);
-  (void)call.count(target_count, "target_count");  // passes (> 0): notes the count for the trace
+  quick_noted(call, *w, type, target_count);
   *bytes = n;
   return at;
 }
@@ -146,23 +163,17 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
   if ((!no_op && origin_addr == nullptr) || (fetch && result_addr == nullptr)) return false;  // buffer_arg reports
   if (!no_op && (origin_datatype != target_datatype || origin_count != target_count)) return false;
   if (fetch && (result_datatype != target_datatype || result_count != target_count)) return false;
-  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return false;
-  rma::Window* w = rma::lookup(win);
-  if (__builtin_expect(w == nullptr, 0)) return false;
+  rma::Window* w = quick_window(win, target_rank);
+  if (w == nullptr) return false;
   const dtype::Datatype* t = dtype::lookup(target_datatype);
   if (t == nullptr || !t->committed || !t->predefined || !t->contiguous()) return false;
-  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return false;
-  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
-    return false;
   const std::size_t n = std::size_t(target_count) * t->size;
   if (n > rma::kSmallAccumulate) return false;
   std::byte* at = rma::segment_span(*w, target_rank, disp, n);
   if (at == nullptr) return false;
   dtype::Kernel k = nullptr;
   if (!no_op && op != MPI_REPLACE && (k = rma::accumulate_kernel(op, t->basic)) == nullptr) return false;
-  call.raise_on(w->comm);
-  call.note_type(target_datatype);
-  (void)call.count(target_count, "target_count");  // passes (> 0): notes the count for the trace
+  quick_noted(call, *w, target_datatype, target_count);
   rma::small_accumulate(*w, target_rank, at, no_op ? nullptr : origin_addr, fetch ? result_addr : nullptr, n,
                         std::size_t(target_count), k);
   return true;
@@ -175,23 +186,17 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
                                                           const void* compare_addr, void* result_addr,
                                                           MPI_Datatype datatype, int target_rank, MPI_Aint disp) {
   if (disp < 0 || origin_addr == nullptr || compare_addr == nullptr || result_addr == nullptr) return false;
-  if (__builtin_expect(core::rt().phase != core::Phase::running, 0)) return false;
-  rma::Window* w = rma::lookup(win);
-  if (__builtin_expect(w == nullptr, 0)) return false;
+  rma::Window* w = quick_window(win, target_rank);
+  if (w == nullptr) return false;
   const dtype::Datatype* t = dtype::lookup(datatype);
   if (t == nullptr || !t->committed || !t->predefined || !t->contiguous() || t->size == 0 ||
       t->size > rma::kSmallAccumulate)
-    return false;
-  if (static_cast<unsigned>(target_rank) >= static_cast<unsigned>(w->size)) return false;
-  if (!w->fence_open && !w->lock_all && w->held[static_cast<std::size_t>(target_rank)] == rma::Held::none)
     return false;
   std::byte* at = rma::segment_span(*w, target_rank, disp, t->size);
   if (at == nullptr) return false;
   // The general path's type rule (MPI-3.1 §11.3.4), the common case first.
   if (!dtype::kernel_for(MPI_BAND, t->basic) && !dtype::kernel_for(MPI_LAND, t->basic)) return false;
-  call.raise_on(w->comm);
-  call.note_type(datatype);
-  (void)call.count(1, "target_count");  // notes the count for the trace, as the general path's checks do
+  quick_noted(call, *w, datatype, 1);
   rma::small_compare_and_swap(*w, target_rank, at, origin_addr, compare_addr, result_addr, t->size);
   return true;
 }

@@ -133,8 +133,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
       if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
     return MPI_SUCCESS;
   };
-  const auto released = [&s, k, by_address] { return !by_address || s.all_done(k); };
-  auto op = make_op(sp, k, ready, complete, released);
+  auto op = make_op(sp, k, ready, complete, readers_done(s, k, by_address));
   op->keep(std::shared_ptr<const void>(std::move(keep)));
   for (auto& p : keep_alive) op->keep(std::move(p));
   return start_op(std::move(op), s, comm, request);

@@ -149,9 +149,7 @@ std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family)
 
 int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request) {
   core::count(core::Counter::seg_barrier);
-  const std::uint64_t b = s->next_ibarrier();
-  s->line(s->me()).ibarrier.store(b, std::memory_order_release);
-  s->wake_all();
+  const std::uint64_t b = s->arrive_ibarrier();
   return p2p::start_extension(std::make_unique<IbarrierOp>(s, b), comm, request);
 }
 
@@ -175,7 +173,7 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
   if (s.me() == root) {
     std::shared_ptr<Published> pub = publish_own_block(s, k, buf, m);
     s.wake_all();
-    auto op = make_op(sp, k, always, nothing, [&s, k, by_address = pub != nullptr] { return !by_address || s.all_done(k); });
+    auto op = make_op(sp, k, always, nothing, readers_done(s, k, pub != nullptr));
     op->keep(std::move(pub));
     return start_op(std::move(op), s, comm, request);
   }
@@ -204,7 +202,7 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   core::count(root >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
   const std::uint64_t k = s.begin();
   publish_vector(s, k, mine, m, by_address);
-  const auto released = [&s, k, by_address] { return !by_address || s.all_done(k); };
+  const auto released = readers_done(s, k, by_address);
   if (root >= 0 && s.me() != root) return start_op(make_op(sp, k, always, nothing, released), s, comm, request);
   const int n = s.size();
   auto op = make_op(
@@ -245,7 +243,7 @@ int iseg_reduce_scatter(const std::shared_ptr<Segment>& sp, const Reduction& r, 
         return fold_down(block, n - 1, [&](int j) { return vector_of(s, k, j, at, len, mine, by_address, &copy); },
                          result);
       },
-      [&s, k, by_address] { return !by_address || s.all_done(k); });
+      readers_done(s, k, by_address));
   op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }
@@ -267,7 +265,7 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
         std::unique_ptr<Temp> copy;
         return fold_up(r, last, [&](int j) { return vector_of(s, k, j, 0, m, mine, by_address, &copy); }, result);
       },
-      [&s, k, by_address] { return !by_address || s.all_done(k); });
+      readers_done(s, k, by_address));
   op->keep(keep_type(r.type_handle, r.type));
   return start_op(std::move(op), s, comm, request);
 }

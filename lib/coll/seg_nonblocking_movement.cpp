@@ -38,12 +38,6 @@ auto others_posted(Segment& s, std::uint64_t k) {
   };
 }
 
-// This member's published memory is free once every reader's done >= k
-// (nothing to wait for when it went into the slot).
-auto readers_done(Segment& s, std::uint64_t k, bool by_address) {
-  return [&s, k, by_address] { return !by_address || s.all_done(k); };
-}
-
 // The blocks of count[j] elements at displs[j] of base, for every member j.
 std::vector<Typed> blocks_at(void* base, const dtype::Datatype& t, const int* counts, const int* displs, int n) {
   std::vector<Typed> b(static_cast<std::size_t>(n));

@@ -131,6 +131,12 @@ inline std::shared_ptr<const void> keep_type(MPI_Datatype h, const dtype::Dataty
   return t && t->predefined ? nullptr : keep_type(h);
 }
 
+// released() of an operation: this member's published memory is free once
+// every reader's done >= k (nothing to wait for when it went into the slot).
+inline auto readers_done(Segment& s, std::uint64_t k, bool by_address) {
+  return [&s, k, by_address] { return !by_address || s.all_done(k); };
+}
+
 inline bool posted(const Segment& s, int j, std::uint64_t k) {
   return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
 }

@@ -135,10 +135,6 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   return err;
 }
 
-// MPI_Reduce on two ranks, each with a core of its own: the root reads the
-// other vector straight from its owner's memory and folds it, one copy and
-// one pass, with no second round (by blocks needs one: measured at 64 KiB,
-// 11 us by blocks against Open MPI's 8 us, which reads the same way).
 // Whether x op y == y op x bit for bit for every x, y of r's type: the
 // predefined sums, products, bitwise and logical ops (IEEE addition and
 // multiplication commute exactly). Not MPI_MAX/MPI_MIN (a NaN operand makes
@@ -149,6 +145,10 @@ bool operands_commute(const Reduction& r) {
          h == MPI_LOR || h == MPI_LXOR;
 }
 
+// MPI_Reduce on two ranks, each with a core of its own: the root reads the
+// other vector straight from its owner's memory and folds it, one copy and
+// one pass, with no second round (by blocks needs one: measured at 64 KiB,
+// 11 us by blocks against Open MPI's 8 us, which reads the same way).
 bool pair_reduce_applies(const Segment& s, const Reduction& r) {
   return s.size() == 2 && bytes_of(r, r.count) > kFoldWhole && s.prefer_single_copy(bytes_of(r, r.count));
 }

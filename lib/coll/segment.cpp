@@ -214,6 +214,13 @@ void Segment::wake_all() const {
   }
 }
 
+std::uint64_t Segment::arrive_ibarrier() {
+  const std::uint64_t b = ++ibarriers_;
+  lines_[me_].ibarrier.store(b, std::memory_order_release);
+  wake_all();
+  return b;
+}
+
 void Segment::barrier() {
   if (!oversubscribed_) {
     // Each member stores its own count and reads the others': with a core
@@ -221,9 +228,7 @@ void Segment::barrier() {
     // reader, where the shared counter moves its line once per arrival and
     // then the release word once more. The count is the one MPI_Ibarrier
     // uses (collective order numbers both kinds alike on every member).
-    const std::uint64_t b = next_ibarrier();
-    lines_[me_].ibarrier.store(b, std::memory_order_release);
-    wake_all();
+    const std::uint64_t b = arrive_ibarrier();
     if (!all_ibarrier(b)) p2p::wait_until([&] { return all_ibarrier(b); });
     return;
   }

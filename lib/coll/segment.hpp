@@ -223,7 +223,10 @@ class Segment {
   void drain();
   // done = k without draining (the front pending collective completing).
   void store_done(std::uint64_t k);
-  std::uint64_t next_ibarrier() { return ++ibarriers_; }
+  // This member arrives at its next per-member barrier (MPI_Ibarrier, and
+  // MPI_Barrier with a core per rank): stores ibarrier = b (release), wakes
+  // sleepers, returns b; the barrier is complete once all_ibarrier(b).
+  std::uint64_t arrive_ibarrier();
   void wait_posted(int i, std::uint64_t k) const;
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;

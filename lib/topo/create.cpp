@@ -101,6 +101,12 @@ int product(const std::vector<int>& dims) {
   return static_cast<int>(n);
 }
 
+// The node process `rank` takes in a placement (empty: the identity; a
+// process beyond the placement keeps its rank).
+int node_of(const std::vector<int>& place, int rank) {
+  return at(rank) < place.size() ? place[at(rank)] : rank;
+}
+
 // The grid rank of each of the grid's processes under reordering; empty
 // for the identity.
 std::vector<int> cart_places(const Agreement& a, const std::vector<int>& dims, const std::vector<int>& periods) {
@@ -113,8 +119,7 @@ std::vector<int> cart_places(const Agreement& a, const std::vector<int>& dims, c
 int cart_rank_of(const comm::Comm& c, const Agreement& a, const std::vector<int>& dims,
                  const std::vector<int>& periods) {
   if (c.rank >= product(dims)) return c.rank;
-  const auto place = cart_places(a, dims, periods);
-  return place.empty() ? c.rank : place[at(c.rank)];
+  return node_of(cart_places(a, dims, periods), c.rank);
 }
 
 // Graphs are partitioned over packages, then each part over NUMA nodes, then
@@ -127,8 +132,7 @@ std::vector<int> graph_places(const Agreement& a, const CommGraph& g) {
 
 int graph_rank_of(const comm::Comm& c, const Agreement& a, const CommGraph& g) {
   if (c.rank >= g.size()) return c.rank;
-  const auto place = graph_places(a, g);
-  return place.empty() ? c.rank : place[at(c.rank)];
+  return node_of(graph_places(a, g), c.rank);
 }
 
 CommGraph graph_of(int n, const std::vector<std::vector<Edge>>& all, bool out_edges_only,
@@ -216,7 +220,7 @@ comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& min
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, mine, counts);
   const auto place = a.reorder ? graph_places(a, graph_of(old.size(), all, false, a.all)) : std::vector<int>{};
-  const int node = place.empty() ? old.rank : place[at(old.rank)];
+  const int node = node_of(place, old.rank);
   std::vector<int> outdeg(at(old.size()), 0);
   for (const auto& edges : all)
     for (const Edge& e : edges) ++outdeg[at(e.source)];
@@ -248,7 +252,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, lists, counts);
   const auto place = graph_places(a, graph_of(old.size(), all, true, a.all));
-  const int node = place.empty() ? old.rank : place[at(old.rank)];
+  const int node = node_of(place, old.rank);
   if (node == old.rank) return attach(old, a, old.size(), place, dist_graph(std::move(mine), weighted, widest));
   Adjacency theirs;
   const auto& rec = all[at(node)];

@@ -26,6 +26,18 @@ static void matrix_of(int rank, int e, int* m) {
   m[0] = 1, m[1] = (rank + e) % 3, m[2] = 0, m[3] = 1 + (rank == e % 5); /* upper triangular, small entries */
 }
 
+/* out = x0(e) op x1(e) op ... op xtop(e), in rank order: what the reductions must give. */
+static void rank_order_product(int e, int top, int* out) {
+  int next[4];
+  matrix_of(0, e, out);
+  for (int q = 1; q <= top; ++q) {
+    int one = 1;
+    matrix_of(q, e, next);
+    matmul(out, next, &one, NULL); /* next = out * next */
+    memcpy(out, next, sizeof next);
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int me, n;
@@ -51,31 +63,11 @@ int main(int argc, char** argv) {
       CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
       const int top = exclusive ? me - 1 : me;
       if (top < 0) continue;
-      for (int e = 0; e < M; ++e) {
-        int acc[4], next[4];
-        matrix_of(0, e, acc);
-        for (int q = 1; q <= top; ++q) {
-          int one = 1;
-          matrix_of(q, e, next);
-          matmul(acc, next, &one, NULL); /* next = acc * next: x0 op x1 op ... in rank order */
-          memcpy(acc, next, sizeof acc);
-        }
-        memcpy(want + 4 * e, acc, sizeof acc);
-      }
+      for (int e = 0; e < M; ++e) rank_order_product(e, top, want + 4 * e);
       CHECK(memcmp(y, want, sizeof(int) * 4 * M) == 0);
     }
   /* Reduce at every root and allreduce: x0 op x1 op ... op x(n-1). */
-  for (int e = 0; e < M; ++e) {
-    int acc[4], next[4];
-    matrix_of(0, e, acc);
-    for (int q = 1; q < n; ++q) {
-      int one = 1;
-      matrix_of(q, e, next);
-      matmul(acc, next, &one, NULL);
-      memcpy(acc, next, sizeof acc);
-    }
-    memcpy(want + 4 * e, acc, sizeof acc);
-  }
+  for (int e = 0; e < M; ++e) rank_order_product(e, n - 1, want + 4 * e);
   for (int root = -1; root < n; ++root)
     for (int in_place = 0; in_place < 2; ++in_place) {
       const int gets = root < 0 || me == root;
@@ -104,15 +96,8 @@ int main(int argc, char** argv) {
       CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
       CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
       for (int e = 0; e < b; ++e) {
-        const int g = me * b + e; /* this rank's block */
-        int acc[4], next[4];
-        matrix_of(0, g, acc);
-        for (int q = 1; q < n; ++q) {
-          int one = 1;
-          matrix_of(q, g, next);
-          matmul(acc, next, &one, NULL);
-          memcpy(acc, next, sizeof acc);
-        }
+        int acc[4];
+        rank_order_product(me * b + e, n - 1, acc); /* this rank's block */
         CHECK(memcmp(ys + 4 * e, acc, sizeof acc) == 0);
       }
     }
