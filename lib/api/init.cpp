@@ -17,6 +17,7 @@
 #include "api/call_report.hpp"
 #include "api/call.hpp"
 #include "coll/barrier.hpp"
+#include "coll/segment.hpp"
 #include "comm/comm.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
@@ -88,6 +89,12 @@ int do_init(Call& call, int required, int* provided) {
   install_call_report();
   r.phase = core::Phase::running;
   p2p::init();
+  // MPI_COMM_WORLD's shared segment now, in the first round every rank makes
+  // (coll/segment.hpp, "Attach"). Other communicators attach in their first
+  // blocking collective; a nonblocking one cannot run that round (its start
+  // is local), so a program that runs only nonblocking collectives on
+  // MPI_COMM_WORLD would otherwise run every one of them as a message schedule.
+  if (r.size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
   if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);
   // From the next call on, every call takes the call lock (this one never held it).
   r.serialize_calls = r.thread_level == MPI_THREAD_MULTIPLE;

@@ -17,7 +17,9 @@
 // rank 0 it is; o is a member of each of them, so o alone knows which of its
 // segments are in use, and no agreement among owners is needed.
 //   - Attach (segment(): in the first blocking collective on a communicator,
-//     which every member calls at the same point of its collective order):
+//     which every member calls at the same point of its collective order;
+//     for MPI_COMM_WORLD in MPI_Init, before any collective, because a
+//     nonblocking collective's start is local and cannot run the round):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
 //     zeroes the Header counters and the n Lines, stores attached = n, and
 //     then sends the segment's index in a round of exchange::allgather_and
