@@ -17,11 +17,13 @@
 // copy, agreed at attach) and the widest table of the topology (its largest
 // out-degree, which every rank knows alike) fits a region. Then each writer
 // chooses alone between its slot (everything fits) and its own buffers
-// (by address; it then waits until everyone is done with collective k), and
+// (by address; it then waits until its destinations, the only members that
+// read it, are done with collective k: a sparse neighbourhood, such as a
+// halo, does not wait for the whole communicator as a barrier would), and
 // its readers follow the mode written in its region. The nonblocking form
 // (on a segment attached already, coll/seg_op.hpp) writes at its start and
 // takes its blocks in its own progress once its sources have posted; its
-// request completes when, by address, its readers are done.
+// request completes when, by address, its destinations are done.
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
 #include "coll/seg_op.hpp"
@@ -69,12 +71,27 @@ std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::uni
   return mode;
 }
 
-// The members this one takes blocks from.
-Members sources_of(const Segment& s, const NeighborArgs& a) {
-  Members want(static_cast<std::size_t>(s.size()), 0);
-  for (int j : *a.sources)
-    if (j != MPI_PROC_NULL) want[static_cast<std::size_t>(j)] = 1;
-  return want;
+// The members in `ranks` (sources or destinations), MPI_PROC_NULL left out.
+Members members_in(const Segment& s, const std::vector<int>& ranks) {
+  Members in(static_cast<std::size_t>(s.size()), 0);
+  for (int j : ranks)
+    if (j != MPI_PROC_NULL) in[static_cast<std::size_t>(j)] = 1;
+  return in;
+}
+
+// The members that read this one's published blocks: its destinations, less
+// itself (it takes its own blocks before it stores its done).
+Members readers_of(const Segment& s, const NeighborArgs& a) {
+  Members r = members_in(s, *a.destinations);
+  r[static_cast<std::size_t>(s.me())] = 0;
+  return r;
+}
+
+// Whether every member in `who` is done with collective k.
+bool all_done(const Segment& s, std::uint64_t k, const Members& who) {
+  for (int j = 0; j < s.size(); ++j)
+    if (who[static_cast<std::size_t>(j)] && !s.done_at(j, k)) return false;
+  return true;
 }
 
 // Every receive block from member j, which has posted k, in recv_order.
@@ -107,10 +124,13 @@ bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
   const std::uint64_t mode = start(s, k, a, &keep);
-  each_posted(s, k, sources_of(s, a), [&](int j) { take_from(s, k, a, j); });
+  each_posted(s, k, members_in(s, *a.sources), [&](int j) { take_from(s, k, a, j); });
   s.finish(k);
-  // Others read this member's buffers (or its packed copies) until they are done.
-  if (mode == kByAddress) s.wait_all_done(k);
+  // Its destinations read this member's buffers (or its packed copies) until they are done.
+  if (mode == kByAddress) {
+    const Members readers = readers_of(s, a);
+    if (!all_done(s, k, readers)) p2p::wait_until([&] { return all_done(s, k, readers); });
+  }
   return true;
 }
 
@@ -122,7 +142,8 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
   const bool by_address = start(s, k, a, &keep) == kByAddress;
-  const Members want = sources_of(s, a);
+  const Members want = members_in(s, *a.sources);
+  const Members readers = by_address ? readers_of(s, a) : Members{};
   const auto ready = [&s, k, want] {
     for (int j = 0; j < s.size(); ++j)
       if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
@@ -133,7 +154,8 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
       if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
     return MPI_SUCCESS;
   };
-  auto op = make_op(sp, k, ready, complete, readers_done(s, k, by_address));
+  const auto released = [&s, k, by_address, readers] { return !by_address || all_done(s, k, readers); };
+  auto op = make_op(sp, k, ready, complete, released);
   op->keep(std::shared_ptr<const void>(std::move(keep)));
   for (auto& p : keep_alive) op->keep(std::move(p));
   return start_op(std::move(op), s, comm, request);
