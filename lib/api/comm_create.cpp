@@ -6,6 +6,7 @@
 #include "api/call.hpp"
 #include "api/info_args.hpp"
 #include "coll/idup.hpp"
+#include "coll/segment.hpp"
 #include "comm/create.hpp"
 #include "comm/numa.hpp"
 #include "core/attributes.hpp"
@@ -46,10 +47,20 @@ std::string not_subset(const group::Group& g, const group::Group& in, const char
   return {};
 }
 
+// MPI_Comm_dup(_with_info): the duplicate gets its shared segment in the
+// dup's round when the parent has one (coll/segment.hpp, offer_segment).
+comm::Made dup_with_segment(MPI_Comm handle, const comm::Comm& parent) {
+  std::int32_t offered = -1;
+  comm::Made m = comm::dup(handle, parent, coll::offer_segment(parent), &offered);
+  coll::adopt_segment(m.code == MPI_SUCCESS ? comm::lookup(m.handle) : nullptr, parent, offered);
+  return m;
+}
+
 }  // namespace ringmpi::api
 
 using ringmpi::api::check_info;
 using ringmpi::api::deliver;
+using ringmpi::api::dup_with_segment;
 
 extern "C" {
 
@@ -58,7 +69,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
-  return deliver(call, comm::dup(comm, *c), newcomm);
+  return deliver(call, dup_with_segment(comm, *c), newcomm);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
@@ -77,7 +88,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = check_info(call, info, "info")) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
-  return deliver(call, comm::dup(comm, *c), newcomm);
+  return deliver(call, dup_with_segment(comm, *c), newcomm);
 }
 
 // No hint changes what the library does with a communicator, so setting

@@ -300,13 +300,35 @@ void Segment::write(int i, const void* local, std::uint64_t remote, std::size_t 
             static_cast<std::byte*>(const_cast<void*>(local)), remote, bytes);
 }
 
+namespace {
+
+// c's Segment on segment `index` of its rank 0 (attached already: rank 0
+// stored attached = n before the round that told the others the index).
+Segment* install(comm::Comm& c, int index, std::vector<int> numa, bool single_copy) {
+  const core::Runtime& rt = core::rt();
+  std::byte* seg = rt.arena.coll_segment(static_cast<std::uint32_t>(c.peer_world[0]), static_cast<std::uint32_t>(index));
+  const std::uint32_t N = rt.arena.nranks();
+  std::byte* slots = seg + shm::coll_control_bytes(N);
+  const std::size_t slot_bytes = shm::coll_slot_bytes(N);
+  // My slot's pages in my node's memory (only this rank writes them). Where
+  // hwloc was not loaded the machine has one node and there is nothing to do.
+  if (g_topology_loaded)
+    comm::bind_to_node(slots + static_cast<std::size_t>(c.rank) * slot_bytes, slot_bytes,
+                       numa[static_cast<std::size_t>(c.rank)]);
+  c.coll.attach_tried = true;
+  c.coll.segment = std::make_shared<Segment>(header_at(seg), c.size(), c.rank, c.peer_world, std::move(numa),
+                                             single_copy, slot_bytes, slots);
+  return c.coll.segment.get();
+}
+
+}  // namespace
+
 Segment* segment(comm::Comm& c) {
   comm::CollState& st = c.coll;
   if (st.segment) return st.segment.get();
   if (st.attach_tried || c.inter || c.size() < 2) return nullptr;
   st.attach_tried = true;
-  const core::Runtime& rt = core::rt();
-  if (!rt.arena.mapped()) return nullptr;
+  if (!core::rt().arena.mapped()) return nullptr;
   const int n = c.size();
   const auto owner = static_cast<std::uint32_t>(c.peer_world[0]);
   AttachBlock mine{c.rank == 0 ? pick_free(owner, n) : -1, my_numa_node()};
@@ -317,16 +339,25 @@ Segment* segment(comm::Comm& c) {
   if (index < 0) return nullptr;
   std::vector<int> numa(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) numa[static_cast<std::size_t>(i)] = all[static_cast<std::size_t>(i)].numa;
-  std::byte* seg = rt.arena.coll_segment(owner, static_cast<std::uint32_t>(index));
-  const std::uint32_t N = rt.arena.nranks();
-  std::byte* slots = seg + shm::coll_control_bytes(N);
-  const std::size_t slot_bytes = shm::coll_slot_bytes(N);
-  // My slot's pages in my node's memory (only this rank writes them). Where
-  // hwloc was not loaded the machine has one node and there is nothing to do.
-  if (g_topology_loaded) comm::bind_to_node(slots + static_cast<std::size_t>(c.rank) * slot_bytes, slot_bytes, mine.numa);
-  st.segment = std::make_shared<Segment>(header_at(seg), n, c.rank, c.peer_world, std::move(numa), mask & 1,
-                                         slot_bytes, slots);
-  return st.segment.get();
+  return install(c, index, std::move(numa), mask & 1);
+}
+
+int offer_segment(const comm::Comm& parent) {
+  if (parent.inter || parent.rank != 0 || !parent.coll.segment) return -1;
+  return pick_free(static_cast<std::uint32_t>(parent.peer_world[0]), parent.size());
+}
+
+void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index) {
+  if (index < 0) return;
+  if (!dup) {
+    // This member's duplicate failed: it gives its share of attached back.
+    std::byte* seg =
+        core::rt().arena.coll_segment(static_cast<std::uint32_t>(parent.peer_world[0]), static_cast<std::uint32_t>(index));
+    header_at(seg)->attached.fetch_sub(1, std::memory_order_release);
+    return;
+  }
+  const Segment& p = *parent.coll.segment;
+  install(*dup, index, p.numa(), p.single_copy());
 }
 
 }  // namespace ringmpi::coll

@@ -19,7 +19,10 @@
 //   - Attach (segment(): in the first blocking collective on a communicator,
 //     which every member calls at the same point of its collective order;
 //     for MPI_COMM_WORLD in MPI_Init, before any collective, because a
-//     nonblocking collective's start is local and cannot run the round):
+//     nonblocking collective's start is local and cannot run the round; for
+//     a duplicate of a communicator with a segment in MPI_Comm_dup's round,
+//     offer_segment() below, where rank 0's reservation is the same as here
+//     and the others take the parent's NUMA nodes and single-copy answer):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
 //     zeroes the Header counters and the n Lines, stores attached = n, and
 //     then sends the segment's index in a round of exchange::allgather_and
@@ -286,5 +289,17 @@ class Segment {
 // collective step: every member must call it at the same point). nullptr
 // when c has none (one rank, an intercommunicator, no free segment).
 Segment* segment(comm::Comm& c);
+
+// MPI_Comm_dup of a communicator that has a segment attaches the
+// duplicate's in the dup's own round (comm::dup's offer), so that a program
+// running only nonblocking collectives on a duplicate gets the segment too:
+// rank 0 reserves a free segment of its own before the round (the index, or
+// -1: none free, or not rank 0, or a parent without one), and every member
+// adopts rank 0's index after it, with the parent's NUMA nodes and single
+// copy answer (same members). `dup` nullptr: this member's dup failed, and
+// it gives its share of `attached` back. Index -1: the duplicate attaches
+// in its first blocking collective, as any communicator.
+int offer_segment(const comm::Comm& parent);
+void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index);
 
 }  // namespace ringmpi::coll

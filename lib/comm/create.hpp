@@ -37,7 +37,11 @@ struct Made {
   MPI_Comm handle = MPI_COMM_NULL;
 };
 
-Made dup(MPI_Comm parent_handle, const Comm& parent);
+// MPI_Comm_dup. `offer`: a value that rank 0 of an intracommunicator hands
+// every member in the round (the collective layer passes the shared segment
+// it reserved for the duplicate, coll/segment.hpp; -1 for none); *offered
+// gets rank 0's (-1 on an intercommunicator).
+Made dup(MPI_Comm parent_handle, const Comm& parent, std::int32_t offer = -1, std::int32_t* offered = nullptr);
 // The duplicate on the lowest slot of `agreed` (the AND of every
 // participant's offer); MPI_Comm_idup's last step.
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);

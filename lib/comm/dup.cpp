@@ -6,8 +6,11 @@
 
 namespace ringmpi::comm {
 
-Made dup(MPI_Comm parent_handle, const Comm& parent) {
-  Round r = run_round(peers_of(parent), Entry{});
+Made dup(MPI_Comm parent_handle, const Comm& parent, std::int32_t offer, std::int32_t* offered) {
+  Entry mine;
+  mine.arg = offer;
+  Round r = run_round(peers_of(parent), mine);
+  if (offered) *offered = parent.inter ? -1 : r.all[0].arg;  // entries in rank order
   return dup_on(parent_handle, parent, r.mask);
 }
 
