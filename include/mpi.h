@@ -328,7 +328,26 @@ extern int rmpi_weights_empty_storage;
 #define MPI_ERR_RMA_ATTACH 55
 #define MPI_ERR_RMA_SHARED 56
 #define MPI_ERR_RMA_FLAVOR 57
-#define MPI_ERR_LASTCODE 63
+/* The tool information interface's classes (MPI-3.1 §14.3.9, Table 8.2); MPI_T_*
+ * functions return them and never call an error handler. */
+#define MPI_T_ERR_MEMORY 58
+#define MPI_T_ERR_NOT_INITIALIZED 59
+#define MPI_T_ERR_CANNOT_INIT 60
+#define MPI_T_ERR_INVALID_INDEX 61
+#define MPI_T_ERR_INVALID_ITEM 62
+#define MPI_T_ERR_INVALID_HANDLE 63
+#define MPI_T_ERR_OUT_OF_HANDLES 64
+#define MPI_T_ERR_OUT_OF_SESSIONS 65
+#define MPI_T_ERR_INVALID_SESSION 66
+#define MPI_T_ERR_CVAR_SET_NOT_NOW 67
+#define MPI_T_ERR_CVAR_SET_NEVER 68
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 69
+#define MPI_T_ERR_PVAR_NO_WRITE 70
+#define MPI_T_ERR_PVAR_NO_ATOMIC 71
+#define MPI_T_ERR_INVALID_NAME 72
+#define MPI_T_ERR_INVALID 73
+/* 74..79 are free for classes of later versions. */
+#define MPI_ERR_LASTCODE 79
 
 /* ---- callback types --------------------------------------------------------- */
 typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
@@ -859,6 +878,102 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
 int MPI_Grequest_complete(MPI_Request request);
 /* ==== end of generalized requests ======================================================== */
+
+/* ==== the tool information interface (MPI-3.1 section 14.3) ===============================
+ * lib/api/tool*.cpp; README "What is implemented" lists the variables. Usable before
+ * MPI_Init and after MPI_Finalize once MPI_T_init_thread has been called; thread-safe.
+ * Handles are ints like every other handle here (kind, index, generation), so a freed or
+ * garbage handle is MPI_T_ERR_INVALID_HANDLE instead of a crash. */
+#define RMPI_KIND_T_ENUM 10
+#define RMPI_KIND_T_CVAR 11
+#define RMPI_KIND_T_PVAR 12
+#define RMPI_KIND_T_SESSION 13
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL RMPI_HANDLE(RMPI_KIND_T_ENUM, 0)
+#define MPI_T_CVAR_HANDLE_NULL RMPI_HANDLE(RMPI_KIND_T_CVAR, 0)
+#define MPI_T_PVAR_HANDLE_NULL RMPI_HANDLE(RMPI_KIND_T_PVAR, 0)
+#define MPI_T_PVAR_ALL_HANDLES RMPI_HANDLE(RMPI_KIND_T_PVAR, 1)
+#define MPI_T_PVAR_SESSION_NULL RMPI_HANDLE(RMPI_KIND_T_SESSION, 0)
+
+/* verbosity (Table 14.1), binding (Table 14.2), scope (Table 14.4), pvar classes (§14.3.7) */
+#define MPI_T_VERBOSITY_USER_BASIC 221
+#define MPI_T_VERBOSITY_USER_DETAIL 222
+#define MPI_T_VERBOSITY_USER_ALL 223
+#define MPI_T_VERBOSITY_TUNER_BASIC 224
+#define MPI_T_VERBOSITY_TUNER_DETAIL 225
+#define MPI_T_VERBOSITY_TUNER_ALL 226
+#define MPI_T_VERBOSITY_MPIDEV_BASIC 227
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 228
+#define MPI_T_VERBOSITY_MPIDEV_ALL 229
+#define MPI_T_BIND_NO_OBJECT 9700
+#define MPI_T_BIND_MPI_COMM 9701
+#define MPI_T_BIND_MPI_DATATYPE 9702
+#define MPI_T_BIND_MPI_ERRHANDLER 9703
+#define MPI_T_BIND_MPI_FILE 9704
+#define MPI_T_BIND_MPI_GROUP 9705
+#define MPI_T_BIND_MPI_OP 9706
+#define MPI_T_BIND_MPI_REQUEST 9707
+#define MPI_T_BIND_MPI_WIN 9708
+#define MPI_T_BIND_MPI_MESSAGE 9709
+#define MPI_T_BIND_MPI_INFO 9710
+#define MPI_T_SCOPE_CONSTANT 60438
+#define MPI_T_SCOPE_READONLY 60439
+#define MPI_T_SCOPE_LOCAL 60440
+#define MPI_T_SCOPE_GROUP 60441
+#define MPI_T_SCOPE_GROUP_EQ 60442
+#define MPI_T_SCOPE_ALL 60443
+#define MPI_T_SCOPE_ALL_EQ 60444
+#define MPI_T_PVAR_CLASS_STATE 240
+#define MPI_T_PVAR_CLASS_LEVEL 241
+#define MPI_T_PVAR_CLASS_SIZE 242
+#define MPI_T_PVAR_CLASS_PERCENTAGE 243
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 244
+#define MPI_T_PVAR_CLASS_LOWWATERMARK 245
+#define MPI_T_PVAR_CLASS_COUNTER 246
+#define MPI_T_PVAR_CLASS_AGGREGATE 247
+#define MPI_T_PVAR_CLASS_TIMER 248
+#define MPI_T_PVAR_CLASS_GENERIC 249
+
+int MPI_T_init_thread(int required, int *provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len);
+int MPI_T_cvar_get_num(int *num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity, MPI_Datatype *datatype,
+                        MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind, int *scope);
+int MPI_T_cvar_get_index(const char *name, int *cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf);
+int MPI_T_pvar_get_num(int *num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len, int *bind,
+                        int *readonly, int *continuous, int *atomic);
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                            MPI_T_pvar_handle *handle, int *count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf);
+int MPI_T_category_get_num(int *num_cat);
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                            int *num_cvars, int *num_pvars, int *num_categories);
+int MPI_T_category_get_index(const char *name, int *cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int *stamp);
+/* ==== end of the tool information interface ============================================== */
 
 /* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
  * How many times this process took an internal path: "rndv_read", "rndv_split",

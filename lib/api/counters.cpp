@@ -18,6 +18,6 @@ extern "C" int MPIX_Query_counter(const char* name, MPI_Count* value) {
     for (std::string_view n : core::kCounterNames) names += (names.empty() ? "" : ", ") + std::string(n);
     return call.fail(MPI_ERR_ARG, "argument name=\"%s\" is not a counter (%s)", name, names.c_str());
   }
-  *value = static_cast<MPI_Count>(core::rt().counters[static_cast<std::size_t>(i)]);
+  *value = static_cast<MPI_Count>(core::counter_value(i));
   return MPI_SUCCESS;
 }

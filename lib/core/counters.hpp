@@ -46,6 +46,31 @@ inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
     "rndv_staged"};
 
+// What each counter counts, in one line (the description of its performance
+// variable in the tool information interface, lib/api/tool_catalogue.cpp).
+inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
+    "rendezvous messages this rank received by reading the sender's buffer (process_vm_readv)",
+    "rendezvous messages received with the copy split between sender and receiver",
+    "rendezvous messages received through the ring (copy fallback)",
+    "rounds of the library's own allgather run as dissemination (eager steps)",
+    "rounds of the library's own allgather run as a binomial tree (data above the eager-safe size)",
+    "blocking MPI_Barrier calls run on the communicator's shared segment",
+    "blocking MPI_Bcast calls run on the shared segment",
+    "blocking MPI_Scatter(v) calls run on the shared segment",
+    "blocking MPI_Gather(v) calls run on the shared segment",
+    "blocking MPI_Allgather(v) calls run on the shared segment",
+    "blocking MPI_Alltoall(v) calls run on the shared segment",
+    "blocking MPI_Reduce calls run on the shared segment",
+    "blocking MPI_Allreduce calls run on the shared segment",
+    "blocking MPI_Reduce_scatter(_block) calls run on the shared segment",
+    "blocking MPI_Scan/MPI_Exscan calls run on the shared segment",
+    "neighbourhood collectives run on the shared segment",
+    "segment collectives that read data straight from another rank's buffer (process_vm_readv)",
+    "segment reductions folded by blocks (each rank one block) rather than whole",
+    "segment collectives run with one leader per NUMA node",
+    "blocking intracommunicator collectives run over messages (no segment)",
+    "rendezvous reads of short pieces through a staging buffer"};
+
 using Counters = std::array<std::uint64_t, kCounters>;
 
 // The counter named `name`, or -1.

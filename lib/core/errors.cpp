@@ -69,8 +69,27 @@ const ClassInfo kClasses[] = {
     {"MPI_ERR_RMA_ATTACH", "memory cannot be attached"},
     {"MPI_ERR_RMA_SHARED", "memory cannot be shared"},
     {"MPI_ERR_RMA_FLAVOR", "wrong window flavor"},
+    // The tool information interface (MPI-3.1 Table 8.2), 58..73 in mpi.h.
+    {"MPI_T_ERR_MEMORY", "out of memory (tool information interface)"},
+    {"MPI_T_ERR_NOT_INITIALIZED", "tool information interface not initialized (MPI_T_init_thread)"},
+    {"MPI_T_ERR_CANNOT_INIT", "tool information interface not in the state to be initialized"},
+    {"MPI_T_ERR_INVALID_INDEX", "invalid index of a variable or category"},
+    {"MPI_T_ERR_INVALID_ITEM", "item index queried is out of range"},
+    {"MPI_T_ERR_INVALID_HANDLE", "invalid handle (tool information interface)"},
+    {"MPI_T_ERR_OUT_OF_HANDLES", "no more handles available"},
+    {"MPI_T_ERR_OUT_OF_SESSIONS", "no more performance experiment sessions available"},
+    {"MPI_T_ERR_INVALID_SESSION", "invalid performance experiment session"},
+    {"MPI_T_ERR_CVAR_SET_NOT_NOW", "control variable cannot be set at this moment"},
+    {"MPI_T_ERR_CVAR_SET_NEVER", "control variable cannot be set until the end of execution"},
+    {"MPI_T_ERR_PVAR_NO_STARTSTOP", "performance variable cannot be started or stopped"},
+    {"MPI_T_ERR_PVAR_NO_WRITE", "performance variable cannot be written or reset"},
+    {"MPI_T_ERR_PVAR_NO_ATOMIC", "performance variable cannot be read and written atomically"},
+    {"MPI_T_ERR_INVALID_NAME", "no variable or category of that name"},
+    {"MPI_T_ERR_INVALID", "invalid use of the tool information interface or bad parameter value"},
 };
 constexpr int kNumClasses = sizeof(kClasses) / sizeof(kClasses[0]);
+static_assert(kNumClasses == MPI_T_ERR_INVALID + 1 && kNumClasses <= MPI_ERR_LASTCODE + 1,
+              "kClasses lists every predefined class of mpi.h, in the order of their values");
 }  // namespace
 
 ErrorRegistry& errors() {

@@ -26,7 +26,7 @@ std::string error_string(int code);
 // The largest code in use (MPI_LASTUSEDCODE).
 int last_used_code();
 
-// A class: a predefined one (MPI_SUCCESS..MPI_ERR_RMA_FLAVOR) or one made by
+// A class: a predefined one (MPI_SUCCESS..MPI_T_ERR_INVALID) or one made by
 // MPI_Add_error_class.
 bool is_error_class(int c);
 // A code or class made by MPI_Add_error_class / MPI_Add_error_code.

@@ -25,6 +25,11 @@ enum class Kind : int {
   info = RMPI_KIND_INFO,
   message = RMPI_KIND_MESSAGE,
   win = RMPI_KIND_WIN,  // lib/rma
+  // The tool information interface (lib/api/tool*.cpp).
+  t_enum = RMPI_KIND_T_ENUM,
+  t_cvar = RMPI_KIND_T_CVAR,
+  t_pvar = RMPI_KIND_T_PVAR,
+  t_session = RMPI_KIND_T_SESSION,
 };
 
 inline constexpr std::uint32_t kIndexBits = 20;

@@ -4,6 +4,7 @@
 // so unit tests can use a layer without MPI_Init).
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "core/call_lock.hpp"
@@ -81,7 +82,17 @@ inline Runtime& rt() {
   return __builtin_expect(r != nullptr, 1) ? *r : make_runtime();
 }
 
-inline void count(Counter c) { ++rt().counters[static_cast<std::size_t>(c)]; }
+// A counter has one writer at a time (the thread in the MPI call: the call
+// lock or the thread level serializes them), but the tool interface may read
+// it from any thread (MPI_T_pvar_read). Relaxed atomic load and store: the
+// same plain mov/add/mov as ++, and no data race for the reader.
+inline void count(Counter c) {
+  std::atomic_ref<std::uint64_t> v(rt().counters[static_cast<std::size_t>(c)]);
+  v.store(v.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+inline std::uint64_t counter_value(int i) {
+  return std::atomic_ref<std::uint64_t>(rt().counters[static_cast<std::size_t>(i)]).load(std::memory_order_relaxed);
+}
 
 // Ends this process as part of a job-wide abort: writes the exit note that
 // mpiexec reports, prints nothing itself, and exits with `code` (1 if code

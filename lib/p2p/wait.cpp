@@ -232,6 +232,8 @@ bool oversubscribed_slow() {
   return g_oversubscribed;
 }
 
+std::uint64_t yield_window_us() { return yield_window_ns(oversubscribed()) / 1000; }
+
 void yield_if_idle(std::uint64_t activity_before) {
   if (oversubscribed() && activity() == activity_before) sched_yield();
 }

@@ -45,6 +45,10 @@ void progress(int skip_hot = -1);
 extern bool g_oversubscribed_known, g_oversubscribed;
 bool oversubscribed_slow();
 inline bool oversubscribed() { return g_oversubscribed_known ? g_oversubscribed : oversubscribed_slow(); }
+// How long a waiter yields before it sleeps (microseconds): RINGMPI_YIELD_US,
+// else the default for oversubscribed() (read by MPI_T_cvar_read; call it
+// only once MPI_Init has settled the job's size).
+std::uint64_t yield_window_us();
 
 // The rest of wait_until(): spins on, then yields, then sleeps.
 void wait_slow(const std::function<bool()>& done);

@@ -1,0 +1,259 @@
+// The variables the tool information interface shows (MPI-3.1 §14.3.6-14.3.8),
+// made from the two tables that already exist, so that a new tunable or
+// counter appears in MPI_T without a second list to keep:
+// - control variable i is tunable i (tunables::Id order), named by its
+//   environment variable, described by its line in the table;
+// - performance variable i is counter i (core::Counter order), named as
+//   MPIX_Query_counter names it.
+// Where a variable belongs (category), how detailed it is (verbosity) and the
+// scope of a control variable are switches over the enums below without a
+// default, so a new tunable or counter that is not placed is a -Wswitch warning
+// (an error in CI).
+#include <climits>
+
+#include "api/tool.hpp"
+#include "core/counters.hpp"
+#include "core/handle.hpp"
+#include "core/runtime.hpp"
+#include "exchange/exchange.hpp"
+#include "p2p/state.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::api::tool {
+namespace {
+
+using tunables::Id;
+using core::Counter;
+
+// The enumerations: index 1.. of handle kind t_enum (0 is MPI_T_ENUM_NULL).
+// The values of RINGMPI_COLL_* (tunables.hpp): 0 chooses, 1 the shared
+// segment, 2 messages, 3 the segment with a leader per NUMA node where the
+// family has that form (else as 1).
+enum EnumIndex : std::uint32_t { kCollAlgorithm = 1, kNeighborAlgorithm = 2, kEnumEnd = 3 };
+const Enum kEnums[kEnumEnd] = {
+    {},
+    {"ringmpi_coll_algorithm", {"auto", "segment", "messages", "segment_numa_leaders"}},
+    {"ringmpi_coll_neighbor_algorithm", {"auto", "segment", "messages", "segment_same_as_1"}},
+};
+MPI_T_enum enum_handle(std::uint32_t i) { return core::make_handle(core::Kind::t_enum, i, 0); }
+
+// MPI-3.1 Table 14.4. Every value is fixed for the run (mpiexec checked them
+// before the job started; nothing changes them later), so none is writable.
+// CONSTANT: the value is the environment's (or the default), the same before
+// MPI_Init, during and after. READONLY ("cannot be written, but can change"):
+// the value in use is settled by MPI_Init from the job's size and the ring's
+// record size; before MPI_Init these read what the environment asks for, 0
+// when it asks nothing and MPI_Init will choose.
+int scope_of(Id id) {
+  switch (id) {
+    case Id::ring_bytes:
+    case Id::eager_limit:
+    case Id::chunk:
+    case Id::yield_us: return MPI_T_SCOPE_READONLY;
+    case Id::split_min:
+    case Id::internal_eager_safe:
+    case Id::force_copy_fallback:
+    case Id::launcher_poll:
+    case Id::coll_barrier:
+    case Id::coll_bcast:
+    case Id::coll_scatter:
+    case Id::coll_gather:
+    case Id::coll_allgather:
+    case Id::coll_alltoall:
+    case Id::coll_reduce:
+    case Id::coll_allreduce:
+    case Id::coll_reduce_scatter:
+    case Id::coll_scan:
+    case Id::coll_neighbor: return MPI_T_SCOPE_CONSTANT;
+  }
+  return MPI_T_SCOPE_CONSTANT;
+}
+
+int cvar_verbosity(Id id) {
+  switch (id) {
+    case Id::ring_bytes:
+    case Id::eager_limit: return MPI_T_VERBOSITY_TUNER_BASIC;
+    case Id::split_min:
+    case Id::chunk:
+    case Id::yield_us: return MPI_T_VERBOSITY_TUNER_DETAIL;
+    case Id::internal_eager_safe:  // test knobs: drive a path the library would not take
+    case Id::force_copy_fallback: return MPI_T_VERBOSITY_MPIDEV_DETAIL;
+    case Id::launcher_poll: return MPI_T_VERBOSITY_MPIDEV_BASIC;
+    case Id::coll_barrier:
+    case Id::coll_bcast:
+    case Id::coll_scatter:
+    case Id::coll_gather:
+    case Id::coll_allgather:
+    case Id::coll_alltoall:
+    case Id::coll_reduce:
+    case Id::coll_allreduce:
+    case Id::coll_reduce_scatter:
+    case Id::coll_scan:
+    case Id::coll_neighbor: return MPI_T_VERBOSITY_TUNER_BASIC;
+  }
+  return MPI_T_VERBOSITY_TUNER_DETAIL;
+}
+
+CategoryId cvar_category(Id id) {
+  switch (id) {
+    case Id::ring_bytes:
+    case Id::eager_limit:
+    case Id::split_min:
+    case Id::chunk:
+    case Id::force_copy_fallback: return CategoryId::p2p;
+    case Id::internal_eager_safe:
+    case Id::coll_barrier:
+    case Id::coll_bcast:
+    case Id::coll_scatter:
+    case Id::coll_gather:
+    case Id::coll_allgather:
+    case Id::coll_alltoall:
+    case Id::coll_reduce:
+    case Id::coll_allreduce:
+    case Id::coll_reduce_scatter:
+    case Id::coll_scan:
+    case Id::coll_neighbor: return CategoryId::collectives;
+    case Id::yield_us:
+    case Id::launcher_poll: return CategoryId::runtime;
+  }
+  return CategoryId::runtime;
+}
+
+MPI_T_enum cvar_enum(Id id) {
+  if (id == Id::coll_neighbor) return enum_handle(kNeighborAlgorithm);
+  if (id >= Id::coll_barrier && id <= Id::coll_scan) return enum_handle(kCollAlgorithm);
+  return MPI_T_ENUM_NULL;
+}
+
+CategoryId pvar_category(Counter c) {
+  switch (c) {
+    case Counter::rndv_read:
+    case Counter::rndv_split:
+    case Counter::rndv_push:
+    case Counter::rndv_staged: return CategoryId::p2p;
+    case Counter::exchange_dissemination:
+    case Counter::exchange_tree:
+    case Counter::seg_barrier:
+    case Counter::seg_bcast:
+    case Counter::seg_scatter:
+    case Counter::seg_gather:
+    case Counter::seg_allgather:
+    case Counter::seg_alltoall:
+    case Counter::seg_reduce:
+    case Counter::seg_allreduce:
+    case Counter::seg_reduce_scatter:
+    case Counter::seg_scan:
+    case Counter::seg_neighbor:
+    case Counter::seg_single_copy:
+    case Counter::seg_by_blocks:
+    case Counter::seg_two_level:
+    case Counter::coll_messages: return CategoryId::collectives;
+  }
+  return CategoryId::collectives;
+}
+
+std::string range_text(const tunables::Spec& s) {
+  std::string r = std::to_string(s.min) + "..";
+  r += s.max == ~std::uint64_t{0} ? std::string("2^64-1") : std::to_string(s.max);
+  return s.power_of_two ? "a power of two in " + r : r;
+}
+
+std::vector<Cvar> make_cvars() {
+  std::vector<Cvar> v;
+  for (int i = 0; i < tunables::kCount; ++i) {
+    const tunables::Spec& s = tunables::spec(i);
+    const int scope = scope_of(s.id);
+    std::string desc = std::string(s.meaning) + ". Range " + range_text(s) + ", default " + s.fallback + ".";
+    if (scope == MPI_T_SCOPE_READONLY)
+      desc += " Read: the value in use from MPI_Init on; before, the environment's (0: unset, MPI_Init chooses).";
+    else
+      desc += " Read: the environment's value, else the default.";
+    desc += " Fixed for the run (set it in the environment of mpiexec).";
+    v.push_back({s.id, s.name, std::move(desc), cvar_verbosity(s.id),
+                 s.max <= static_cast<std::uint64_t>(INT_MAX) ? MPI_INT : MPI_UNSIGNED_LONG_LONG, cvar_enum(s.id),
+                 scope, cvar_category(s.id)});
+  }
+  return v;
+}
+
+const std::vector<Cvar>& cvars() {
+  static const std::vector<Cvar> v = make_cvars();
+  return v;
+}
+
+std::vector<Pvar> make_pvars() {
+  std::vector<Pvar> v;
+  for (int i = 0; i < core::kCounters; ++i)
+    v.push_back({core::kCounterNames[static_cast<std::size_t>(i)], core::kCounterMeanings[static_cast<std::size_t>(i)],
+                 MPI_T_VERBOSITY_TUNER_DETAIL, pvar_category(static_cast<Counter>(i))});
+  return v;
+}
+
+const std::vector<Pvar>& pvars() {
+  static const std::vector<Pvar> v = make_pvars();
+  return v;
+}
+
+std::vector<Category> make_categories() {
+  std::vector<Category> c = {
+      {"ringmpi", "everything ringmpi shows: the categories below", {}, {}, {}},
+      {"ringmpi_p2p", "point-to-point: rings, eager and rendezvous protocols, single copy", {}, {}, {}},
+      {"ringmpi_collectives",
+       "collectives: the algorithm of each family, the shared segment, the library's own collectives",
+       {}, {}, {}},
+      {"ringmpi_runtime", "the runtime and the launcher: waiting, mpiexec's event loop", {}, {}, {}},
+  };
+  for (int i = 0; i < cvar_count(); ++i) c[static_cast<std::size_t>(cvar(i).category)].cvars.push_back(i);
+  for (int i = 0; i < pvar_count(); ++i) c[static_cast<std::size_t>(pvar(i).category)].pvars.push_back(i);
+  c[0].categories = {static_cast<int>(CategoryId::p2p), static_cast<int>(CategoryId::collectives),
+                     static_cast<int>(CategoryId::runtime)};
+  return c;
+}
+
+const std::vector<Category>& categories() {
+  static const std::vector<Category> c = make_categories();
+  return c;
+}
+
+}  // namespace
+
+int cvar_count() { return static_cast<int>(cvars().size()); }
+const Cvar& cvar(int index) { return cvars()[static_cast<std::size_t>(index)]; }
+
+std::uint64_t cvar_value(int index) {
+  const Id id = cvar(index).id;
+  if (cvar(index).scope == MPI_T_SCOPE_READONLY) {
+    // Settled by p2p::init (MPI_Init) and kept after MPI_Finalize. Not
+    // p2p::state(): that would make the state before MPI_Init.
+    const p2p::State* s = core::rt().p2p.get();
+    if (s == nullptr || !s->attached) return tunables::is_set(id) ? tunables::value(id, 0) : 0;
+    switch (id) {
+      case Id::ring_bytes: return s->ring_capacity;
+      case Id::eager_limit: return s->tune.eager_limit;
+      case Id::chunk: return s->tune.chunk;
+      case Id::yield_us: return p2p::yield_window_us();
+      default: break;
+    }
+  }
+  // The defaults the library's readers pass to tunables::value.
+  switch (id) {
+    case Id::split_min: return tunables::value(id, p2p::Tunables{}.split_min);
+    case Id::internal_eager_safe: return tunables::value(id, exchange::kEagerSafeBytes);
+    default: return tunables::value(id, 0);
+  }
+}
+
+int pvar_count() { return static_cast<int>(pvars().size()); }
+const Pvar& pvar(int index) { return pvars()[static_cast<std::size_t>(index)]; }
+std::uint64_t pvar_value(int index) { return core::counter_value(index); }
+
+const Enum* enum_of(MPI_T_enum h) {
+  if (!core::handle_is(h, core::Kind::t_enum) || core::handle_gen(h) != 0) return nullptr;
+  const std::uint32_t i = core::handle_index(h);
+  return i >= kCollAlgorithm && i < kEnumEnd ? &kEnums[i] : nullptr;
+}
+
+int category_count() { return static_cast<int>(categories().size()); }
+const Category& category(int index) { return categories()[static_cast<std::size_t>(index)]; }
+
+}  // namespace ringmpi::api::tool

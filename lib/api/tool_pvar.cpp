@@ -1,0 +1,247 @@
+// The tool information interface: performance variables, their sessions and
+// handles (MPI-3.1 §14.3.7).
+//
+// Every performance variable is a path counter (core/counters.hpp): class
+// MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG, bound to no object, and
+// - continuous: the library counts all the time; nothing can start or stop
+//   it. MPI_T_pvar_start/stop on its handle are MPI_T_ERR_PVAR_NO_STARTSTOP;
+//   with MPI_T_PVAR_ALL_HANDLES they skip it ("continuous variables ... are
+//   ignored") and succeed;
+// - readonly: a counter is what MPIX_Query_counter and the tests read, so a
+//   tool may not change it. MPI_T_pvar_write, _reset and _readreset on its
+//   handle are MPI_T_ERR_PVAR_NO_WRITE; MPI_T_pvar_reset with
+//   MPI_T_PVAR_ALL_HANDLES skips it ("read-only variables are ignored") and
+//   succeeds. Not atomic (nothing to read and reset at once).
+// The class's starting value is 0, and each handle keeps its own: it remembers
+// the counter when it is allocated and reads the growth since then, so two
+// tools (two sessions) never see each other's starting points.
+#include <cstring>
+#include <memory>
+
+#include "api/tool.hpp"
+#include "core/handle.hpp"
+
+namespace ringmpi::api::tool {
+namespace {
+
+struct PvarHandle {
+  MPI_T_pvar_session session;  // the one it was allocated in
+  int index;                   // the variable
+  std::uint64_t base;          // the counter at allocation: the starting value 0
+};
+struct Session {
+  std::vector<MPI_T_pvar_handle> handles;
+};
+
+core::HandleTable<PvarHandle>& pvar_handles() {
+  static core::HandleTable<PvarHandle>* t = [] {
+    auto* table = new core::HandleTable<PvarHandle>(core::Kind::t_pvar);
+    // Index 1 is MPI_T_PVAR_ALL_HANDLES (mpi.h): never a real handle.
+    table->put_predefined(1, std::make_unique<PvarHandle>(PvarHandle{MPI_T_PVAR_SESSION_NULL, -1, 0}));
+    return table;
+  }();
+  return *t;
+}
+core::HandleTable<Session>& sessions() {
+  static core::HandleTable<Session> t(core::Kind::t_session);
+  return t;
+}
+
+// The handle `h` of `session`, or nullptr (MPI_T_ERR_INVALID_HANDLE): a
+// handle of another session is as invalid as a freed one (§14.3.7.2: a handle
+// is used with the session it was allocated in).
+PvarHandle* handle_in(MPI_T_pvar_session session, MPI_T_pvar_handle h) {
+  if (h == MPI_T_PVAR_ALL_HANDLES) return nullptr;
+  PvarHandle* p = pvar_handles().get(h);
+  return p != nullptr && p->session == session ? p : nullptr;
+}
+
+void free_handle(MPI_T_pvar_handle h) { pvar_handles().remove(h); }
+
+std::uint64_t handle_value(const PvarHandle& p) { return pvar_value(p.index) - p.base; }
+
+// Every variable is continuous and readonly (above).
+constexpr bool kContinuous = true;
+constexpr bool kReadonly = true;
+
+// Start and stop: the same rules.
+int start_or_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  Session* s = sessions().get(session);
+  if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (handle == MPI_T_PVAR_ALL_HANDLES) return MPI_SUCCESS;  // skips the continuous ones: all of them
+  if (handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  return kContinuous ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS;
+}
+
+}  // namespace
+
+void clear_pvar_sessions() {
+  std::vector<MPI_T_pvar_session> live;
+  sessions().for_each([&live](int h, const Session&) { live.push_back(h); });
+  for (MPI_T_pvar_session s : live) {
+    for (MPI_T_pvar_handle h : sessions().get(s)->handles) free_handle(h);
+    sessions().remove(s);
+  }
+}
+
+}  // namespace ringmpi::api::tool
+
+using namespace ringmpi;
+using api::tool::Entry;
+namespace tool = api::tool;
+
+extern "C" {
+
+int MPI_T_pvar_get_num(int* num_pvar) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (num_pvar == nullptr) return MPI_T_ERR_INVALID;
+  *num_pvar = tool::pvar_count();
+  return MPI_SUCCESS;
+}
+
+// An OUT argument passed as NULL is not returned (MPI-3.1 §14.3.7.1).
+int MPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosity, int* var_class,
+                        MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind,
+                        int* readonly, int* continuous, int* atomic) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (pvar_index < 0 || pvar_index >= tool::pvar_count()) return MPI_T_ERR_INVALID_INDEX;
+  if (!tool::length_ok(name, name_len) || !tool::length_ok(desc, desc_len)) return MPI_T_ERR_INVALID;
+  const tool::Pvar& v = tool::pvar(pvar_index);
+  tool::put_string(v.name, name, name_len);
+  tool::put_string(v.description, desc, desc_len);
+  if (verbosity) *verbosity = v.verbosity;
+  if (var_class) *var_class = MPI_T_PVAR_CLASS_COUNTER;
+  if (datatype) *datatype = MPI_UNSIGNED_LONG_LONG;
+  if (enumtype) *enumtype = MPI_T_ENUM_NULL;
+  if (bind) *bind = MPI_T_BIND_NO_OBJECT;
+  if (readonly) *readonly = tool::kReadonly;
+  if (continuous) *continuous = tool::kContinuous;
+  if (atomic) *atomic = 0;
+  return MPI_SUCCESS;
+}
+
+// A performance variable is named by its name and its class together (§14.3.7.1).
+int MPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (name == nullptr || pvar_index == nullptr) return MPI_T_ERR_INVALID;
+  if (var_class == MPI_T_PVAR_CLASS_COUNTER)
+    for (int i = 0; i < tool::pvar_count(); ++i)
+      if (tool::pvar(i).name == name) {
+        *pvar_index = i;
+        return MPI_SUCCESS;
+      }
+  return MPI_T_ERR_INVALID_NAME;
+}
+
+int MPI_T_pvar_session_create(MPI_T_pvar_session* session) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (session == nullptr) return MPI_T_ERR_INVALID;
+  const int s = tool::sessions().add(std::make_unique<tool::Session>());
+  if (s == MPI_T_PVAR_SESSION_NULL) return MPI_T_ERR_OUT_OF_SESSIONS;
+  *session = s;
+  return MPI_SUCCESS;
+}
+
+// Frees the session's handles with it (§14.3.7.2).
+int MPI_T_pvar_session_free(MPI_T_pvar_session* session) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (session == nullptr) return MPI_T_ERR_INVALID;
+  tool::Session* s = tool::sessions().get(*session);
+  if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  for (MPI_T_pvar_handle h : s->handles) tool::free_handle(h);
+  tool::sessions().remove(*session);
+  *session = MPI_T_PVAR_SESSION_NULL;
+  return MPI_SUCCESS;
+}
+
+// Bound to no object: obj_handle is ignored; one value each.
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* /*obj_handle*/,
+                            MPI_T_pvar_handle* handle, int* count) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  tool::Session* s = tool::sessions().get(session);
+  if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (pvar_index < 0 || pvar_index >= tool::pvar_count()) return MPI_T_ERR_INVALID_INDEX;
+  if (handle == nullptr || count == nullptr) return MPI_T_ERR_INVALID;
+  const int h = tool::pvar_handles().add(
+      std::make_unique<tool::PvarHandle>(tool::PvarHandle{session, pvar_index, tool::pvar_value(pvar_index)}));
+  if (h == MPI_T_PVAR_HANDLE_NULL) return MPI_T_ERR_OUT_OF_HANDLES;
+  s->handles.push_back(h);
+  *handle = h;
+  *count = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  tool::Session* s = tool::sessions().get(session);
+  if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (handle == nullptr) return MPI_T_ERR_INVALID;
+  if (tool::handle_in(session, *handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  std::erase(s->handles, *handle);
+  tool::free_handle(*handle);
+  *handle = MPI_T_PVAR_HANDLE_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  return tool::start_or_stop(session, handle);
+}
+
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  return tool::start_or_stop(session, handle);
+}
+
+// MPI_T_PVAR_ALL_HANDLES cannot be read (§14.3.7.4): MPI_T_ERR_INVALID_HANDLE.
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  const tool::PvarHandle* p = tool::handle_in(session, handle);
+  if (p == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  if (buf == nullptr) return MPI_T_ERR_INVALID;
+  const unsigned long long v = tool::handle_value(*p);
+  std::memcpy(buf, &v, sizeof v);
+  return MPI_SUCCESS;
+}
+
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  if (buf == nullptr) return MPI_T_ERR_INVALID;
+  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+}
+
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (handle == MPI_T_PVAR_ALL_HANDLES) return MPI_SUCCESS;  // skips the read-only ones: all of them
+  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+}
+
+// Not with MPI_T_PVAR_ALL_HANDLES (§14.3.7.4); a read-only variable cannot be
+// reset, so nothing is read either.
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
+  Entry e;
+  if (int r = e.initialized()) return r;
+  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  if (buf == nullptr) return MPI_T_ERR_INVALID;
+  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+}
+
+}  // extern "C"
