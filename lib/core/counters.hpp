@@ -18,8 +18,8 @@ enum class Counter : int {
   rndv_push,               // ... pushed through the ring (cts_push: copy fallback)
   exchange_dissemination,  // library allgather rounds: dissemination (eager steps)
   exchange_tree,           // ... binomial tree (messages above the eager-safe size)
-  // Blocking collectives on a communicator's shared segment (lib/coll/seg_*.cpp), one per
-  // family, and the variants within them.
+  // Collectives on a communicator's shared segment (lib/coll/seg_*.cpp), blocking and
+  // nonblocking, one per family, and the variants within them.
   seg_barrier,
   seg_bcast,
   seg_scatter,
@@ -54,16 +54,16 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "rendezvous messages received through the ring (copy fallback)",
     "rounds of the library's own allgather run as dissemination (eager steps)",
     "rounds of the library's own allgather run as a binomial tree (data above the eager-safe size)",
-    "blocking MPI_Barrier calls run on the communicator's shared segment",
-    "blocking MPI_Bcast calls run on the shared segment",
-    "blocking MPI_Scatter(v) calls run on the shared segment",
-    "blocking MPI_Gather(v) calls run on the shared segment",
-    "blocking MPI_Allgather(v) calls run on the shared segment",
-    "blocking MPI_Alltoall(v) calls run on the shared segment",
-    "blocking MPI_Reduce calls run on the shared segment",
-    "blocking MPI_Allreduce calls run on the shared segment",
-    "blocking MPI_Reduce_scatter(_block) calls run on the shared segment",
-    "blocking MPI_Scan/MPI_Exscan calls run on the shared segment",
+    "MPI_Barrier and MPI_Ibarrier calls run on the communicator's shared segment",
+    "MPI_Bcast and MPI_Ibcast calls run on the shared segment",
+    "MPI_Scatter(v) and MPI_Iscatter(v) calls run on the shared segment",
+    "MPI_Gather(v) and MPI_Igather(v) calls run on the shared segment",
+    "MPI_Allgather(v) and MPI_Iallgather(v) calls run on the shared segment",
+    "MPI_Alltoall(v) and MPI_Ialltoall(v) calls run on the shared segment",
+    "MPI_Reduce and MPI_Ireduce calls run on the shared segment",
+    "MPI_Allreduce and MPI_Iallreduce calls run on the shared segment",
+    "MPI_Reduce_scatter(_block) and MPI_Ireduce_scatter(_block) calls run on the shared segment",
+    "MPI_Scan/MPI_Exscan and MPI_Iscan/MPI_Iexscan calls run on the shared segment",
     "neighbourhood collectives run on the shared segment",
     "segment collectives that read data straight from another rank's buffer (process_vm_readv)",
     "segment reductions folded by blocks (each rank one block) rather than whole",
