@@ -58,7 +58,11 @@ bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out) {
 
 std::unique_ptr<Comm> make_intra(const Comm& parent, std::vector<int> world, int rank, int slot) {
   auto c = std::make_unique<Comm>();
-  c->local = c->remote = group::Group::from_world_ranks(world);
+  // The parent's group when the members and their order are the same (a
+  // split with one colour in rank order, a topology kept in place): groups
+  // are immutable and shared, and building one is most of this function.
+  c->local = c->remote =
+      !parent.inter && world == parent.peer_world ? parent.local : group::Group::from_world_ranks(world);
   c->rank = rank;
   c->context = ContextPool::context_of(slot);
   c->inter = false;
