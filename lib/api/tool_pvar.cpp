@@ -60,17 +60,24 @@ void free_handle(MPI_T_pvar_handle h) { pvar_handles().remove(h); }
 
 std::uint64_t handle_value(const PvarHandle& p) { return pvar_value(p.index) - p.base; }
 
-// Every variable is continuous and readonly (above).
+// Every variable is continuous and read-only (above): no handle can be
+// started, stopped, written or reset.
 constexpr bool kContinuous = true;
 constexpr bool kReadonly = true;
 
-// Start and stop: the same rules.
+// The session and, in it, the handle: MPI_SUCCESS or the error class.
+int check_handle(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  if (sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  return handle_in(session, handle) == nullptr ? MPI_T_ERR_INVALID_HANDLE : MPI_SUCCESS;
+}
+
+// Start and stop: the same rules. MPI_T_PVAR_ALL_HANDLES skips the
+// continuous variables (§14.3.7.4): all of them.
 int start_or_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
-  Session* s = sessions().get(session);
-  if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
-  if (handle == MPI_T_PVAR_ALL_HANDLES) return MPI_SUCCESS;  // skips the continuous ones: all of them
-  if (handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
-  return kContinuous ? MPI_T_ERR_PVAR_NO_STARTSTOP : MPI_SUCCESS;
+  if (handle == MPI_T_PVAR_ALL_HANDLES) return sessions().get(session) ? MPI_SUCCESS : MPI_T_ERR_INVALID_SESSION;
+  if (int r = check_handle(session, handle)) return r;
+  static_assert(kContinuous);
+  return MPI_T_ERR_PVAR_NO_STARTSTOP;
 }
 
 }  // namespace
@@ -206,9 +213,8 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
 int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
+  if (int r = tool::check_handle(session, handle)) return r;
   const tool::PvarHandle* p = tool::handle_in(session, handle);
-  if (p == nullptr) return MPI_T_ERR_INVALID_HANDLE;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
   const unsigned long long v = tool::handle_value(*p);
   std::memcpy(buf, &v, sizeof v);
@@ -218,19 +224,20 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* 
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
-  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  if (int r = tool::check_handle(session, handle)) return r;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
-  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+  static_assert(tool::kReadonly);
+  return MPI_T_ERR_PVAR_NO_WRITE;
 }
 
 int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
-  if (handle == MPI_T_PVAR_ALL_HANDLES) return MPI_SUCCESS;  // skips the read-only ones: all of them
-  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
-  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+  if (handle == MPI_T_PVAR_ALL_HANDLES)  // skips the read-only ones: all of them
+    return tool::sessions().get(session) ? MPI_SUCCESS : MPI_T_ERR_INVALID_SESSION;
+  if (int r = tool::check_handle(session, handle)) return r;
+  static_assert(tool::kReadonly);
+  return MPI_T_ERR_PVAR_NO_WRITE;
 }
 
 // Not with MPI_T_PVAR_ALL_HANDLES (§14.3.7.4); a read-only variable cannot be
@@ -238,10 +245,10 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
 int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (tool::sessions().get(session) == nullptr) return MPI_T_ERR_INVALID_SESSION;
-  if (tool::handle_in(session, handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  if (int r = tool::check_handle(session, handle)) return r;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
-  return tool::kReadonly ? MPI_T_ERR_PVAR_NO_WRITE : MPI_SUCCESS;
+  static_assert(tool::kReadonly);
+  return MPI_T_ERR_PVAR_NO_WRITE;
 }
 
 }  // extern "C"
