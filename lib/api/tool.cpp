@@ -157,12 +157,7 @@ int MPI_T_cvar_get_index(const char* name, int* cvar_index) {
   Entry e;
   if (int r = e.initialized()) return r;
   if (name == nullptr || cvar_index == nullptr) return MPI_T_ERR_INVALID;
-  for (int i = 0; i < tool::cvar_count(); ++i)
-    if (tool::cvar(i).name == name) {
-      *cvar_index = i;
-      return MPI_SUCCESS;
-    }
-  return MPI_T_ERR_INVALID_NAME;
+  return tool::index_of(tool::cvar_count(), tool::cvar, name, cvar_index);
 }
 
 // Bound to no object: obj_handle is ignored (§14.3.6.2); one value each.
@@ -244,12 +239,7 @@ int MPI_T_category_get_index(const char* name, int* cat_index) {
   Entry e;
   if (int r = e.initialized()) return r;
   if (name == nullptr || cat_index == nullptr) return MPI_T_ERR_INVALID;
-  for (int i = 0; i < tool::category_count(); ++i)
-    if (tool::category(i).name == name) {
-      *cat_index = i;
-      return MPI_SUCCESS;
-    }
-  return MPI_T_ERR_INVALID_NAME;
+  return tool::index_of(tool::category_count(), tool::category, name, cat_index);
 }
 
 int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {

@@ -107,4 +107,16 @@ struct Category {
 int category_count();
 const Category& category(int index);
 
+// MPI_T_*_get_index: the index i < n whose item(i).name is `name`, into
+// *index; MPI_T_ERR_INVALID_NAME when none is.
+template <class Item>
+int index_of(int n, Item item, const char* name, int* index) {
+  for (int i = 0; i < n; ++i)
+    if (item(i).name == name) {
+      *index = i;
+      return MPI_SUCCESS;
+    }
+  return MPI_T_ERR_INVALID_NAME;
+}
+
 }  // namespace ringmpi::api::tool

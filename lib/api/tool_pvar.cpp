@@ -134,13 +134,9 @@ int MPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index) {
   Entry e;
   if (int r = e.initialized()) return r;
   if (name == nullptr || pvar_index == nullptr) return MPI_T_ERR_INVALID;
-  if (var_class == MPI_T_PVAR_CLASS_COUNTER)
-    for (int i = 0; i < tool::pvar_count(); ++i)
-      if (tool::pvar(i).name == name) {
-        *pvar_index = i;
-        return MPI_SUCCESS;
-      }
-  return MPI_T_ERR_INVALID_NAME;
+  // A variable is named by its name and class together: every one is a counter.
+  if (var_class != MPI_T_PVAR_CLASS_COUNTER) return MPI_T_ERR_INVALID_NAME;
+  return tool::index_of(tool::pvar_count(), tool::pvar, name, pvar_index);
 }
 
 int MPI_T_pvar_session_create(MPI_T_pvar_session* session) {
