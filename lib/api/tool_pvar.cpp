@@ -71,6 +71,15 @@ int check_handle(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   return handle_in(session, handle) == nullptr ? MPI_T_ERR_INVALID_HANDLE : MPI_SUCCESS;
 }
 
+// MPI_T_pvar_write and readreset: the handle and buffer checked, then
+// refused, as every variable is read-only.
+int write_refused(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf) {
+  if (int r = check_handle(session, handle)) return r;
+  if (buf == nullptr) return MPI_T_ERR_INVALID;
+  static_assert(kReadonly);
+  return MPI_T_ERR_PVAR_NO_WRITE;
+}
+
 // Start and stop: the same rules. MPI_T_PVAR_ALL_HANDLES skips the
 // continuous variables (§14.3.7.4): all of them.
 int start_or_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
@@ -220,10 +229,7 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* 
 int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (int r = tool::check_handle(session, handle)) return r;
-  if (buf == nullptr) return MPI_T_ERR_INVALID;
-  static_assert(tool::kReadonly);
-  return MPI_T_ERR_PVAR_NO_WRITE;
+  return tool::write_refused(session, handle, buf);
 }
 
 int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
@@ -241,10 +247,7 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
 int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (int r = tool::check_handle(session, handle)) return r;
-  if (buf == nullptr) return MPI_T_ERR_INVALID;
-  static_assert(tool::kReadonly);
-  return MPI_T_ERR_PVAR_NO_WRITE;
+  return tool::write_refused(session, handle, buf);
 }
 
 }  // extern "C"
