@@ -152,11 +152,19 @@ int read_target(const Where& at, const Side& tgt, std::byte* packed, std::size_t
 
 std::size_t bytes_of(const Side& s) { return std::size_t(s.count) * s.type->size; }
 
-int same_bytes(const Side& a, const char* a_name, const Side& b, const char* b_name, std::string* why) {
-  if (bytes_of(a) == bytes_of(b)) return MPI_SUCCESS;
-  *why = std::string(a_name) + " describes " + str(static_cast<long long>(bytes_of(a))) + " bytes but " + b_name +
-         " describes " + str(static_cast<long long>(bytes_of(b))) + "; their type signatures must match";
-  return MPI_ERR_TYPE;
+// MPI-3.1 §11.3.1: a put moves data as a send of the origin buffer into a
+// receive of the target buffer would, so "the message sent must fit, without
+// truncation, in the target buffer" -- it may be shorter, and then only the
+// first bytes of the target buffer (in its type's order) change. A get is the
+// same with the direction reversed, an accumulate is like a put (§11.3.4),
+// and a get-accumulate's result buffer receives the whole target buffer.
+// Refuses `data` (what moves) when it is longer than `room` (where it goes).
+int fits(const Side& data, const char* data_name, const Side& room, const char* room_name, std::string* why) {
+  if (bytes_of(data) <= bytes_of(room)) return MPI_SUCCESS;
+  *why = std::string(data_name) + " describes " + str(static_cast<long long>(bytes_of(data))) + " bytes but " +
+         room_name + " only " + str(static_cast<long long>(bytes_of(room))) +
+         "; the data must fit without truncation (MPI-3.1 §11.3.1)";
+  return MPI_ERR_TRUNCATE;
 }
 
 // Scratch bytes for one operation: on the stack when small (an atomic
@@ -287,8 +295,7 @@ std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
 }
 
 int put(Window& w, const Side& origin, int target, MPI_Aint disp, const Side& tgt, std::string* why) {
-  if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
-    return e;
+  if (int e = fits(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why)) return e;
   Where at;
   if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   const std::size_t bytes = bytes_of(origin);
@@ -311,11 +318,10 @@ int put(Window& w, const Side& origin, int target, MPI_Aint disp, const Side& tg
 
 int get(Window& w, void* origin_buf, const Side& origin, int target, MPI_Aint disp, const Side& tgt,
         std::string* why) {
-  if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
-    return e;
+  if (int e = fits(tgt, "target_count x target_datatype", origin, "origin_count x origin_datatype", why)) return e;
   Where at;
   if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
-  const std::size_t bytes = bytes_of(origin);
+  const std::size_t bytes = bytes_of(tgt);
   if (bytes == 0) return MPI_SUCCESS;
   if (origin.type->contiguous()) {
     if (at.local && tgt.type->contiguous()) {
@@ -338,44 +344,44 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
                const Side& tgt, MPI_Op op, std::string* why) {
   const bool no_op = op == MPI_NO_OP;
   if (!no_op) {
-    if (int e = same_bytes(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why))
-      return e;
+    if (int e = fits(origin, "origin_count x origin_datatype", tgt, "target_count x target_datatype", why)) return e;
     // A zero-size side (count 0 or a type of size 0) has no basic component to
-    // disagree with: nothing is combined (the byte counts already match).
+    // disagree with: nothing is combined.
     if (op != MPI_REPLACE && bytes_of(origin) > 0 && origin.type->basic != tgt.type->basic) {
       *why = "origin_datatype and target_datatype are not made of the same predefined datatype";
       return MPI_ERR_TYPE;
     }
   }
   if (result)
-    if (int e = same_bytes(*result, "result_count x result_datatype", tgt, "target_count x target_datatype", why))
-      return e;
-  const std::size_t bytes = bytes_of(tgt);
+    if (int e = fits(tgt, "target_count x target_datatype", *result, "result_count x result_datatype", why)) return e;
+  // The result gets the whole target buffer; the origin's data (`obytes`,
+  // possibly fewer) combines into the target buffer's first bytes.
+  const std::size_t bytes = bytes_of(tgt), obytes = no_op ? 0 : bytes_of(origin);
   Where at;
   // Segment memory and a contiguous target: the inline range check will do.
   at.local = tgt.type->contiguous() && bytes > 0 ? segment_span(w, target, disp, bytes) : nullptr;
   if (at.local == nullptr)
     if (int e = locate(w, target, disp, tgt.count, *tgt.type, &at, why)) return e;
   if (bytes == 0) return MPI_SUCCESS;
-  if (small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes)) return MPI_SUCCESS;
+  if ((no_op || obytes == bytes) && small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes))
+    return MPI_SUCCESS;
 
-  Scratch cur(bytes), in(no_op ? 0 : bytes);
-  if (!no_op) {
-    dtype::pack(origin.buf, origin.count, *origin.type, 0, in.data(), bytes);
-  }
+  const std::size_t read = result ? bytes : (op != MPI_REPLACE && !no_op ? obytes : 0);
+  Scratch cur(read), in(obytes);
+  if (obytes > 0) dtype::pack(origin.buf, origin.count, *origin.type, 0, in.data(), obytes);
   AccGuard guard(w.ctl[target]);
-  if (result || (op != MPI_REPLACE && !no_op))
-    if (int e = read_target(at, tgt, cur.data(), bytes, target, why)) return e;
+  if (read > 0)
+    if (int e = read_target(at, tgt, cur.data(), read, target, why)) return e;
   if (result) dtype::unpack(result_buf, result->count, *result->type, 0, cur.data(), bytes);
   if (no_op) return MPI_SUCCESS;
-  if (op == MPI_REPLACE) return write_target(at, tgt, in.data(), bytes, target, why);
+  if (op == MPI_REPLACE) return write_target(at, tgt, in.data(), obytes, target, why);
   const MPI_Datatype basic = accumulate_basic(op, tgt.type->basic);
-  const int e = combine(op, basic, in.data(), cur.data(), bytes);
+  const int e = combine(op, basic, in.data(), cur.data(), obytes);
   if (e != MPI_SUCCESS) {
     *why = "op " + dtype::op_name(op) + " cannot combine data of " + dtype::describe(basic);
     return e;
   }
-  return write_target(at, tgt, cur.data(), bytes, target, why);
+  return write_target(at, tgt, cur.data(), obytes, target, why);
 }
 
 int compare_and_swap(Window& w, const void* origin, const void* compare, void* result, const dtype::Datatype& t,
