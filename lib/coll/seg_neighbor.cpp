@@ -79,21 +79,6 @@ Members members_in(const Segment& s, const std::vector<int>& ranks) {
   return in;
 }
 
-// The members that read this one's published blocks: its destinations, less
-// itself (it takes its own blocks before it stores its done).
-Members readers_of(const Segment& s, const NeighborArgs& a) {
-  Members r = members_in(s, *a.destinations);
-  r[static_cast<std::size_t>(s.me())] = 0;
-  return r;
-}
-
-// Whether every member in `who` is done with collective k.
-bool all_done(const Segment& s, std::uint64_t k, const Members& who) {
-  for (int j = 0; j < s.size(); ++j)
-    if (who[static_cast<std::size_t>(j)] && !s.done_at(j, k)) return false;
-  return true;
-}
-
 // Every receive block from member j, which has posted k, in recv_order.
 void take_from(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j) {
   int taken = 0;  // blocks taken from j so far
@@ -128,8 +113,8 @@ bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
   s.finish(k);
   // Its destinations read this member's buffers (or its packed copies) until they are done.
   if (mode == kByAddress) {
-    const Members readers = readers_of(s, a);
-    if (!all_done(s, k, readers)) p2p::wait_until([&] { return all_done(s, k, readers); });
+    const Members readers = members_in(s, *a.destinations);
+    if (!s.all_done(k, readers)) p2p::wait_until([&] { return s.all_done(k, readers); });
   }
   return true;
 }
@@ -143,7 +128,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
   std::unique_ptr<Temp> keep;
   const bool by_address = start(s, k, a, &keep) == kByAddress;
   const Members want = members_in(s, *a.sources);
-  const Members readers = by_address ? readers_of(s, a) : Members{};
+  const Members readers = by_address ? members_in(s, *a.destinations) : Members{};
   const auto ready = [&s, k, want] {
     for (int j = 0; j < s.size(); ++j)
       if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
@@ -154,7 +139,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
       if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
     return MPI_SUCCESS;
   };
-  const auto released = [&s, k, by_address, readers] { return !by_address || all_done(s, k, readers); };
+  const auto released = [&s, k, by_address, readers] { return !by_address || s.all_done(k, readers); };
   auto op = make_op(sp, k, ready, complete, released);
   op->keep(std::shared_ptr<const void>(std::move(keep)));
   for (auto& p : keep_alive) op->keep(std::move(p));

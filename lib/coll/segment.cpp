@@ -192,6 +192,12 @@ bool Segment::all_done(std::uint64_t k) const {
   return true;
 }
 
+bool Segment::all_done(std::uint64_t k, std::span<const char> who) const {
+  for (int i = 0; i < n_; ++i)
+    if (i != me_ && who[static_cast<std::size_t>(i)] && !done_at(i, k)) return false;
+  return true;
+}
+
 bool Segment::all_ibarrier(std::uint64_t b) const {
   for (int i = 0; i < n_; ++i)
     if (lines_[i].ibarrier.load(std::memory_order_acquire) < b) return false;

@@ -119,6 +119,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "coll/numa_groups.hpp"
@@ -240,6 +241,8 @@ class Segment {
   // Whether member i's done >= k / every other member's (acquire).
   bool done_at(int i, std::uint64_t k) const { return lines_[i].done.load(std::memory_order_acquire) >= k; }
   bool all_done(std::uint64_t k) const;
+  // The same for the other members i with who[i] set (one char per member).
+  bool all_done(std::uint64_t k, std::span<const char> who) const;
   // Whether every member's ibarrier >= b (acquire): barrier b is complete.
   bool all_ibarrier(std::uint64_t b) const;
   // Rings the doorbells of sleeping members: one of them, or all others.
