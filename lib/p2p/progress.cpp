@@ -197,6 +197,15 @@ void consumed(State& s, int from, const shm::Record& rec) {
   room_made(s, from, false);
 }
 
+bool work_left() {
+  const State& s = state();
+  for (int k = 0; k < s.nhot; ++k)
+    if (s.in[static_cast<std::size_t>(s.hot[k])].ring.ready()) return true;
+  for (std::size_t w = 0; w < s.pending_words; ++w)
+    if (s.my_pending[w].load(std::memory_order_relaxed) != 0) return true;
+  return false;
+}
+
 void progress(int skip_hot) {
   State& s = state();
   if (!s.attached || s.in_progress) return;

@@ -291,6 +291,10 @@ void wait_slow(const std::function<bool()>& done) {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     progress();
     if (done()) break;
+    if (work_left()) {  // records already in the rings: no doorbell will ring for them
+      me.sleeping.store(0, std::memory_order_relaxed);
+      continue;
+    }
     const timespec timeout{0, sending ? 1'000'000 : 50'000'000};
     const long rc = futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);
     const std::uint64_t work_now = activity();
@@ -376,7 +380,7 @@ void wait_threaded(const std::function<bool()>& done) {
     progress();
     const bool finished = done();
     bool quiet = false;
-    if (!finished) {
+    if (!finished && !work_left()) {  // (records already in the rings: no doorbell will ring for them)
       const int depth = lock.release_all();
       const timespec timeout{0, sending ? 200'000 : 1'000'000};
       const long rc = futex(&me.doorbell, FUTEX_WAIT, seen, &timeout);

@@ -93,6 +93,15 @@ void ring_doorbell(int world_rank);
 // consumers of rings this rank could not finish writing to for a wake-up
 // when they make room; true when there are such rings.
 bool prepare_to_sleep();
+// Whether a progress() call would find records already in this rank's
+// rings: a ring it polls on every call (hot) has one, or a pending bit is
+// set. progress() stops draining a ring after a record that completed a
+// request (so that a waiter looks at its condition soon) and sets the bit
+// again for the rest; those records are already there, so no doorbell will
+// ring for them, and a waiter must not sleep before it drained them (with
+// many nonblocking collectives over messages, waited for in reverse order,
+// each such sleep lasted its whole 50 ms timeout).
+bool work_left();
 // Records consumed plus requests completed so far: changes whenever progress() did work
 // (the deadlock-detection hook in wait_slow counts sleeps in which it did not).
 std::uint64_t activity();
