@@ -114,7 +114,7 @@ bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
   // Its destinations read this member's buffers (or its packed copies) until they are done.
   if (mode == kByAddress) {
     const Members readers = members_in(s, *a.destinations);
-    if (!s.all_done(k, readers)) p2p::wait_until([&] { return s.all_done(k, readers); });
+    s.wait_all_done(k, readers);
   }
   return true;
 }

@@ -57,6 +57,7 @@ int pick_free(std::uint32_t owner, int n) {
       lines[m].ibarrier.store(0, std::memory_order_relaxed);
       lines[m].pushed.store(0, std::memory_order_relaxed);
       lines[m].group_released.store(0, std::memory_order_relaxed);
+      lines[m].watch.store(0, std::memory_order_relaxed);
     }
     // The attach round's messages publish these stores (see segment.hpp).
     h->attached.store(static_cast<std::uint32_t>(n), std::memory_order_release);
@@ -94,15 +95,33 @@ Segment::~Segment() {
   if (core::rt().arena.mapped()) header_->attached.fetch_sub(1, std::memory_order_release);
 }
 
-void Segment::wait_min_done(std::uint64_t k) {
-  if (min_done_ >= k) return;
-  p2p::wait_until([&] {
+template <class Done>
+void Segment::wait_on(int i, Done&& done) const {
+  const bool targeted = i >= 0 && pending_.empty() && !core::rt().serialize_calls;
+  if (targeted) lines_[me_].watch.store(static_cast<std::uint32_t>(i) + 1, std::memory_order_relaxed);
+  p2p::wait_until(done);
+  if (targeted) lines_[me_].watch.store(0, std::memory_order_relaxed);
+}
+
+std::uint64_t Segment::wait_all_done(std::uint64_t k, std::span<const char> who) const {
+  for (;;) {
     std::uint64_t least = ~std::uint64_t{0};
-    for (int i = 0; i < n_; ++i)
-      if (i != me_) least = std::min(least, lines_[i].done.load(std::memory_order_acquire));
-    min_done_ = least;
-    return least >= k;
-  });
+    int laggard = -1;
+    for (int i = 0; i < n_; ++i) {
+      if (i == me_ || (!who.empty() && !who[static_cast<std::size_t>(i)])) continue;
+      const std::uint64_t d = lines_[i].done.load(std::memory_order_acquire);
+      if (d < least) {
+        least = d;
+        laggard = i;
+      }
+    }
+    if (least >= k) return least;
+    wait_on(laggard, [&] { return done_at(laggard, k); });
+  }
+}
+
+void Segment::wait_min_done(std::uint64_t k) {
+  if (min_done_ < k) min_done_ = wait_all_done(k);
 }
 
 std::byte* Segment::reserve(std::uint64_t k, std::size_t bytes) {
@@ -174,18 +193,17 @@ void Segment::wait_posted(int i, std::uint64_t k) const {
     asm volatile("yield");
 #endif
   }
-  p2p::wait_until([&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
+  wait_on(i, [&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
 }
-namespace {
-void wait_at_least(const std::atomic<std::uint64_t>& w, std::uint64_t k) {
-  if (w.load(std::memory_order_acquire) >= k) return;
-  p2p::wait_until([&] { return w.load(std::memory_order_acquire) >= k; });
-}
-}  // namespace
 
-void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(lines_[i].ready, k); }
-void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(lines_[i].done, k); }
-void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(lines_[i].pushed, k); }
+void Segment::wait_at_least(int i, const std::atomic<std::uint64_t>& w, std::uint64_t k) const {
+  if (w.load(std::memory_order_acquire) >= k) return;
+  wait_on(i, [&] { return w.load(std::memory_order_acquire) >= k; });
+}
+
+void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].ready, k); }
+void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].done, k); }
+void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].pushed, k); }
 bool Segment::all_done(std::uint64_t k) const {
   for (int i = 0; i < n_; ++i)
     if (i != me_ && !done_at(i, k)) return false;
@@ -204,20 +222,22 @@ bool Segment::all_ibarrier(std::uint64_t b) const {
   return true;
 }
 
-void Segment::wait_all_done(std::uint64_t k) const {
-  p2p::wait_until([&] { return all_done(k); });
+bool Segment::may_wait_for_me(int i) const {
+  const int w = world_[static_cast<std::size_t>(i)];
+  if (!p2p::state().slots[static_cast<std::size_t>(w)]->sleeping.load(std::memory_order_acquire)) return false;
+  const std::uint32_t watch = lines_[i].watch.load(std::memory_order_relaxed);
+  return watch == 0 || watch == static_cast<std::uint32_t>(me_) + 1;
 }
 
-void Segment::wake(int i) const { p2p::wake(world_[static_cast<std::size_t>(i)]); }
+void Segment::wake(int i) const {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (may_wait_for_me(i)) p2p::ring_doorbell(world_[static_cast<std::size_t>(i)]);
+}
 
 void Segment::wake_all() const {
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  const auto& slots = p2p::state().slots;
-  for (int i = 0; i < n_; ++i) {
-    if (i == me_) continue;
-    const int w = world_[static_cast<std::size_t>(i)];
-    if (slots[static_cast<std::size_t>(w)]->sleeping.load(std::memory_order_relaxed)) p2p::ring_doorbell(w);
-  }
+  for (int i = 0; i < n_; ++i)
+    if (i != me_ && may_wait_for_me(i)) p2p::ring_doorbell(world_[static_cast<std::size_t>(i)]);
 }
 
 std::uint64_t Segment::arrive_ibarrier() {
@@ -245,7 +265,7 @@ void Segment::barrier() {
     wake_all();
     return;
   }
-  wait_at_least(header_->released, b);
+  wait_at_least(-1, header_->released, b);
 }
 
 void Segment::barrier_two_level() {
@@ -261,7 +281,7 @@ void Segment::barrier_two_level() {
       return;
     }
   }
-  wait_at_least(leader.group_released, b);
+  wait_at_least(-1, leader.group_released, b);
 }
 
 namespace {

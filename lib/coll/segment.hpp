@@ -110,6 +110,23 @@
 // publishes with release, then runs one seq_cst fence and rings the doorbell
 // of each member it may have unblocked whose `sleeping` flag is set: the
 // Dekker argument of lib/p2p/wait.hpp applies unchanged.
+// Which members it may have unblocked (wake_all): a sleeper whose
+// Line::watch is 0 waits for anything; one whose watch is 1 + j waits only
+// for words of Line j that member j writes (posted, ready, done, pushed),
+// so only member j's wake_all rings it. Without this, every done of every
+// member woke every member blocked in reserve() behind one slow root: 32
+// ranks on 2 cores, MPI_Reduce with a rotating root took 1.6 ms a call,
+// a thousand futex calls each. The waiter (wait_on) stores watch = 1 + j
+// (relaxed) before p2p::wait_until, whose sleeping = 1 store (seq_cst, so
+// release) comes after it; the writer loads `sleeping` with acquire after
+// its fence, so when it reads 1 it also reads this episode's watch (or a
+// later one's, stored once the waiter woke up). The condition a waiter
+// checks after its fence reads only Line j, so Dekker's argument still
+// covers it. A wait that reads several members (all of them done: one
+// laggard at a time, wait_all_done) re-declares between sleeps. Watch stays
+// 0 when this member has pending nonblocking collectives on the segment
+// (their completion, progressed while it waits, may need any member's
+// words) and at MPI_THREAD_MULTIPLE (two threads may wait on one segment).
 #pragma once
 
 #include <sys/types.h>
@@ -155,6 +172,8 @@ struct alignas(shm::kCacheLine) SegmentLine {
   // arrivals of the group's members (fetch_add), and the last barrier released.
   alignas(shm::kCacheLine) std::atomic<std::uint64_t> group_arrived;
   std::atomic<std::uint64_t> group_released;
+  // 1 + the member whose Line this member waits on, or 0 (any): see Waking.
+  alignas(shm::kCacheLine) std::atomic<std::uint32_t> watch;
 };
 static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
 
@@ -237,7 +256,10 @@ class Segment {
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;
   void wait_pushed(int i, std::uint64_t k) const;
-  void wait_all_done(std::uint64_t k) const;
+  // Waits until every other member's done >= k (with `who`: those with
+  // who[i] set), sleeping on one member that lags at a time; returns the
+  // least done it saw.
+  std::uint64_t wait_all_done(std::uint64_t k, std::span<const char> who = {}) const;
   // Whether member i's done >= k / every other member's (acquire).
   bool done_at(int i, std::uint64_t k) const { return lines_[i].done.load(std::memory_order_acquire) >= k; }
   bool all_done(std::uint64_t k) const;
@@ -245,7 +267,8 @@ class Segment {
   bool all_done(std::uint64_t k, std::span<const char> who) const;
   // Whether every member's ibarrier >= b (acquire): barrier b is complete.
   bool all_ibarrier(std::uint64_t b) const;
-  // Rings the doorbells of sleeping members: one of them, or all others.
+  // Rings the doorbells of sleeping members that may wait for this one's
+  // words (may_wait_for_me): member i, or all others.
   void wake(int i) const;
   void wake_all() const;
   void barrier();
@@ -270,8 +293,17 @@ class Segment {
   bool single_copy_;
   bool oversubscribed_;  // the same on every rank: the job's size against the machine's cores
   std::size_t slot_bytes_;
-  // Waits until every other member's done >= k.
+  // wait_all_done(k), remembered in min_done_.
   void wait_min_done(std::uint64_t k);
+  // p2p::wait_until(done), where done() reads only member i's Line words
+  // that member i writes: declares i in this member's Line::watch meanwhile
+  // (see Waking). i = -1: done() reads other words (watch stays 0).
+  template <class Done>
+  void wait_on(int i, Done&& done) const;
+  void wait_at_least(int i, const std::atomic<std::uint64_t>& w, std::uint64_t k) const;
+  // After the writer's seq_cst fence: whether member i sleeps (acquire)
+  // on something this member's words may change (its watch: 0 or this member).
+  bool may_wait_for_me(int i) const;
 
   std::uint64_t seq_ = 0;
   std::uint64_t barriers_ = 0;

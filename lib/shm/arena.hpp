@@ -53,7 +53,7 @@ inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
 // segment costs memory once a communicator uses it.
 inline constexpr std::uint32_t kCollSegmentsPerOwner = 8;
 inline constexpr std::size_t kCollHeaderBytes = 4 * kCacheLine;
-inline constexpr std::size_t kCollLineBytes = 6 * kCacheLine;
+inline constexpr std::size_t kCollLineBytes = 7 * kCacheLine;
 // Data slot bytes per member for a job of nranks: 256 KiB, less from 8
 // ranks on so that all segments stay within 256 MiB of address space, never
 // below 8 KiB. (A slot is a ring of regions; what moves through it costs two
