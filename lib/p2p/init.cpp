@@ -106,9 +106,15 @@ void init() {
     s.slots.push_back(&rt.arena.slot(i));
   }
   const std::size_t max_payload = s.out[0].ring.max_payload();
-  // Eager up to 64 KiB when a ring holds 16 such messages: two copies through
-  // a cache-resident ring beat a single-copy syscall round there.
-  s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 65536);
+  // Eager up to 32 KiB when a ring holds 16 such messages. Above that the
+  // two copies through the ring (each line moving between the cores twice)
+  // lose to one process_vm_readv of the sender's buffer even for a lone
+  // message. osu_latency at np = 2, three alternating runs (us), eager limit
+  // 64 KiB / 32 KiB / 16 KiB: 32 KiB 4.8-7.4 / 4.6-5.2 / 4.2-4.6, 64 KiB
+  // 8.9-11.4 / 4.3-5.0 / 4.4-4.9 (Open MPI 5.1-5.5 and 7.1-8.6); osu_bw
+  // (a window of 64 in flight) keeps eager's lead at 32 KiB, 11-19 / 11-18 /
+  // 7-8 GB/s (Open MPI 6.3-8.2), and is even at 64 KiB.
+  s.tune.eager_limit = std::clamp<std::size_t>(cap / 16, s.tune.eager_limit, 32768);
   using tunables::Id;
   s.tune.eager_limit = tunables::value(Id::eager_limit, s.tune.eager_limit);
   s.tune.split_min = tunables::value(Id::split_min, s.tune.split_min);

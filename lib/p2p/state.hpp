@@ -61,7 +61,7 @@ struct BsendBuffer {
 inline constexpr int kHotRings = 8;
 
 struct Tunables {
-  std::size_t eager_limit = 16384;   // largest message sent whole through the ring (init: ring/16, 16..64 KiB)
+  std::size_t eager_limit = 16384;   // largest message sent whole through the ring (init: ring/16, 16..32 KiB)
   std::size_t split_min = 65536;     // both sides copy half of a large message from this size on
   std::size_t chunk = 16384;         // data record size of the push protocol
 };

@@ -16,7 +16,7 @@ constexpr std::array<Spec, kCount> kTable{{
      "1 MiB up to 16 ranks, less beyond, 64 KiB from 64 ranks",
      "ring capacity per ordered rank pair (bytes); read by mpiexec"},
     {Id::eager_limit, "RINGMPI_EAGER_LIMIT", kMinEagerLimit, std::uint64_t{16} << 20, false,
-     "a sixteenth of the ring, within 16..64 KiB",
+     "a sixteenth of the ring, within 16..32 KiB",
      "largest message sent whole through a ring (bytes; at most what a ring record holds)"},
     {Id::split_min, "RINGMPI_SPLIT_MIN", 2, kNoMax, false, "65536",
      "from this message size (bytes) sender and receiver each copy half of a single-copy transfer"},
