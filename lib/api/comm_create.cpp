@@ -56,11 +56,26 @@ comm::Made dup_with_segment(MPI_Comm handle, const comm::Comm& parent) {
   return m;
 }
 
+// The intracommunicator constructors: the new communicator gets its shared
+// segment in the constructor's round when the parent has one
+// (coll/segment.hpp, reserve_offer). `make` runs the constructor with the
+// offer.
+template <class Make>
+comm::Made with_segment(const comm::Comm& parent, Make&& make) {
+  comm::SegmentOffer seg;
+  seg.offer = coll::reserve_offer(parent);
+  comm::Made m = make(&seg);
+  coll::settle_offer(m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr, parent,
+                     seg);
+  return m;
+}
+
 }  // namespace ringmpi::api
 
 using ringmpi::api::check_info;
 using ringmpi::api::deliver;
 using ringmpi::api::dup_with_segment;
+using ringmpi::api::with_segment;
 
 extern "C" {
 
@@ -121,7 +136,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (color < 0 && color != MPI_UNDEFINED)
     bad = {MPI_ERR_ARG, "argument color=" + std::to_string(color) + " is negative and not MPI_UNDEFINED",
            comm::BadArg::color, color};
-  return deliver(call, comm::split(*c, color, key, bad), newcomm);
+  if (c->inter) return deliver(call, comm::split(*c, color, key, bad), newcomm);
+  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::split(*c, color, key, bad, 0, seg); }),
+                 newcomm);
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
@@ -148,7 +165,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
                  " is not MPI_COMM_TYPE_SHARED, RMPI_COMM_TYPE_NUMA or MPI_UNDEFINED",
              comm::BadArg::split_type, split_type};
   }
-  return deliver(call, comm::split(*c, color, key, bad, split_type), newcomm);
+  return deliver(
+      call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::split(*c, color, key, bad, split_type, seg); }),
+      newcomm);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
@@ -169,7 +188,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     bad = {MPI_ERR_GROUP, group == MPI_GROUP_NULL ? std::string("argument group is MPI_GROUP_NULL") : why,
            comm::BadArg::group, 0};
   }
-  return deliver(call, comm::create(*c, g, bad), newcomm);
+  if (c->inter) return deliver(call, comm::create(*c, g, bad), newcomm);
+  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::create(*c, g, bad, seg); }), newcomm);
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
@@ -190,7 +210,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
     *newcomm = MPI_COMM_NULL;  // not a member: a local call (MPI-3.1 §6.4.2)
     return MPI_SUCCESS;
   }
-  return deliver(call, comm::create_group(*c, *gp, tag), newcomm);
+  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::create_group(*c, *gp, tag, seg); }),
+                 newcomm);
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "coll/base.hpp"
+#include "comm/create.hpp"
 #include "comm/numa.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/state.hpp"
@@ -371,6 +372,35 @@ Segment* segment(comm::Comm& c) {
 int offer_segment(const comm::Comm& parent) {
   if (parent.inter || parent.rank != 0 || !parent.coll.segment) return -1;
   return pick_free(static_cast<std::uint32_t>(parent.peer_world[0]), parent.size());
+}
+
+int reserve_offer(const comm::Comm& parent) {
+  if (parent.inter || !parent.coll.segment) return -1;
+  return pick_free(static_cast<std::uint32_t>(parent.peer_world[static_cast<std::size_t>(parent.rank)]),
+                   static_cast<int>(core::rt().arena.nranks()));
+}
+
+void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg) {
+  const shm::Arena& arena = core::rt().arena;
+  const std::uint32_t N = arena.nranks();
+  const auto header = [&](int owner, int index) {
+    return header_at(arena.coll_segment(static_cast<std::uint32_t>(owner), static_cast<std::uint32_t>(index)));
+  };
+  const int me = parent.peer_world[static_cast<std::size_t>(parent.rank)];
+  const bool mine_taken = seg.index >= 0 && seg.owner == me;
+  if (seg.offer >= 0 && !mine_taken) header(me, seg.offer)->attached.fetch_sub(N, std::memory_order_release);
+  if (seg.index < 0) return;
+  if (mine_taken) header(me, seg.index)->attached.fetch_sub(N - static_cast<std::uint32_t>(seg.size), std::memory_order_release);
+  if (!made) {
+    header(seg.owner, seg.index)->attached.fetch_sub(1, std::memory_order_release);
+    return;
+  }
+  const Segment& p = *parent.coll.segment;
+  std::vector<int> numa(static_cast<std::size_t>(made->size()));
+  for (int i = 0; i < made->size(); ++i)
+    numa[static_cast<std::size_t>(i)] =
+        p.numa()[static_cast<std::size_t>(parent.local->rank_of_world(made->peer_world[static_cast<std::size_t>(i)]))];
+  install(*made, seg.index, std::move(numa), p.single_copy());
 }
 
 void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index) {

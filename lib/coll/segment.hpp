@@ -22,7 +22,10 @@
 //     nonblocking collective's start is local and cannot run the round; for
 //     a duplicate of a communicator with a segment in MPI_Comm_dup's round,
 //     offer_segment() below, where rank 0's reservation is the same as here
-//     and the others take the parent's NUMA nodes and single-copy answer):
+//     and the others take the parent's NUMA nodes and single-copy answer;
+//     for split and create in their round, reserve_offer() below, where
+//     every rank reserves one before the round with attached = N, and the
+//     new rank 0 lowers it to n after):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
 //     zeroes the Header counters and the n Lines, stores attached = n, and
 //     then sends the segment's index in a round of exchange::allgather_and
@@ -142,6 +145,10 @@
 #include "coll/numa_groups.hpp"
 #include "comm/comm.hpp"
 #include "shm/arena.hpp"
+
+namespace ringmpi::comm {
+struct SegmentOffer;
+}
 
 namespace ringmpi::coll {
 
@@ -336,5 +343,22 @@ Segment* segment(comm::Comm& c);
 // in its first blocking collective, as any communicator.
 int offer_segment(const comm::Comm& parent);
 void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index);
+
+// MPI_Comm_split(_type), MPI_Comm_create and MPI_Comm_create_group on an
+// intracommunicator with a segment attach the new communicators' in their
+// own round too, although no rank knows before it which rank will be a new
+// rank 0: every rank reserves a free segment of its own (attached = N, the
+// world size, an upper bound of any member count) and offers its index in
+// the round (comm::SegmentOffer); each new communicator takes its rank 0's.
+// After the round (settle_offer): a rank whose reservation nobody took gives
+// all N back; a new rank 0 gives back N - n, leaving attached = n as the
+// attach protocol's rank 0 stores it (the other members may detach before
+// that: attached stays above 0 until it has); every member then installs
+// the segment with the parent's NUMA nodes of its members and single copy
+// answer, or, where its communicator failed after the round, gives its
+// share back. No free segment: the communicator attaches in its first
+// blocking collective, as any communicator.
+int reserve_offer(const comm::Comm& parent);
+void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg);
 
 }  // namespace ringmpi::coll

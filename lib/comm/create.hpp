@@ -45,10 +45,23 @@ Made dup(MPI_Comm parent_handle, const Comm& parent, std::int32_t offer = -1, st
 // The duplicate on the lowest slot of `agreed` (the AND of every
 // participant's offer); MPI_Comm_idup's last step.
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);
+// The shared segment a new intracommunicator gets in its constructor's
+// round (coll/segment.hpp): every rank passes the one it reserved of its
+// own, or -1 (`offer`), and learns whose the new communicator takes: the
+// one of its new rank 0. index -1: none (this rank gets no communicator of
+// at least two members, the round failed, or that rank reserved none).
+struct SegmentOffer {
+  std::int32_t offer = -1;  // in: this rank's reservation
+  std::int32_t index = -1;  // out: the new communicator's
+  int owner = -1;           // out: its new rank 0's world rank
+  int size = 0;             // out: the new communicator's size
+};
+
 // Intra- or intercommunicator (MPI-2.2 semantics for the latter). `kind`
 // (MPI_Comm_split_type's split_type, 0 for MPI_Comm_split) must agree among
-// the ranks that get a communicator.
-Made split(const Comm& parent, int color, int key, const LocalError& local, int kind = 0);
+// the ranks that get a communicator. `seg`: intracommunicators only.
+Made split(const Comm& parent, int color, int key, const LocalError& local, int kind = 0,
+           SegmentOffer* seg = nullptr);
 // The context slots this process offers a constructor's round (free, not
 // reserved by a pending MPI_Comm_idup, not pinned by p2p).
 ContextPool::Mask offer();
@@ -62,9 +75,9 @@ ContextPool::Mask offer();
 Made create_ordered(const Comm& parent, const std::vector<int>& order, const ContextPool::Mask& agreed);
 // Intra: disjoint groups allowed (MPI-2.2). Inter: `g` is a subgroup of the
 // local group. `g` may be null when `local` reports why.
-Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local);
+Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local, SegmentOffer* seg = nullptr);
 // Collective over g only; the caller is a member of g.
-Made create_group(const Comm& parent, const group::GroupPtr& g, int tag);
+Made create_group(const Comm& parent, const group::GroupPtr& g, int tag, SegmentOffer* seg = nullptr);
 // peer/remote_leader/tag are looked at only on the leader (peer may be
 // null elsewhere); `local` carries this rank's argument errors (a bad
 // local_leader anywhere, bad peer arguments on the leader).

@@ -22,6 +22,7 @@ struct Entry {
   std::int32_t arg = 0;            // one more argument to compare (leader, high, ...)
   std::int32_t bad_arg = 0;        // with err: which argument (BadArg) ...
   std::int32_t bad_value = 0;      // ... and its value
+  std::int32_t segment = -1;       // a shared segment this rank reserved for the new communicator (SegmentOffer)
 };
 
 // Entry for a rank with this local error (err and the bad argument filled).

@@ -52,6 +52,14 @@ int position(const std::vector<int>& idx, int i) {
   return int(std::find(idx.begin(), idx.end(), i) - idx.begin());
 }
 
+// The new communicator's segment: its rank 0's reservation (entry `leader`).
+void take_offer(SegmentOffer* seg, const Round& r, const exchange::Peers& p, int leader, int size) {
+  if (!seg || size < 2) return;
+  seg->index = r.all[static_cast<std::size_t>(leader)].segment;
+  seg->owner = p.world[static_cast<std::size_t>(leader)];
+  seg->size = size;
+}
+
 Made split_inter(const Comm& parent, int color, int key, const LocalError& local) {
   const exchange::Peers p = peers_of(parent);
   Entry e = entry_for(local);
@@ -105,13 +113,14 @@ bool inconsistent_groups(const Round& r, Made* out) {
 
 }  // namespace
 
-Made split(const Comm& parent, int color, int key, const LocalError& local, int kind) {
+Made split(const Comm& parent, int color, int key, const LocalError& local, int kind, SegmentOffer* seg) {
   if (parent.inter) return split_inter(parent, color, key, local);
   const exchange::Peers p = peers_of(parent);
   Entry e = entry_for(local);
   e.color = color;
   e.key = key;
   e.arg = kind;
+  if (seg) e.segment = seg->offer;
   Round r = run_round(p, e);
   Made out;
   int slot;
@@ -126,6 +135,7 @@ Made split(const Comm& parent, int color, int key, const LocalError& local, int 
   if (pick_slot(r.mask, &slot, &out)) return out;
   if (color == MPI_UNDEFINED) return out;
   const std::vector<int> m = members(r, 0, p.size(), color);
+  take_offer(seg, r, p, m[0], static_cast<int>(m.size()));
   return finish(make_intra(parent, world_of(p, m), position(m, p.me), slot));
 }
 
@@ -144,10 +154,11 @@ Made create_ordered(const Comm& parent, const std::vector<int>& order, const Con
   return finish(make_intra(parent, std::move(world), me, slot));
 }
 
-Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local) {
+Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& local, SegmentOffer* seg) {
   const exchange::Peers p = peers_of(parent);
   std::vector<int> gw;
   Entry e = entry_for(local);
+  if (seg && !parent.inter) e.segment = seg->offer;
   if (g && local.code == MPI_SUCCESS) {
     gw = g->to_world_ranks();
     e.gsize = int(gw.size());
@@ -168,6 +179,8 @@ Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& loca
     if (inconsistent_groups(r, &out)) return out;
     if (pick_slot(r.mask, &slot, &out)) return out;
     if (e.color == MPI_UNDEFINED) return out;
+    // The new rank 0 is the group's first member, whose parent rank the colour is.
+    take_offer(seg, r, p, e.color, static_cast<int>(gw.size()));
     return finish(make_intra(parent, gw, e.key, slot));
   }
   if (failed_somewhere(r, local, inter_who(parent), &out)) return out;
@@ -197,7 +210,7 @@ Made create(const Comm& parent, const group::GroupPtr& g, const LocalError& loca
   return finish(make_inter(parent, gw, world_of(p, theirs), e.key, parent.local_first, slot));
 }
 
-Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
+Made create_group(const Comm& parent, const group::GroupPtr& g, int tag, SegmentOffer* seg) {
   exchange::Peers p;
   p.world = g->to_world_ranks();
   p.me = g->rank_of_world(parent.peer_world[parent.rank]);
@@ -207,6 +220,7 @@ Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
   Entry e;
   e.gsize = g->size();
   e.ghash = hash_ranks(p.world);
+  if (seg) e.segment = seg->offer;
   Round r = run_round(p, e, exchange::create_group_tag(tag));
   for (std::size_t i = 0; i < r.all.size(); ++i)
     if (r.all[i].ghash != e.ghash || r.all[i].gsize != e.gsize)
@@ -217,6 +231,7 @@ Made create_group(const Comm& parent, const group::GroupPtr& g, int tag) {
   Made out;
   int slot;
   if (pick_slot(r.mask, &slot, &out)) return out;
+  take_offer(seg, r, p, 0, static_cast<int>(p.world.size()));
   const int me = p.me;
   return finish(make_intra(parent, std::move(p.world), me, slot));
 }
