@@ -344,8 +344,10 @@ Segment* segment(comm::Comm& c);
 int offer_segment(const comm::Comm& parent);
 void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index);
 
-// MPI_Comm_split(_type), MPI_Comm_create and MPI_Comm_create_group on an
-// intracommunicator with a segment attach the new communicators' in their
+// MPI_Comm_split(_type), MPI_Comm_create, MPI_Comm_create_group, the
+// topology constructors (topo/create.cpp: their agreement round) and
+// MPI_Cart_sub on an intracommunicator with a segment attach the new
+// communicators' in their
 // own round too, although no rank knows before it which rank will be a new
 // rank 0: every rank reserves a free segment of its own (attached = N, the
 // world size, an upper bound of any member count) and offers its index in

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "coll/base.hpp"
+#include "coll/segment.hpp"
 #include "topo/cart_map.hpp"
 #include "topo/graph_map.hpp"
 #include "topo/levels.hpp"
@@ -30,6 +31,7 @@ struct Vote {
   std::int32_t outdeg = 0;         // Dist_graph_create_adjacent: of which out-edges
   std::int32_t weighted = 0;       // Dist_graph_create_adjacent: it passed weights
   Location where{{-1, -1, -1, -1, -1}};  // where it runs, when it asked
+  std::int32_t segment = -1;  // constructors: the shared segment it reserved (coll::reserve_offer)
 };
 
 struct Agreement {
@@ -51,23 +53,33 @@ struct Agreement {
 };
 
 // Round 1 (see create.hpp). False, with *failed the outcome every rank
-// returns, when some rank's arguments were bad.
+// returns, when some rank's arguments were bad. `constructs`: the round is
+// also the one that gives the new communicator its shared segment (every
+// rank offers one it reserved, attach() settles them).
 bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vote mine, Agreement* a,
-           comm::Made* failed) {
+           comm::Made* failed, bool constructs = false) {
   const coll::Peers peers = coll::peers_of(c);
   mine.err = local.code;
+  if (constructs) mine.segment = coll::reserve_offer(c);
   // One process has one placement: nothing to compute.
   mine.reorder = reorder && local.code == MPI_SUCCESS && peers.size() > 1;
   if (mine.reorder) mine.where = this_process_location();
   a->all.assign(at(peers.size()), Vote{});
   a->mask = comm::offer();
   coll::allgather_and(peers, &mine, sizeof mine, a->all.data(), a->mask.data(), comm::ContextPool::kWords);
+  const auto give_back = [&] {
+    comm::SegmentOffer none;
+    none.offer = mine.segment;
+    coll::settle_offer(nullptr, c, none);
+  };
   if (local.code != MPI_SUCCESS) {
+    give_back();
     *failed = {local.code, local.why, MPI_COMM_NULL};
     return false;
   }
   for (size_t i = 0; i < a->all.size(); ++i)
     if (a->all[i].err != MPI_SUCCESS) {
+      give_back();
       *failed = {a->all[i].err,
                  "rank " + std::to_string(i) +
                      " of the communicator passed an invalid argument (that rank's message says which), so the call "
@@ -83,15 +95,25 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
 // ranked by place[p] (the node process p takes; the identity when place is
 // empty), ties by old rank, as comm::split would rank them with place[p] as
 // key. Every rank knows every place from the agreement round, so no round
-// of its own: one round less than a split per constructor.
+// of its own: one round less than a split per constructor. Its shared
+// segment is its new rank 0's reservation from the agreement round.
 comm::Made attach(const comm::Comm& old, const Agreement& a, int members, const std::vector<int>& place,
                   std::shared_ptr<const Topology> t) {
   std::vector<int> order(at(members));
   std::iota(order.begin(), order.end(), 0);
   if (!place.empty())
     std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return place[at(x)] < place[at(y)]; });
+  comm::SegmentOffer seg;
+  seg.offer = a.all[at(old.rank)].segment;
+  if (members >= 2 && old.rank < members) {
+    seg.index = a.all[at(order[0])].segment;
+    seg.owner = old.peer_world[at(order[0])];
+    seg.size = members;
+  }
   comm::Made m = comm::create_ordered(old, order, a.mask);
-  if (m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL) comm::lookup(m.handle)->topo = std::move(t);
+  comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
+  if (made) made->topo = std::move(t);
+  coll::settle_offer(made, old, seg);
   return m;
 }
 
@@ -165,7 +187,7 @@ comm::Made cart_create(const comm::Comm& old, const std::vector<int>& dims, cons
                        bool reorder, const comm::LocalError& local) {
   Agreement a;
   comm::Made failed;
-  if (!agree(old, local, reorder, Vote{}, &a, &failed)) return failed;
+  if (!agree(old, local, reorder, Vote{}, &a, &failed, true)) return failed;
   auto t = std::make_shared<Topology>();
   t->kind = Topology::Kind::cart;
   t->dims = dims;
@@ -191,8 +213,12 @@ comm::Made cart_sub(const comm::Comm& c, const int* remain_dims, const comm::Loc
       }
     }
   }
-  comm::Made m = comm::split(c, color, key, local);
-  if (m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL) comm::lookup(m.handle)->topo = std::move(sub);
+  comm::SegmentOffer seg;
+  seg.offer = coll::reserve_offer(c);
+  comm::Made m = comm::split(c, color, key, local, 0, &seg);
+  comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
+  if (made) made->topo = std::move(sub);
+  coll::settle_offer(made, c, seg);
   return m;
 }
 
@@ -200,7 +226,7 @@ comm::Made graph_create(const comm::Comm& old, int nnodes, const int* index, con
                         const comm::LocalError& local) {
   Agreement a;
   comm::Made failed;
-  if (!agree(old, local, reorder, Vote{}, &a, &failed)) return failed;
+  if (!agree(old, local, reorder, Vote{}, &a, &failed, true)) return failed;
   auto t = std::make_shared<Topology>();
   t->kind = Topology::Kind::graph;
   t->index.assign(index, index + nnodes);
@@ -215,7 +241,7 @@ comm::Made dist_graph_create(const comm::Comm& old, const std::vector<Edge>& min
   comm::Made failed;
   Vote v;
   v.count = static_cast<std::int32_t>(mine.size());
-  if (!agree(old, local, reorder, v, &a, &failed)) return failed;
+  if (!agree(old, local, reorder, v, &a, &failed, true)) return failed;
   std::vector<int> counts;
   for (const Vote& x : a.all) counts.push_back(x.count);
   const auto all = gather_edges(old, mine, counts);
@@ -236,7 +262,7 @@ comm::Made dist_graph_create_adjacent(const comm::Comm& old, Adjacency mine, boo
   v.outdeg = static_cast<std::int32_t>(mine.destinations.size());
   v.count = v.outdeg + static_cast<std::int32_t>(mine.sources.size());
   v.weighted = weighted;
-  if (!agree(old, local, reorder, v, &a, &failed)) return failed;
+  if (!agree(old, local, reorder, v, &a, &failed, true)) return failed;
   int widest = 0;
   for (const Vote& x : a.all) widest = std::max(widest, static_cast<int>(x.outdeg));
   if (!a.reorder || a.levels(old.size()).empty())

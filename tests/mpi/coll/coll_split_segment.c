@@ -1,5 +1,6 @@
-/* Communicators made by MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create
- * and MPI_Comm_create_group get their shared segment in the constructor's
+/* Communicators made by MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create,
+ * MPI_Comm_create_group, the topology constructors and MPI_Cart_sub get
+ * their shared segment in the constructor's
  * round (coll/segment.hpp, reserve_offer): a nonblocking collective as
  * their first collective already runs on it. Every rank reserves a segment
  * of its own for the round and gives back what nobody took, so made and
@@ -67,6 +68,38 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, rank % 2 ? odd : even, 7, &c));
     CHECK(first_on_segment(c) == (mine > 1));
     CHECK_MPI(MPI_Comm_free(&c));
+
+    /* The topology constructors (one rank left out of the grid) and MPI_Cart_sub. */
+    if (size > 1) {
+      int dims[1] = {size - 1}, periods[1] = {1};
+      CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, i % 2, &c));
+      if (rank < size - 1) {
+        CHECK(first_on_segment(c) == (size > 2));
+        int remain[1] = {1};
+        MPI_Comm sub;
+        CHECK_MPI(MPI_Cart_sub(c, remain, &sub));
+        CHECK(first_on_segment(sub) == (size > 2));
+        CHECK_MPI(MPI_Comm_free(&sub));
+        CHECK_MPI(MPI_Comm_free(&c));
+      } else {
+        CHECK(c == MPI_COMM_NULL);
+      }
+    }
+    {
+      int src = (rank + size - 1) % size, dst = (rank + 1) % size;
+      CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, MPI_UNWEIGHTED, 1, &dst, MPI_UNWEIGHTED,
+                                               MPI_INFO_NULL, i % 2, &c));
+      CHECK(first_on_segment(c) == (size > 1));
+      CHECK_MPI(MPI_Comm_free(&c));
+      int index[64], edges[64];
+      for (int v = 0; v < size; ++v) {
+        index[v] = v + 1;
+        edges[v] = (v + 1) % size;
+      }
+      CHECK_MPI(MPI_Graph_create(MPI_COMM_WORLD, size, index, edges, i % 2, &c));
+      CHECK(first_on_segment(c) == (size > 1));
+      CHECK_MPI(MPI_Comm_free(&c));
+    }
 
     /* Only the even ranks get a communicator; the odd ones MPI_COMM_NULL. */
     CHECK_MPI(MPI_Comm_create(MPI_COMM_WORLD, even, &c));
