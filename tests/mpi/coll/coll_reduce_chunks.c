@@ -39,6 +39,20 @@ static mat element(int rank, int i) {
   return m;
 }
 
+/* MPI_Allreduce (root -1) or MPI_Reduce of in into out, with MPI_IN_PLACE
+ * where inp (out then starts as a copy of in; else as 0xff bytes). */
+static void reduce_to(int root, int inp, const void* in, void* out, size_t bytes, int count, MPI_Datatype t, MPI_Op op) {
+  if (inp)
+    memcpy(out, in, bytes);
+  else
+    memset(out, 0xff, bytes);
+  const void* send = inp ? MPI_IN_PLACE : in;
+  if (root < 0)
+    CHECK_MPI(MPI_Allreduce(send, out, count, t, op, MPI_COMM_WORLD));
+  else
+    CHECK_MPI(MPI_Reduce(send, out, count, t, op, root, MPI_COMM_WORLD));
+}
+
 static long long counter(const char* name) {
   MPI_Count v = 0;
   CHECK_MPI(MPIX_Query_counter(name, &v));
@@ -72,21 +86,11 @@ int main(int argc, char** argv) {
     for (int in_place = 0; in_place < 2; ++in_place) {
       const int gets = root < 0 || me == root, inp = in_place && gets;
       for (int i = 0; i < NSUM; ++i) x[i] = (me + 1) * 1000 + i;
-      memset(y, 0xff, sizeof(int) * NSUM);
-      if (inp) memcpy(y, x, sizeof(int) * NSUM);
-      if (root < 0)
-        CHECK_MPI(MPI_Allreduce(inp ? MPI_IN_PLACE : x, y, NSUM, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-      else
-        CHECK_MPI(MPI_Reduce(inp ? MPI_IN_PLACE : x, y, NSUM, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD));
+      reduce_to(root, inp, x, y, sizeof(int) * NSUM, NSUM, MPI_INT, MPI_SUM);
       if (gets)
         for (int i = 0; i < NSUM; ++i) CHECK(y[i] == 1000 * n * (n + 1) / 2 + n * i);
       for (int i = 0; i < NMAT; ++i) m[i] = element(me, i);
-      memset(p, 0xff, sizeof(mat) * NMAT);
-      if (inp) memcpy(p, m, sizeof(mat) * NMAT);
-      if (root < 0)
-        CHECK_MPI(MPI_Allreduce(inp ? MPI_IN_PLACE : m, p, NMAT, mt, mul, MPI_COMM_WORLD));
-      else
-        CHECK_MPI(MPI_Reduce(inp ? MPI_IN_PLACE : m, p, NMAT, mt, mul, root, MPI_COMM_WORLD));
+      reduce_to(root, inp, m, p, sizeof(mat) * NMAT, NMAT, mt, mul);
       if (gets) CHECK(memcmp(p, want, sizeof(mat) * NMAT) == 0);
       calls += 2;
     }
