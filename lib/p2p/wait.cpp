@@ -47,8 +47,19 @@ int online_cores() {
 }
 
 // RINGMPI_YIELD_US overrides how long a waiter yields before it sleeps.
+// Oversubscribed, the window grows with the ranks each core has (200 us
+// per two of them): the rank waited for gets the core about once in that
+// many turns, and a waiter that went to sleep first costs its waker a futex
+// wake and itself a trip through the scheduler. 32 ranks on 2 cores
+// (bench/coll, us), window 200 / 1000 / 2000 us: MPI_Scan 4 B 25-34 / 7.5 /
+// 7.1-7.6, MPI_Exscan 4 B 16-25 / 10 / 7.4-7.9 (Open MPI 8.7-9.4); np = 4,
+// 8 and 16 were within their noise across the three.
 std::uint64_t yield_window_ns(bool over) {
-  const std::uint64_t fallback = over ? kYieldNsOversubscribed : kYieldNs;
+  std::uint64_t fallback = kYieldNs;
+  if (over) {
+    const auto per_core = static_cast<std::uint64_t>(core::rt().size / std::max(1, online_cores()));
+    fallback = kYieldNsOversubscribed * std::max<std::uint64_t>(1, per_core / 2);
+  }
   return tunables::value(tunables::Id::yield_us, fallback / 1000) * 1000;
 }
 

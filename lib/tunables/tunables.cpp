@@ -25,7 +25,7 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::internal_eager_safe, "RINGMPI_INTERNAL_EAGER_SAFE", 0, kMinEagerLimit, false, "4096",
      "largest message the library's own collectives send before receiving (bytes; tests lower it "
      "to drive the tree fallback; every rank must see the same value)"},
-    {Id::yield_us, "RINGMPI_YIELD_US", 0, 10'000'000, false, "100, or 200 with more ranks than cores",
+    {Id::yield_us, "RINGMPI_YIELD_US", 0, 10'000'000, false, "100; with more ranks than cores 200 per two ranks a core has",
      "how long a waiting rank calls sched_yield before it sleeps on its futex (microseconds)"},
     {Id::force_copy_fallback, "RINGMPI_FORCE_COPY_FALLBACK", 0, 1, false, "0",
      "1: large messages through the rings, not process_vm_readv"},
