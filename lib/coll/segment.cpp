@@ -49,8 +49,9 @@ int pick_free(std::uint32_t owner, int n) {
     h->arrived.store(0, std::memory_order_relaxed);
     h->released.store(0, std::memory_order_relaxed);
     SegmentLine* lines = lines_at(seg);
+    // Not offset[]: a reader looks at offset[k % kDepth] only once its
+    // writer posted k or later, so after the writer stored it.
     for (int m = 0; m < n; ++m) {
-      for (auto& o : lines[m].offset) o.store(0, std::memory_order_relaxed);
       lines[m].posted.store(0, std::memory_order_relaxed);
       lines[m].ready.store(0, std::memory_order_relaxed);
       lines[m].done.store(0, std::memory_order_relaxed);

@@ -27,7 +27,9 @@
 //     every rank reserves one before the round with attached = N, and the
 //     new rank 0 lowers it to n after):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
-//     zeroes the Header counters and the n Lines, stores attached = n, and
+//     zeroes the Header counters and the n Lines' words (not offset[]:
+//     offset[k % kDepth] is read only once its writer posted k or later),
+//     stores attached = n, and
 //     then sends the segment's index in a round of exchange::allgather_and
 //     on the communicator (the message orders its stores before every
 //     member's first access). The same round carries each member's NUMA node
