@@ -47,23 +47,15 @@ std::string not_subset(const group::Group& g, const group::Group& in, const char
   return {};
 }
 
-// MPI_Comm_dup(_with_info): the duplicate gets its shared segment in the
-// dup's round when the parent has one (coll/segment.hpp, offer_segment).
-comm::Made dup_with_segment(MPI_Comm handle, const comm::Comm& parent) {
-  std::int32_t offered = -1;
-  comm::Made m = comm::dup(handle, parent, coll::offer_segment(parent), &offered);
-  coll::adopt_segment(m.code == MPI_SUCCESS ? comm::lookup(m.handle) : nullptr, parent, offered);
-  return m;
-}
-
-// The intracommunicator constructors: the new communicator gets its shared
+// A communicator constructor whose new intracommunicator gets its shared
 // segment in the constructor's round when the parent has one
-// (coll/segment.hpp, reserve_offer). `make` runs the constructor with the
-// offer.
+// (coll/segment.hpp, reserve_offer; nothing on an intercommunicator).
+// `make` runs the constructor with the offer; `new_rank0`: the parent rank
+// known to become rank 0, or -1.
 template <class Make>
-comm::Made with_segment(const comm::Comm& parent, Make&& make) {
+comm::Made with_segment(const comm::Comm& parent, Make&& make, int new_rank0 = -1) {
   comm::SegmentOffer seg;
-  seg.offer = coll::reserve_offer(parent);
+  seg.offer = coll::reserve_offer(parent, new_rank0);
   comm::Made m = make(&seg);
   coll::settle_offer(m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr, parent,
                      seg);
@@ -74,7 +66,6 @@ comm::Made with_segment(const comm::Comm& parent, Make&& make) {
 
 using ringmpi::api::check_info;
 using ringmpi::api::deliver;
-using ringmpi::api::dup_with_segment;
 using ringmpi::api::with_segment;
 
 extern "C" {
@@ -84,7 +75,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
-  return deliver(call, dup_with_segment(comm, *c), newcomm);
+  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::dup(comm, *c, seg); }, 0), newcomm);
 }
 
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
@@ -103,7 +94,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = check_info(call, info, "info")) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
-  return deliver(call, dup_with_segment(comm, *c), newcomm);
+  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::dup(comm, *c, seg); }, 0), newcomm);
 }
 
 // No hint changes what the library does with a communicator, so setting
@@ -136,7 +127,6 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (color < 0 && color != MPI_UNDEFINED)
     bad = {MPI_ERR_ARG, "argument color=" + std::to_string(color) + " is negative and not MPI_UNDEFINED",
            comm::BadArg::color, color};
-  if (c->inter) return deliver(call, comm::split(*c, color, key, bad), newcomm);
   return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::split(*c, color, key, bad, 0, seg); }),
                  newcomm);
 }
@@ -188,7 +178,6 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     bad = {MPI_ERR_GROUP, group == MPI_GROUP_NULL ? std::string("argument group is MPI_GROUP_NULL") : why,
            comm::BadArg::group, 0};
   }
-  if (c->inter) return deliver(call, comm::create(*c, g, bad), newcomm);
   return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::create(*c, g, bad, seg); }), newcomm);
 }
 

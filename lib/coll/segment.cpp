@@ -206,15 +206,9 @@ void Segment::wait_at_least(int i, const std::atomic<std::uint64_t>& w, std::uin
 void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].ready, k); }
 void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].done, k); }
 void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].pushed, k); }
-bool Segment::all_done(std::uint64_t k) const {
-  for (int i = 0; i < n_; ++i)
-    if (i != me_ && !done_at(i, k)) return false;
-  return true;
-}
-
 bool Segment::all_done(std::uint64_t k, std::span<const char> who) const {
   for (int i = 0; i < n_; ++i)
-    if (i != me_ && who[static_cast<std::size_t>(i)] && !done_at(i, k)) return false;
+    if (i != me_ && (who.empty() || who[static_cast<std::size_t>(i)]) && !done_at(i, k)) return false;
   return true;
 }
 
@@ -370,13 +364,8 @@ Segment* segment(comm::Comm& c) {
   return install(c, index, std::move(numa), mask & 1);
 }
 
-int offer_segment(const comm::Comm& parent) {
-  if (parent.inter || parent.rank != 0 || !parent.coll.segment) return -1;
-  return pick_free(static_cast<std::uint32_t>(parent.peer_world[0]), parent.size());
-}
-
-int reserve_offer(const comm::Comm& parent) {
-  if (parent.inter || !parent.coll.segment) return -1;
+int reserve_offer(const comm::Comm& parent, int new_rank0) {
+  if (parent.inter || !parent.coll.segment || (new_rank0 >= 0 && parent.rank != new_rank0)) return -1;
   return pick_free(static_cast<std::uint32_t>(parent.peer_world[static_cast<std::size_t>(parent.rank)]),
                    static_cast<int>(core::rt().arena.nranks()));
 }
@@ -402,19 +391,6 @@ void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::Segmen
     numa[static_cast<std::size_t>(i)] =
         p.numa()[static_cast<std::size_t>(parent.local->rank_of_world(made->peer_world[static_cast<std::size_t>(i)]))];
   install(*made, seg.index, std::move(numa), p.single_copy());
-}
-
-void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index) {
-  if (index < 0) return;
-  if (!dup) {
-    // This member's duplicate failed: it gives its share of attached back.
-    std::byte* seg =
-        core::rt().arena.coll_segment(static_cast<std::uint32_t>(parent.peer_world[0]), static_cast<std::uint32_t>(index));
-    header_at(seg)->attached.fetch_sub(1, std::memory_order_release);
-    return;
-  }
-  const Segment& p = *parent.coll.segment;
-  install(*dup, index, p.numa(), p.single_copy());
 }
 
 }  // namespace ringmpi::coll

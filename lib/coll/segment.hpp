@@ -20,12 +20,11 @@
 //     which every member calls at the same point of its collective order;
 //     for MPI_COMM_WORLD in MPI_Init, before any collective, because a
 //     nonblocking collective's start is local and cannot run the round; for
-//     a duplicate of a communicator with a segment in MPI_Comm_dup's round,
-//     offer_segment() below, where rank 0's reservation is the same as here
-//     and the others take the parent's NUMA nodes and single-copy answer;
-//     for split and create in their round, reserve_offer() below, where
-//     every rank reserves one before the round with attached = N, and the
-//     new rank 0 lowers it to n after):
+//     the communicators that dup, split, create and the topology
+//     constructors make from one with a segment in their own round,
+//     reserve_offer() below, where the would-be rank 0 reserves one before
+//     the round with attached = N, lowers it to n after, and the members
+//     take the parent's NUMA nodes and single-copy answer):
 //     rank 0 picks a segment whose Header::attached reads 0 (acquire),
 //     zeroes the Header counters and the n Lines' words (not offset[]:
 //     offset[k % kDepth] is read only once its writer posted k or later),
@@ -269,11 +268,10 @@ class Segment {
   // who[i] set), sleeping on one member that lags at a time; returns the
   // least done it saw.
   std::uint64_t wait_all_done(std::uint64_t k, std::span<const char> who = {}) const;
-  // Whether member i's done >= k / every other member's (acquire).
+  // Whether member i's done >= k / every other member's (acquire); with
+  // `who`, every other member i with who[i] set (one char per member).
   bool done_at(int i, std::uint64_t k) const { return lines_[i].done.load(std::memory_order_acquire) >= k; }
-  bool all_done(std::uint64_t k) const;
-  // The same for the other members i with who[i] set (one char per member).
-  bool all_done(std::uint64_t k, std::span<const char> who) const;
+  bool all_done(std::uint64_t k, std::span<const char> who = {}) const;
   // Whether every member's ibarrier >= b (acquire): barrier b is complete.
   bool all_ibarrier(std::uint64_t b) const;
   // Rings the doorbells of sleeping members that may wait for this one's
@@ -334,26 +332,16 @@ class Segment {
 // when c has none (one rank, an intercommunicator, no free segment).
 Segment* segment(comm::Comm& c);
 
-// MPI_Comm_dup of a communicator that has a segment attaches the
-// duplicate's in the dup's own round (comm::dup's offer), so that a program
-// running only nonblocking collectives on a duplicate gets the segment too:
-// rank 0 reserves a free segment of its own before the round (the index, or
-// -1: none free, or not rank 0, or a parent without one), and every member
-// adopts rank 0's index after it, with the parent's NUMA nodes and single
-// copy answer (same members). `dup` nullptr: this member's dup failed, and
-// it gives its share of `attached` back. Index -1: the duplicate attaches
-// in its first blocking collective, as any communicator.
-int offer_segment(const comm::Comm& parent);
-void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index);
-
-// MPI_Comm_split(_type), MPI_Comm_create, MPI_Comm_create_group, the
-// topology constructors (topo/create.cpp: their agreement round) and
-// MPI_Cart_sub on an intracommunicator with a segment attach the new
-// communicators' in their
-// own round too, although no rank knows before it which rank will be a new
-// rank 0: every rank reserves a free segment of its own (attached = N, the
-// world size, an upper bound of any member count) and offers its index in
-// the round (comm::SegmentOffer); each new communicator takes its rank 0's.
+// MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create,
+// MPI_Comm_create_group, the topology constructors (topo/create.cpp: their
+// agreement round) and MPI_Cart_sub on an intracommunicator with a segment
+// attach the new communicators' in their own round too, so that a program
+// running only nonblocking collectives on them gets the segment. Where no
+// rank knows before the round which rank will be a new rank 0, every rank
+// reserves a free segment of its own (attached = N, the world size, an
+// upper bound of any member count); where it is known (dup: the parent's
+// rank 0, `new_rank0`), only that rank does. Each offers its index in the
+// round (comm::SegmentOffer); each new communicator takes its rank 0's.
 // After the round (settle_offer): a rank whose reservation nobody took gives
 // all N back; a new rank 0 gives back N - n, leaving attached = n as the
 // attach protocol's rank 0 stores it (the other members may detach before
@@ -362,7 +350,7 @@ void adopt_segment(comm::Comm* dup, const comm::Comm& parent, int index);
 // answer, or, where its communicator failed after the round, gives its
 // share back. No free segment: the communicator attaches in its first
 // blocking collective, as any communicator.
-int reserve_offer(const comm::Comm& parent);
+int reserve_offer(const comm::Comm& parent, int new_rank0 = -1);
 void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg);
 
 }  // namespace ringmpi::coll

@@ -37,14 +37,6 @@ struct Made {
   MPI_Comm handle = MPI_COMM_NULL;
 };
 
-// MPI_Comm_dup. `offer`: a value that rank 0 of an intracommunicator hands
-// every member in the round (the collective layer passes the shared segment
-// it reserved for the duplicate, coll/segment.hpp; -1 for none); *offered
-// gets rank 0's (-1 on an intercommunicator).
-Made dup(MPI_Comm parent_handle, const Comm& parent, std::int32_t offer = -1, std::int32_t* offered = nullptr);
-// The duplicate on the lowest slot of `agreed` (the AND of every
-// participant's offer); MPI_Comm_idup's last step.
-Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);
 // The shared segment a new intracommunicator gets in its constructor's
 // round (coll/segment.hpp): every rank passes the one it reserved of its
 // own, or -1 (`offer`), and learns whose the new communicator takes: the
@@ -56,6 +48,13 @@ struct SegmentOffer {
   int owner = -1;           // out: its new rank 0's world rank
   int size = 0;             // out: the new communicator's size
 };
+
+// MPI_Comm_dup. `seg`: intracommunicators only (its new rank 0 is the
+// parent's rank 0).
+Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg = nullptr);
+// The duplicate on the lowest slot of `agreed` (the AND of every
+// participant's offer); MPI_Comm_idup's last step.
+Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);
 
 // Intra- or intercommunicator (MPI-2.2 semantics for the latter). `kind`
 // (MPI_Comm_split_type's split_type, 0 for MPI_Comm_split) must agree among

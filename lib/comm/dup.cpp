@@ -6,11 +6,12 @@
 
 namespace ringmpi::comm {
 
-Made dup(MPI_Comm parent_handle, const Comm& parent, std::int32_t offer, std::int32_t* offered) {
+Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg) {
+  const exchange::Peers p = peers_of(parent);
   Entry mine;
-  mine.arg = offer;
-  Round r = run_round(peers_of(parent), mine);
-  if (offered) *offered = parent.inter ? -1 : r.all[0].arg;  // entries in rank order
+  if (seg && !parent.inter) mine.segment = seg->offer;
+  Round r = run_round(p, mine);
+  if (!parent.inter) take_offer(seg, r, p, 0, parent.size());  // entries in rank order
   return dup_on(parent_handle, parent, r.mask);
 }
 

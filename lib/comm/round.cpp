@@ -56,6 +56,13 @@ bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out) {
   return true;
 }
 
+void take_offer(SegmentOffer* seg, const Round& r, const exchange::Peers& p, int leader, int size) {
+  if (!seg || size < 2) return;
+  seg->index = r.all[static_cast<std::size_t>(leader)].segment;
+  seg->owner = p.world[static_cast<std::size_t>(leader)];
+  seg->size = size;
+}
+
 std::unique_ptr<Comm> make_intra(const Comm& parent, std::vector<int> world, int rank, int slot) {
   auto c = std::make_unique<Comm>();
   // The parent's group when the members and their order are the same (a

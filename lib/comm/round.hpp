@@ -62,6 +62,10 @@ bool failed_somewhere(const Round& r, const LocalError& mine, Who who, Made* out
 // The lowest slot free everywhere, or a Made explaining there is none.
 bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out);
 
+// Fills *seg (when given) for a new intracommunicator of `size` members
+// whose rank 0 is participant `leader` of the round: its reservation.
+void take_offer(SegmentOffer* seg, const Round& r, const exchange::Peers& p, int leader, int size);
+
 // A new intracommunicator on slot, inheriting the error handler of `parent`.
 std::unique_ptr<Comm> make_intra(const Comm& parent, std::vector<int> world, int rank, int slot);
 std::unique_ptr<Comm> make_inter(const Comm& parent, std::vector<int> local_world, std::vector<int> remote_world,

@@ -52,14 +52,6 @@ int position(const std::vector<int>& idx, int i) {
   return int(std::find(idx.begin(), idx.end(), i) - idx.begin());
 }
 
-// The new communicator's segment: its rank 0's reservation (entry `leader`).
-void take_offer(SegmentOffer* seg, const Round& r, const exchange::Peers& p, int leader, int size) {
-  if (!seg || size < 2) return;
-  seg->index = r.all[static_cast<std::size_t>(leader)].segment;
-  seg->owner = p.world[static_cast<std::size_t>(leader)];
-  seg->size = size;
-}
-
 Made split_inter(const Comm& parent, int color, int key, const LocalError& local) {
   const exchange::Peers p = peers_of(parent);
   Entry e = entry_for(local);
