@@ -128,7 +128,6 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
   std::unique_ptr<Temp> keep;
   const bool by_address = start(s, k, a, &keep) == kByAddress;
   const Members want = members_in(s, *a.sources);
-  const Members readers = by_address ? members_in(s, *a.destinations) : Members{};
   const auto ready = [&s, k, want] {
     for (int j = 0; j < s.size(); ++j)
       if (want[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
@@ -139,7 +138,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const N
       if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
     return MPI_SUCCESS;
   };
-  const auto released = [&s, k, by_address, readers] { return !by_address || s.all_done(k, readers); };
+  const auto released = readers_done(s, k, by_address, by_address ? members_in(s, *a.destinations) : Members{});
   auto op = make_op(sp, k, ready, complete, released);
   op->keep(std::shared_ptr<const void>(std::move(keep)));
   for (auto& p : keep_alive) op->keep(std::move(p));

@@ -133,8 +133,11 @@ inline std::shared_ptr<const void> keep_type(MPI_Datatype h, const dtype::Dataty
 
 // released() of an operation: this member's published memory is free once
 // every reader's done >= k (nothing to wait for when it went into the slot).
-inline auto readers_done(Segment& s, std::uint64_t k, bool by_address) {
-  return [&s, k, by_address] { return !by_address || s.all_done(k); };
+// `who` (one char per member, kept by the lambda): the readers, where they
+// are not all the others (Segment::all_done).
+template <class Who = std::span<const char>>
+inline auto readers_done(Segment& s, std::uint64_t k, bool by_address, Who who = {}) {
+  return [&s, k, by_address, who = std::move(who)] { return !by_address || s.all_done(k, who); };
 }
 
 inline bool posted(const Segment& s, int j, std::uint64_t k) {
