@@ -193,7 +193,7 @@ int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, 
 
 // With more ranks than cores, a vector larger than a slot region goes
 // through the slots in chunks of at most inline_max() bytes, each a
-// reduction (or scan) of its own, with its own sequence number (every
+// by-blocks reduction of its own, with its own sequence number (every
 // member cuts the same chunks from the same count and type; the ops work
 // element by element, so chunks give the same bits), instead of by single
 // copy: there every writer waits until all n readers got a core, and the
@@ -206,27 +206,25 @@ bool chunks_apply(const Segment& s, const Reduction& r) {
   return s.oversubscribed() && bytes_of(r, r.count) > s.inline_max() && r.type->size <= s.inline_max();
 }
 
-// Runs each(piece, mine, result) on the chunks in order; the first error.
-template <class Each>
-int in_slot_chunks(const Segment& s, const Reduction& r, const void* mine, void* result, Each&& each) {
-  const int per = static_cast<int>(s.inline_max() / r.type->size);
+// By blocks of equal counts: the whole vector at once, or where
+// chunks_apply() chunk by chunk, in order; the first error.
+int by_even_blocks(Segment& s, const Reduction& r, const void* mine, void* result, Want want, int root) {
+  const int per = chunks_apply(s, r) ? static_cast<int>(s.inline_max() / r.type->size) : r.count;
   int err = MPI_SUCCESS;
   for (int first = 0; first < r.count; first += per) {
     Reduction piece = r;
     piece.count = std::min(per, r.count - first);
     const std::size_t at = bytes_of(r, first);
-    const int e = each(piece, static_cast<const std::byte*>(mine) + at, result ? static_cast<std::byte*>(result) + at : nullptr);
+    const std::vector<int> counts = even_counts(piece.count, s.size());
+    const int e = by_blocks(s, piece, static_cast<const std::byte*>(mine) + at,
+                            result ? static_cast<std::byte*>(result) + at : nullptr, counts,
+                            prefix(s.size(), counts.data()), want, root);
     if (err == MPI_SUCCESS) err = e;
   }
   return err;
 }
 
-int by_even_blocks(Segment& s, const Reduction& r, const void* mine, void* result, Want want, int root) {
-  const std::vector<int> counts = even_counts(r.count, s.size());
-  return by_blocks(s, r, mine, result, counts, prefix(s.size(), counts.data()), want, root);
-}
-
-// `chunked`: the caller can take by_slot_chunks, which needs no single copy.
+// `chunked`: the caller folds by_even_blocks, whose chunks need no single copy.
 bool reducible(const Segment& s, const Reduction& r, bool chunked) {
   if (!r.type->contiguous()) return false;
   const std::size_t m = bytes_of(r, r.count);
@@ -244,10 +242,6 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
     return fold_whole(s, r, mine, result, root, false);
   }
   if (pair_reduce_applies(s, r)) return pair_reduce(s, r, mine, result, root);
-  if (chunks_apply(s, r))
-    return in_slot_chunks(s, r, mine, result, [&](const Reduction& piece, const void* in, void* out) {
-      return by_even_blocks(s, piece, in, out, Want::root, root);
-    });
   return by_even_blocks(s, r, mine, result, Want::root, root);
 }
 
@@ -260,10 +254,6 @@ int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result
     if (fold_two_level_applies(s, r, tunables::Id::coll_allreduce)) return fold_two_level(s, r, mine, result, -1, true);
     return fold_whole(s, r, mine, result, -1, true);
   }
-  if (chunks_apply(s, r))
-    return in_slot_chunks(s, r, mine, result, [&](const Reduction& piece, const void* in, void* out) {
-      return by_even_blocks(s, piece, in, out, Want::all, -1);
-    });
   return by_even_blocks(s, r, mine, result, Want::all, -1);
 }
 
@@ -331,7 +321,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // 3.5, 64 KiB 26 / 13; np = 8 exscan 256 B 0.89 / 0.93, 1 KiB 1.6 / 1.1,
   // 16 KiB 24 / 7.9, 64 KiB 65 / 28 (scan alike). Larger vectors keep the
   // segment's single-copy chain below: chunk by chunk through the slots
-  // (in_slot_chunks) it took twice as long at np = 32 (exscan 64 KiB 920
+  // (as by_even_blocks does for reductions) it took twice as long at np = 32 (exscan 64 KiB 920
   // against 420-490 us), each chunk a pass along the whole chain.
   if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && m <= kMessageChainMax) return -1;
   core::count(core::Counter::seg_scan);

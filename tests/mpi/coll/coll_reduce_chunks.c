@@ -3,7 +3,7 @@
  * non-commutative user op (2x2 matrix products, unsigned, on a contiguous
  * type), whose result is the rank-order product M0 M1 ... M(n-1) however it
  * is bracketed. With more ranks than cores the vectors go through the slots
- * in chunks (coll/seg_reduction.cpp, in_slot_chunks): then the test also
+ * in chunks (coll/seg_reduction.cpp, by_even_blocks): then the test also
  * checks that no block was read by single copy and that each call folded
  * several chunks by blocks. Run with RINGMPI_FORCE_COPY_FALLBACK=1 too, where
  * the chunks are the only segment path for these sizes. */
