@@ -366,8 +366,7 @@ Segment* segment(comm::Comm& c) {
 
 int reserve_offer(const comm::Comm& parent, int new_rank0) {
   if (parent.inter || !parent.coll.segment || (new_rank0 >= 0 && parent.rank != new_rank0)) return -1;
-  return pick_free(static_cast<std::uint32_t>(parent.peer_world[static_cast<std::size_t>(parent.rank)]),
-                   static_cast<int>(core::rt().arena.nranks()));
+  return pick_free(static_cast<std::uint32_t>(core::rt().rank), static_cast<int>(core::rt().arena.nranks()));
 }
 
 void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg) {
@@ -376,7 +375,8 @@ void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::Segmen
   const auto header = [&](int owner, int index) {
     return header_at(arena.coll_segment(static_cast<std::uint32_t>(owner), static_cast<std::uint32_t>(index)));
   };
-  const int me = parent.peer_world[static_cast<std::size_t>(parent.rank)];
+  if (seg.offer < 0 && seg.index < 0) return;  // nothing reserved, nothing taken (an intercommunicator, ...)
+  const int me = core::rt().rank;               // world rank: whose segments this rank reserves
   const bool mine_taken = seg.index >= 0 && seg.owner == me;
   if (seg.offer >= 0 && !mine_taken) header(me, seg.offer)->attached.fetch_sub(N, std::memory_order_release);
   if (seg.index < 0) return;
