@@ -145,6 +145,7 @@ CategoryId pvar_category(Counter c) {
     case Counter::seg_scan:
     case Counter::seg_neighbor:
     case Counter::seg_single_copy:
+    case Counter::seg_pushed:
     case Counter::seg_by_blocks:
     case Counter::seg_two_level:
     case Counter::coll_messages: return CategoryId::collectives;

@@ -27,6 +27,14 @@ struct Entry {
 // How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
+// Pushes (nonblocking gather): a member whose block is large (may_push)
+// publishes it by address with mode kWillPush; a root whose receive blocks
+// are contiguous publishes their addresses (kPushHere), and in its own
+// progress such a member writes its block there itself (push_block), so
+// the copies run on the members' cores, not all on the root's. A root that
+// cannot take pushes reads kWillPush blocks as kByAddress ones.
+inline constexpr std::uint64_t kPushHere = 2;
+inline constexpr std::uint64_t kWillPush = 3;
 
 inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
 
@@ -35,6 +43,12 @@ inline Typed block_of(const void* base, const dtype::Datatype& t, int displ, int
 }
 
 // t's packed bytes into dst (t.bytes() of them).
+// The blocks of count[j] elements at displs[j] of base, for every member j.
+inline std::vector<Typed> blocks_at(void* base, const dtype::Datatype& t, const int* counts, const int* displs, int n) {
+  std::vector<Typed> b(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, displs[j], counts[j]);
+  return b;
+}
 inline void pack_to(const Typed& t, std::byte* dst) {
   if (t.bytes() == 0) return;
   if (t.type->contiguous())
@@ -142,6 +156,16 @@ inline constexpr std::size_t kSplitMin = 64 * 1024;
 // The part of an m-byte split copy that the reader copies itself.
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
 
+inline bool posted(const Segment& s, int j, std::uint64_t k) {
+  return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
+}
+
+inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
+  for (int j = from; j <= to; ++j)
+    if (!posted(s, j, k)) return false;
+  return true;
+}
+
 // Tables of blocks (seg_movement.cpp): a writer's region holds how its
 // blocks travel (kInSlot or kByAddress) and the table's length, a table of
 // Entry (one per block; n, one per member, for the rooted and all-to-all
@@ -153,8 +177,33 @@ inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}
 // copy (Segment::prefer_single_copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
+// `address_mode`: the mode written when the blocks travel by address.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
-                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr);
+                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr,
+                             std::uint64_t address_mode = kByAddress);
+// Whether a gather member's block of `bytes` may be pushed into the root's
+// buffer: single copy, and large enough that one process_vm_writev beats
+// two copies through the slot. Member and root decide alike from sizes they
+// both know.
+bool may_push(const Segment& s, std::size_t bytes);
+// A nonblocking gather root's receive blocks, when some member may push:
+// their addresses in its region, mode kPushHere when `accept` (contiguous
+// blocks), else kByAddress (it reads every block itself); posted.
+void publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, bool accept);
+// A nonblocking gather member's start: its block published as a
+// one-entry table for the root (kInSlot, kByAddress, or kWillPush when it
+// may push) and posted. Returns the mode.
+std::uint64_t start_gather_member(Segment& s, std::uint64_t k, int root, const Typed& send,
+                                  std::unique_ptr<Temp>* keep);
+// Once the root has posted k: when its region is kPushHere, writes `bytes`
+// at this member's address `from` into the root's entry for it (as much as
+// fits) and returns true; else false (the root reads the block).
+bool push_to(const Segment& s, std::uint64_t k, int root, std::uint64_t from, std::size_t bytes);
+// push_to for a kWillPush member: the block it published in its own table.
+void push_block(const Segment& s, std::uint64_t k, int root);
+// Whether the root reads member j's gather block (by j's mode; `accept`:
+// the root's region is kPushHere), rather than j pushing it.
+bool root_reads(const Segment& s, std::uint64_t k, int j, bool accept);
 // Takes the block of member i's table at `entry` (-1: this member's) into t.
 void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);
 // The entry of member i's table (published with dests) that is the

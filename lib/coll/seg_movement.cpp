@@ -95,7 +95,7 @@ std::int32_t* dests_of(std::byte* region) {
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
                                   std::span<const char> to, std::unique_ptr<Temp>* keep,
-                                  const std::vector<int>* dests) {
+                                  const std::vector<int>* dests, std::uint64_t address_mode) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
   std::size_t total = head, largest = 0;
@@ -143,7 +143,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       }
     }
   }
-  const std::uint64_t mode = in_slot ? kInSlot : kByAddress;
+  const std::uint64_t mode = in_slot ? kInSlot : address_mode;
   head_of(region).mode = static_cast<std::uint32_t>(mode);
   s.post(k);
   return mode;
@@ -156,6 +156,52 @@ void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, i
     unpack_from(region + e.where, e.bytes, t);
   else
     read_into(s, i, e.where, e.bytes, t);
+}
+
+bool seg::may_push(const Segment& s, std::size_t bytes) {
+  // Exactly the blocks publish_blocks sends by address (a one-entry table).
+  return s.single_copy() &&
+         (s.prefer_single_copy(bytes) || table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max());
+}
+
+void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, bool accept) {
+  const std::size_t m = blocks.size();
+  std::byte* region = s.reserve(k, table_bytes(m));
+  head_of(region).entries = static_cast<std::uint32_t>(m);
+  Entry* table = table_of(region);
+  for (std::size_t j = 0; j < m; ++j) table[j] = Entry{reinterpret_cast<std::uint64_t>(blocks[j].buf), blocks[j].bytes()};
+  head_of(region).mode = static_cast<std::uint32_t>(accept ? kPushHere : kByAddress);
+  s.post(k);
+}
+
+std::uint64_t seg::start_gather_member(Segment& s, std::uint64_t k, int root, const Typed& send,
+                                       std::unique_ptr<Temp>* keep) {
+  const int n = s.size();
+  std::vector<Typed> blocks(static_cast<std::size_t>(n));
+  blocks[static_cast<std::size_t>(root)] = send;
+  std::vector<char> to(static_cast<std::size_t>(n), 0);
+  to[static_cast<std::size_t>(root)] = 1;
+  return publish_blocks(s, k, blocks, to, keep, nullptr, may_push(s, send.bytes()) ? kWillPush : kByAddress);
+}
+
+bool seg::push_to(const Segment& s, std::uint64_t k, int root, std::uint64_t from, std::size_t bytes) {
+  std::byte* theirs = s.data(root, k);
+  if (head_of(theirs).mode != kPushHere) return false;
+  const Entry to = table_of(theirs)[s.me()];
+  bytes = std::min<std::size_t>(bytes, to.bytes);
+  core::count(core::Counter::seg_pushed);
+  if (bytes) s.write(root, reinterpret_cast<const void*>(from), to.where, bytes);
+  return true;
+}
+
+void seg::push_block(const Segment& s, std::uint64_t k, int root) {
+  const Entry from = table_of(s.data(s.me(), k))[root];
+  push_to(s, k, root, from.where, from.bytes);
+}
+
+bool seg::root_reads(const Segment& s, std::uint64_t k, int j, bool accept) {
+  const std::uint32_t mode = head_of(s.data(j, k)).mode;
+  return mode != kWillPush || !accept;
 }
 
 int seg::entry_for(const Segment& s, std::uint64_t k, int i, int occurrence) {
@@ -326,16 +372,40 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
       s.post_done(k);
       return true;
     }
+    // A large block: pushed into the root's buffer when the root takes
+    // pushes (the copies then run on every member's core at once), else
+    // read by the root from here.
     const Published pub(send);
     s.line(s.me()).addr = pub.addr();
     s.post(k);
     s.wake(root);
+    s.wait_posted(root, k);
+    const bool pushed = push_to(s, k, root, pub.addr(), m);
     s.finish(k);
-    s.wait_done(root, k);
+    if (!pushed) s.wait_done(root, k);
     return true;
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  each_posted(s, k, others(s), [&](int j) {
+  // Members with large blocks wait for this root's table, and push their
+  // blocks into it when the receive blocks are contiguous.
+  const int n = s.size();
+  std::vector<char> reads = others(s), pushers;
+  bool any_large = false;
+  for (int j = 0; j < n; ++j) any_large = any_large || (j != root && !by_slot(std::size_t(counts[j]) * rtype.size));
+  if (any_large) {
+    const bool accept = rtype.contiguous();
+    publish_destinations(s, k, blocks_at(recvbuf, rtype, counts, displs, n), accept);
+    s.wake_all();
+    if (accept) {
+      pushers.assign(static_cast<std::size_t>(n), 0);
+      for (int j = 0; j < n; ++j)
+        if (j != root && !by_slot(std::size_t(counts[j]) * rtype.size)) {
+          reads[static_cast<std::size_t>(j)] = 0;
+          pushers[static_cast<std::size_t>(j)] = 1;
+        }
+    }
+  }
+  each_posted(s, k, reads, [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     const std::size_t m = dst.bytes();
     if (by_slot(m)) {
@@ -345,6 +415,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     }
   });
   s.finish(k);
+  if (!pushers.empty()) s.wait_all_done(k, pushers);
   return true;
 }
 

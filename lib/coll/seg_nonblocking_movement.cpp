@@ -12,6 +12,7 @@
 // for the blocking forms. A reader's part is its reads, done in its own
 // progress once the writers it needs have posted: the data moves while the
 // application computes, without the writers calling MPI again.
+#include <algorithm>
 #include <cstring>
 
 #include "coll/seg.hpp"
@@ -23,12 +24,6 @@ using namespace seg;
 
 namespace {
 
-std::vector<char> only(int n, int j) {
-  std::vector<char> to(static_cast<std::size_t>(n), 0);
-  to[static_cast<std::size_t>(j)] = 1;
-  return to;
-}
-
 // Every other member has posted k.
 auto others_posted(Segment& s, std::uint64_t k) {
   return [&s, k] {
@@ -36,13 +31,6 @@ auto others_posted(Segment& s, std::uint64_t k) {
       if (j != s.me() && !posted(s, j, k)) return false;
     return true;
   };
-}
-
-// The blocks of count[j] elements at displs[j] of base, for every member j.
-std::vector<Typed> blocks_at(void* base, const dtype::Datatype& t, const int* counts, const int* displs, int n) {
-  std::vector<Typed> b(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, displs[j], counts[j]);
-  return b;
 }
 
 using Take = void (*)(const Segment&, std::uint64_t, int, const Typed&);
@@ -94,18 +82,59 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   const std::uint64_t k = s.begin();
   const int n = s.size();
   if (s.me() != root) {
-    std::vector<Typed> blocks(static_cast<std::size_t>(n));
-    blocks[static_cast<std::size_t>(root)] = send;
     std::unique_ptr<Temp> keep;
-    const bool by_address = publish_blocks(s, k, blocks, only(n, root), &keep) == kByAddress;
+    const std::uint64_t mode = start_gather_member(s, k, root, send, &keep);
     s.wake(root);
-    auto op = make_op(sp, k, always, nothing, [&s, k, root, by_address] { return !by_address || s.done_at(root, k); });
+    // By address, the root may read this member's memory until it is done.
+    const auto root_done = [&s, k, root] { return s.done_at(root, k); };
+    std::unique_ptr<SegOp> op;
+    if (mode == kWillPush)
+      op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
+                   [&s, k, root] {
+                     push_block(s, k, root);
+                     return MPI_SUCCESS;
+                   },
+                   root_done);
+    else if (mode == kByAddress)
+      op = make_op(sp, k, always, nothing, root_done);
+    else
+      op = make_op(sp, k, always, nothing);
     op->keep(shared(std::move(keep)));
     return start_op(std::move(op), s, comm, request);
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  auto op = make_op(sp, k, others_posted(s, k),
-                    read_others(s, k, blocks_at(recvbuf, rtype, counts, displs, n), take_table_entry));
+  // Members whose blocks are large may push them (start_gather_member):
+  // into the receive blocks straight, so only when those are contiguous.
+  std::vector<Typed> dst = blocks_at(recvbuf, rtype, counts, displs, n);
+  const bool accept = rtype.contiguous();
+  std::vector<char> pushers(static_cast<std::size_t>(n), 0);
+  for (int j = 0; j < n; ++j)
+    pushers[static_cast<std::size_t>(j)] = j != root && may_push(s, dst[static_cast<std::size_t>(j)].bytes());
+  if (std::find(pushers.begin(), pushers.end(), 1) != pushers.end()) {
+    publish_destinations(s, k, dst, accept);
+    s.wake_all();
+  }
+  if (!accept) std::fill(pushers.begin(), pushers.end(), 0);
+  // Each block is taken as soon as its member has posted, in whichever
+  // progress call finds it: the copies spread over the calls the
+  // application makes between start and wait instead of all landing in
+  // the one that finds the last member posted.
+  auto op = make_op(sp, k,
+                    [&s, k, dst = std::move(dst), accept, left = others(s)]() mutable {
+                      bool all = true;
+                      for (int j = 0; j < s.size(); ++j) {
+                        const std::size_t u = static_cast<std::size_t>(j);
+                        if (!left[u]) continue;
+                        if (!posted(s, j, k)) {
+                          all = false;
+                          continue;
+                        }
+                        if (root_reads(s, k, j, accept)) take_block(s, k, j, dst[u]);
+                        left[u] = 0;
+                      }
+                      return all;
+                    },
+                    nothing, [&s, k, pushers] { return s.all_done(k, pushers); });
   op->keep(keep_type(recvtype, &rtype));
   return start_op(std::move(op), s, comm, request);
 }

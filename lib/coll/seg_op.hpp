@@ -140,14 +140,4 @@ inline auto readers_done(Segment& s, std::uint64_t k, bool by_address, Who who =
   return [&s, k, by_address, who = std::move(who)] { return !by_address || s.all_done(k, who); };
 }
 
-inline bool posted(const Segment& s, int j, std::uint64_t k) {
-  return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
-}
-
-inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
-  for (int j = from; j <= to; ++j)
-    if (!posted(s, j, k)) return false;
-  return true;
-}
-
 }  // namespace ringmpi::coll::seg

@@ -36,15 +36,16 @@ enum class Counter : int {
   seg_two_level,    // ... NUMA-aware: one leader per NUMA node for the cross-node step
   coll_messages,    // blocking intracommunicator collectives run over messages (no segment)
   rndv_staged,      // rendezvous reads into short pieces, through a staging buffer (p2p/rndv.cpp)
+  seg_pushed,       // gather blocks written straight into the root's buffer (process_vm_writev)
 };
-inline constexpr int kCounters = 21;
+inline constexpr int kCounters = 22;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
     "seg_barrier",    "seg_bcast",      "seg_scatter",     "seg_gather",             "seg_allgather",
     "seg_alltoall",   "seg_reduce",     "seg_allreduce",   "seg_reduce_scatter",     "seg_scan",
     "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
-    "rndv_staged"};
+    "rndv_staged",    "seg_pushed"};
 
 // What each counter counts, in one line (the description of its performance
 // variable in the tool information interface, lib/api/tool_catalogue.cpp).
@@ -69,7 +70,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "segment reductions folded by blocks (each rank one block) rather than whole",
     "segment collectives run with one leader per NUMA node",
     "blocking intracommunicator collectives run over messages (no segment)",
-    "rendezvous reads of short pieces through a staging buffer"};
+    "rendezvous reads of short pieces through a staging buffer",
+    "MPI_Igather(v) blocks a member wrote straight into the root's buffer (process_vm_writev)"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 

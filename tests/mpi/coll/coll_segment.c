@@ -8,7 +8,8 @@
  * Built several times (meson.build): EXPECT_SEGMENT checks before
  * MPI_Finalize that every family ran on the segment and none over messages,
  * with EXPECT_SINGLE_COPY also that large data was read straight from
- * buffers and reductions were folded by blocks; EXPECT_MESSAGES
+ * buffers (large gather blocks pushed into the root's: seg_pushed) and
+ * reductions were folded by blocks; EXPECT_MESSAGES
  * (RINGMPI_COLL_*=2) that none ran on the segment.
  *
  * NUMA_LAYOUT (two-level paths): before MPI_Init each rank describes to hwloc
@@ -509,6 +510,12 @@ int main(int argc, char **argv) {
 #endif
 #ifdef EXPECT_SINGLE_COPY
   CHECK(size == 1 || (counter("seg_single_copy") > 0 && counter("seg_by_blocks") > 0));
+  {
+    /* Large gather blocks into contiguous receive blocks: their members push them (seg_movement.cpp). */
+    long long pushed = counter("seg_pushed"), all_pushed = 0;
+    CHECK_MPI(MPI_Allreduce(&pushed, &all_pushed, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
+    CHECK(size == 1 || all_pushed > 0);
+  }
 #endif
 #ifdef NUMA_LAYOUT
   {
