@@ -89,7 +89,10 @@
 // before it returns, so they are never overwritten while read. A buffer
 // published for single copy (process_vm_readv by the others) is the
 // caller's own memory: its owner waits for every reader's done >= k before
-// it returns.
+// it returns. The same holds the other way for a gather root whose receive
+// blocks take pushes (kPushHere, seg_common.hpp): members write into them
+// with process_vm_writev and then store done = k (release); the root
+// returns (or its request completes) only once every pusher's done >= k.
 //
 // Barrier words. With a core per rank (not oversubscribed, the same on
 // every member), MPI_Barrier numbers its barriers with MPI_Ibarrier's count
