@@ -12,7 +12,6 @@
 // for the blocking forms. A reader's part is its reads, done in its own
 // progress once the writers it needs have posted: the data moves while the
 // application computes, without the writers calling MPI again.
-#include <algorithm>
 #include <cstring>
 
 #include "coll/seg.hpp"
@@ -108,13 +107,16 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   std::vector<Typed> dst = blocks_at(recvbuf, rtype, counts, displs, n);
   const bool accept = rtype.contiguous();
   std::vector<char> pushers(static_cast<std::size_t>(n), 0);
+  bool any_large = false;
   for (int j = 0; j < n; ++j)
-    pushers[static_cast<std::size_t>(j)] = j != root && may_push(s, dst[static_cast<std::size_t>(j)].bytes());
-  if (std::find(pushers.begin(), pushers.end(), 1) != pushers.end()) {
+    if (j != root && may_push(s, dst[static_cast<std::size_t>(j)].bytes())) {
+      any_large = true;
+      pushers[static_cast<std::size_t>(j)] = accept;
+    }
+  if (any_large) {  // those members wait for this table
     publish_destinations(s, k, dst, accept);
     s.wake_all();
   }
-  if (!accept) std::fill(pushers.begin(), pushers.end(), 0);
   // Each block is taken as soon as its member has posted, in whichever
   // progress call finds it: the copies spread over the calls the
   // application makes between start and wait instead of all landing in
