@@ -369,7 +369,7 @@ int reserve_offer(const comm::Comm& parent, int new_rank0) {
   return pick_free(static_cast<std::uint32_t>(core::rt().rank), static_cast<int>(core::rt().arena.nranks()));
 }
 
-void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg) {
+void settle_offer(comm::Comm* made, const comm::Comm* parent, const comm::SegmentOffer& seg) {
   const shm::Arena& arena = core::rt().arena;
   const std::uint32_t N = arena.nranks();
   const auto header = [&](int owner, int index) {
@@ -385,11 +385,11 @@ void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::Segmen
     header(seg.owner, seg.index)->attached.fetch_sub(1, std::memory_order_release);
     return;
   }
-  const Segment& p = *parent.coll.segment;
+  const Segment& p = *parent->coll.segment;
   std::vector<int> numa(static_cast<std::size_t>(made->size()));
   for (int i = 0; i < made->size(); ++i)
     numa[static_cast<std::size_t>(i)] =
-        p.numa()[static_cast<std::size_t>(parent.local->rank_of_world(made->peer_world[static_cast<std::size_t>(i)]))];
+        p.numa()[static_cast<std::size_t>(parent->local->rank_of_world(made->peer_world[static_cast<std::size_t>(i)]))];
   install(*made, seg.index, std::move(numa), p.single_copy());
 }
 

@@ -335,7 +335,7 @@ class Segment {
 // when c has none (one rank, an intercommunicator, no free segment).
 Segment* segment(comm::Comm& c);
 
-// MPI_Comm_dup(_with_info), MPI_Comm_split(_type), MPI_Comm_create,
+// MPI_Comm_dup(_with_info), MPI_Comm_idup, MPI_Comm_split(_type), MPI_Comm_create,
 // MPI_Comm_create_group, the topology constructors (topo/create.cpp: their
 // agreement round) and MPI_Cart_sub on an intracommunicator with a segment
 // attach the new communicators' in their own round too, so that a program
@@ -352,8 +352,10 @@ Segment* segment(comm::Comm& c);
 // the segment with the parent's NUMA nodes of its members and single copy
 // answer, or, where its communicator failed after the round, gives its
 // share back. No free segment: the communicator attaches in its first
-// blocking collective, as any communicator.
+// blocking collective, as any communicator. MPI_Comm_idup reserves at its
+// start and settles in its last step (coll/idup.cpp), where the parent may
+// have been freed meanwhile: `parent` is read only when `made` is not null.
 int reserve_offer(const comm::Comm& parent, int new_rank0 = -1);
-void settle_offer(comm::Comm* made, const comm::Comm& parent, const comm::SegmentOffer& seg);
+void settle_offer(comm::Comm* made, const comm::Comm* parent, const comm::SegmentOffer& seg);
 
 }  // namespace ringmpi::coll

@@ -70,7 +70,7 @@ bool agree(const comm::Comm& c, const comm::LocalError& local, bool reorder, Vot
   const auto give_back = [&] {
     comm::SegmentOffer none;
     none.offer = mine.segment;
-    coll::settle_offer(nullptr, c, none);
+    coll::settle_offer(nullptr, &c, none);
   };
   if (local.code != MPI_SUCCESS) {
     give_back();
@@ -113,7 +113,7 @@ comm::Made attach(const comm::Comm& old, const Agreement& a, int members, const 
   comm::Made m = comm::create_ordered(old, order, a.mask);
   comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
   if (made) made->topo = std::move(t);
-  coll::settle_offer(made, old, seg);
+  coll::settle_offer(made, &old, seg);
   return m;
 }
 
@@ -218,7 +218,7 @@ comm::Made cart_sub(const comm::Comm& c, const int* remain_dims, const comm::Loc
   comm::Made m = comm::split(c, color, key, local, 0, &seg);
   comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
   if (made) made->topo = std::move(sub);
-  coll::settle_offer(made, c, seg);
+  coll::settle_offer(made, &c, seg);
   return m;
 }
 

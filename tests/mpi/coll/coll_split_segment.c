@@ -1,6 +1,6 @@
-/* Communicators made by MPI_Comm_split, MPI_Comm_split_type, MPI_Comm_create,
- * MPI_Comm_create_group, the topology constructors and MPI_Cart_sub get
- * their shared segment in the constructor's
+/* Communicators made by MPI_Comm_split, MPI_Comm_idup, MPI_Comm_split_type,
+ * MPI_Comm_create, MPI_Comm_create_group, the topology constructors and
+ * MPI_Cart_sub get their shared segment in the constructor's
  * round (coll/segment.hpp, reserve_offer): a nonblocking collective as
  * their first collective already runs on it. Every rank reserves a segment
  * of its own for the round and gives back what nobody took, so made and
@@ -56,6 +56,14 @@ int main(int argc, char **argv) {
     CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, rank % 2, i % 2 ? -rank : rank, &c));
     CHECK(first_on_segment(c) == (mine > 1));
     CHECK_MPI(MPI_Comm_free(&c));
+
+    {
+      MPI_Request q;
+      CHECK_MPI(MPI_Comm_idup(MPI_COMM_WORLD, &c, &q));
+      CHECK_MPI(MPI_Wait(&q, MPI_STATUS_IGNORE));
+      CHECK(first_on_segment(c) == (size > 1));
+      CHECK_MPI(MPI_Comm_free(&c));
+    }
 
     CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, -rank, MPI_INFO_NULL, &c));
     CHECK(first_on_segment(c) == (size > 1));
