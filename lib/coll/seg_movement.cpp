@@ -177,9 +177,9 @@ void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Type
 std::uint64_t seg::start_gather_member(Segment& s, std::uint64_t k, int root, const Typed& send,
                                        std::unique_ptr<Temp>* keep) {
   const int n = s.size();
-  std::vector<Typed> blocks(static_cast<std::size_t>(n));
+  MemberBlocks blocks(static_cast<std::size_t>(n), Typed{});
   blocks[static_cast<std::size_t>(root)] = send;
-  std::vector<char> to(static_cast<std::size_t>(n), 0);
+  MemberFlags to(static_cast<std::size_t>(n), 0);
   to[static_cast<std::size_t>(root)] = 1;
   return publish_blocks(s, k, blocks, to, keep, nullptr, may_push(s, send.bytes()) ? kWillPush : kByAddress);
 }
@@ -272,15 +272,11 @@ Typed seg::allgather_source(const Typed& send, bool in_place, const Typed& own, 
 
 namespace {
 
-std::vector<Typed> alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
-                                        const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
-                                        const int* rdispls, const dtype::Datatype& rtype, bool in_place,
-                                        std::unique_ptr<Temp>* saved) {
-  std::vector<Typed> blocks(static_cast<std::size_t>(n));
-  if (!in_place) {
-    for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, sdispls[j], scounts[j]);
-    return blocks;
-  }
+MemberBlocks alltoall_blocks(int n, const void* sendbuf, const int* scounts, const int* sdispls,
+                             const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
+                             const dtype::Datatype& rtype, bool in_place, std::unique_ptr<Temp>* saved) {
+  if (!in_place) return blocks_at(sendbuf, stype, scounts, sdispls, n);
+  MemberBlocks blocks(static_cast<std::size_t>(n), Typed{});
   // MPI_IN_PLACE: the outgoing blocks, saved before recvbuf is overwritten,
   // as packed bytes (MPI_BYTE describes them).
   std::size_t total = 0;
@@ -304,7 +300,7 @@ std::uint64_t seg::start_alltoall(Segment& s, std::uint64_t k, const void* sendb
                                   const int* rdispls, const dtype::Datatype& rtype, bool in_place,
                                   std::unique_ptr<Temp>* saved, std::unique_ptr<Temp>* keep) {
   const int me = s.me();
-  const std::vector<Typed> blocks =
+  const MemberBlocks blocks =
       alltoall_blocks(s.size(), sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, saved);
   const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
   s.wake_all();
@@ -317,8 +313,7 @@ std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* s
                                       const int* displs, const dtype::Datatype& stype, const Typed& recv,
                                       bool in_place, std::unique_ptr<Temp>* keep) {
   const int n = s.size();
-  std::vector<Typed> blocks(static_cast<std::size_t>(n));
-  for (int j = 0; j < n; ++j) blocks[static_cast<std::size_t>(j)] = block_of(sendbuf, stype, displs[j], counts[j]);
+  const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, n);
   const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
   s.wake_all();
   if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
@@ -389,7 +384,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   // Members with large blocks wait for this root's table, and push their
   // blocks into it when the receive blocks are contiguous.
   const int n = s.size();
-  std::vector<char> reads = others(s), pushers;
+  MemberFlags reads = others(s), pushers;
   bool any_large = false;
   for (int j = 0; j < n; ++j) any_large = any_large || (j != root && !by_slot(std::size_t(counts[j]) * rtype.size));
   if (any_large) {

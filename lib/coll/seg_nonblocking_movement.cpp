@@ -36,7 +36,7 @@ using Take = void (*)(const Segment&, std::uint64_t, int, const Typed&);
 void take_table_entry(const Segment& s, std::uint64_t k, int j, const Typed& t) { take_block(s, k, j, t); }
 
 // complete(): every other member's block of collective k into dst[j].
-auto read_others(Segment& s, std::uint64_t k, std::vector<Typed> dst, Take take) {
+auto read_others(Segment& s, std::uint64_t k, MemberBlocks dst, Take take) {
   return [&s, k, dst = std::move(dst), take] {
     for (int j = 0; j < s.size(); ++j)
       if (j != s.me()) take(s, k, j, dst[static_cast<std::size_t>(j)]);
@@ -104,9 +104,9 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
   // Members whose blocks are large may push them (start_gather_member):
   // into the receive blocks straight, so only when those are contiguous.
-  std::vector<Typed> dst = blocks_at(recvbuf, rtype, counts, displs, n);
+  MemberBlocks dst = blocks_at(recvbuf, rtype, counts, displs, n);
   const bool accept = rtype.contiguous();
-  std::vector<char> pushers(static_cast<std::size_t>(n), 0);
+  MemberFlags pushers(static_cast<std::size_t>(n), 0);
   bool any_large = false;
   for (int j = 0; j < n; ++j)
     if (j != root && may_push(s, dst[static_cast<std::size_t>(j)].bytes())) {
