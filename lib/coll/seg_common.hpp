@@ -28,14 +28,16 @@ struct Entry {
 // How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
-// Pushes (nonblocking gather): a member whose block is large (may_push)
-// publishes it by address with mode kWillPush; a root whose receive blocks
-// are contiguous publishes their addresses (kPushHere), and in its own
-// progress such a member writes its block there itself (push_block), so
-// the copies run on the members' cores, not all on the root's. A root that
-// cannot take pushes reads kWillPush blocks as kByAddress ones.
-inline constexpr std::uint64_t kPushHere = 2;
-inline constexpr std::uint64_t kWillPush = 3;
+// Pushes (gather, blocking and nonblocking). A member whose block is large
+// (may_push) lets the root decide how it travels: the root, with single
+// copy, always publishes a table with one entry per member, the address of
+// that member's receive block where it wants the member to write the block
+// itself (push_to: its receive blocks are contiguous and it expects a large
+// block from that member), 0 where it reads the block. So the copies run on
+// the members' cores, not all on the root's, and the root knows from its
+// own counts whom it waits for: a member whose count disagrees with the
+// root's (erroneous, MPI-3.1 §5.5) neither waits for a table that never
+// comes nor writes into a buffer the root has returned.
 
 inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
 
@@ -186,33 +188,26 @@ inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
 // copy (Segment::prefer_single_copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
-// `address_mode`: the mode written when the blocks travel by address.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
-                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr,
-                             std::uint64_t address_mode = kByAddress);
-// Whether a gather member's block of `bytes` may be pushed into the root's
-// buffer: single copy, and large enough that one process_vm_writev beats
-// two copies through the slot. Member and root decide alike from sizes they
-// both know.
+                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr);
+// Whether a nonblocking gather member's block of `bytes` travels by
+// address (publish_blocks' choice for a one-entry table), so that it may be
+// pushed (Pushes): the member then waits for the root's table.
 bool may_push(const Segment& s, std::size_t bytes);
-// A nonblocking gather root's receive blocks, when some member may push:
-// their addresses in its region, mode kPushHere when `accept` (contiguous
-// blocks), else kByAddress (it reads every block itself); posted.
-void publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, bool accept);
-// A nonblocking gather member's start: its block published as a
-// one-entry table for the root (kInSlot, kByAddress, or kWillPush when it
-// may push) and posted. Returns the mode.
-std::uint64_t start_gather_member(Segment& s, std::uint64_t k, int root, const Typed& send,
-                                  std::unique_ptr<Temp>* keep);
-// Once the root has posted k: when its region is kPushHere, writes `bytes`
-// at this member's address `from` into the root's entry for it (as much as
-// fits) and returns true; else false (the root reads the block).
+// A gather root's table (Pushes): for every member j, the address of its
+// receive block blocks[j] where push[j] is set, else 0; posted.
+void publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> push);
+// A gather member with a large block, once the root has posted: writes
+// `bytes` at its address `from` into the root's receive block when the
+// root's entry for it asks for that (as much as fits there); whether it did.
 bool push_to(const Segment& s, std::uint64_t k, int root, std::uint64_t from, std::size_t bytes);
-// push_to for a kWillPush member: the block it published in its own table.
-void push_block(const Segment& s, std::uint64_t k, int root);
-// Whether the root reads member j's gather block (by j's mode; `accept`:
-// the root's region is kPushHere), rather than j pushing it.
-bool root_reads(const Segment& s, std::uint64_t k, int j, bool accept);
+// The same for a nonblocking member, from the block it published in its
+// own one-entry table.
+bool push_block(const Segment& s, std::uint64_t k, int root);
+// The nonblocking root's side, once member j has posted: j's block into
+// dst unless j pushed it (`pushed`: the root asked, and j's block did not
+// go into its slot); MPI_ERR_TRUNCATE when j's block is longer than dst.
+int take_gathered(const Segment& s, std::uint64_t k, int j, const Typed& dst, bool pushed);
 // Takes the block of member i's table at `entry` (-1: this member's) into t.
 void take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry = -1);
 // The entry of member i's table (published with dests) that is the

@@ -95,7 +95,7 @@ std::int32_t* dests_of(std::byte* region) {
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
                                   std::span<const char> to, std::unique_ptr<Temp>* keep,
-                                  const std::vector<int>* dests, std::uint64_t address_mode) {
+                                  const std::vector<int>* dests) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
   std::size_t total = head, largest = 0;
@@ -143,7 +143,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       }
     }
   }
-  const std::uint64_t mode = in_slot ? kInSlot : address_mode;
+  const std::uint64_t mode = in_slot ? kInSlot : kByAddress;
   head_of(region).mode = static_cast<std::uint32_t>(mode);
   s.post(k);
   return mode;
@@ -164,44 +164,36 @@ bool seg::may_push(const Segment& s, std::size_t bytes) {
          (s.prefer_single_copy(bytes) || table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max());
 }
 
-void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, bool accept) {
+void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> push) {
   const std::size_t m = blocks.size();
   std::byte* region = s.reserve(k, table_bytes(m));
   head_of(region).entries = static_cast<std::uint32_t>(m);
   Entry* table = table_of(region);
-  for (std::size_t j = 0; j < m; ++j) table[j] = Entry{reinterpret_cast<std::uint64_t>(blocks[j].buf), blocks[j].bytes()};
-  head_of(region).mode = static_cast<std::uint32_t>(accept ? kPushHere : kByAddress);
+  for (std::size_t j = 0; j < m; ++j)
+    table[j] = Entry{push[j] ? reinterpret_cast<std::uint64_t>(blocks[j].buf) : 0, blocks[j].bytes()};
+  head_of(region).mode = static_cast<std::uint32_t>(kByAddress);
   s.post(k);
 }
 
-std::uint64_t seg::start_gather_member(Segment& s, std::uint64_t k, int root, const Typed& send,
-                                       std::unique_ptr<Temp>* keep) {
-  const int n = s.size();
-  MemberBlocks blocks(static_cast<std::size_t>(n), Typed{});
-  blocks[static_cast<std::size_t>(root)] = send;
-  MemberFlags to(static_cast<std::size_t>(n), 0);
-  to[static_cast<std::size_t>(root)] = 1;
-  return publish_blocks(s, k, blocks, to, keep, nullptr, may_push(s, send.bytes()) ? kWillPush : kByAddress);
-}
-
 bool seg::push_to(const Segment& s, std::uint64_t k, int root, std::uint64_t from, std::size_t bytes) {
-  std::byte* theirs = s.data(root, k);
-  if (head_of(theirs).mode != kPushHere) return false;
-  const Entry to = table_of(theirs)[s.me()];
+  const Entry to = table_of(s.data(root, k))[s.me()];
+  if (to.where == 0) return false;
   bytes = std::min<std::size_t>(bytes, to.bytes);
   core::count(core::Counter::seg_pushed);
   if (bytes) s.write(root, reinterpret_cast<const void*>(from), to.where, bytes);
   return true;
 }
 
-void seg::push_block(const Segment& s, std::uint64_t k, int root) {
+bool seg::push_block(const Segment& s, std::uint64_t k, int root) {
   const Entry from = table_of(s.data(s.me(), k))[root];
-  push_to(s, k, root, from.where, from.bytes);
+  return push_to(s, k, root, from.where, from.bytes);
 }
 
-bool seg::root_reads(const Segment& s, std::uint64_t k, int j, bool accept) {
-  const std::uint32_t mode = head_of(s.data(j, k)).mode;
-  return mode != kWillPush || !accept;
+int seg::take_gathered(const Segment& s, std::uint64_t k, int j, const Typed& dst, bool pushed) {
+  std::byte* region = s.data(j, k);
+  const std::uint64_t bytes = table_of(region)[s.me()].bytes;
+  if (!pushed || head_of(region).mode == kInSlot) take_block(s, k, j, dst);
+  return bytes > dst.bytes() ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
 }
 
 int seg::entry_for(const Segment& s, std::uint64_t k, int i, int occurrence) {
@@ -367,50 +359,49 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
       s.post_done(k);
       return true;
     }
-    // A large block: pushed into the root's buffer when the root takes
-    // pushes (the copies then run on every member's core at once), else
-    // read by the root from here.
+    // A large block: pushed into the root's buffer where the root asks for
+    // that (the copies then run on every member's core at once), else read
+    // by the root from here.
+    // The root posts a table only when it asks some member to push, and
+    // stores done = k only once those have: its done >= k with nothing
+    // posted for k means "not you" (and a root's post of k + 1 comes after
+    // its done = k, so done is read after posted).
     const Published pub(send);
     s.line(s.me()).addr = pub.addr();
     s.post(k);
     s.wake(root);
-    s.wait_posted(root, k);
-    const bool pushed = push_to(s, k, root, pub.addr(), m);
+    s.wait_posted_or_done(root, k);
+    const bool pushed = !s.done_at(root, k) && push_to(s, k, root, pub.addr(), m);
     s.finish(k);
     if (!pushed) s.wait_done(root, k);
     return true;
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  // Members with large blocks wait for this root's table, and push their
-  // blocks into it when the receive blocks are contiguous.
+  // Large blocks into contiguous receive blocks are pushed (Pushes,
+  // seg_common.hpp); the others are read here.
   const int n = s.size();
   MemberFlags reads = others(s), pushers;
-  bool any_large = false;
-  for (int j = 0; j < n; ++j) any_large = any_large || (j != root && !by_slot(std::size_t(counts[j]) * rtype.size));
-  if (any_large) {
-    const bool accept = rtype.contiguous();
-    publish_destinations(s, k, blocks_at(recvbuf, rtype, counts, displs, n), accept);
+  if (rtype.contiguous())
+    for (int j = 0; j < n; ++j)
+      if (j != root && !by_slot(std::size_t(counts[j]) * rtype.size)) {
+        if (pushers.empty()) pushers.assign(static_cast<std::size_t>(n), 0);
+        pushers[static_cast<std::size_t>(j)] = 1;
+        reads[static_cast<std::size_t>(j)] = 0;
+      }
+  if (!pushers.empty()) {
+    publish_destinations(s, k, blocks_at(recvbuf, rtype, counts, displs, n), pushers);
     s.wake_all();
-    if (accept) {
-      pushers.assign(static_cast<std::size_t>(n), 0);
-      for (int j = 0; j < n; ++j)
-        if (j != root && !by_slot(std::size_t(counts[j]) * rtype.size)) {
-          reads[static_cast<std::size_t>(j)] = 0;
-          pushers[static_cast<std::size_t>(j)] = 1;
-        }
-    }
   }
   each_posted(s, k, reads, [&](int j) {
     const Typed dst = block_of(recvbuf, rtype, displs[j], counts[j]);
     const std::size_t m = dst.bytes();
-    if (by_slot(m)) {
+    if (by_slot(m))
       unpack_from(s.data(j, k), m, dst);
-    } else {
+    else
       read_into(s, j, s.line(j).addr, m, dst);
-    }
   });
-  s.finish(k);
   if (!pushers.empty()) s.wait_all_done(k, pushers);
+  s.finish(k);
   return true;
 }
 

@@ -81,62 +81,54 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   const std::uint64_t k = s.begin();
   const int n = s.size();
   if (s.me() != root) {
+    // A large block waits for the root's table, and is pushed into the
+    // root's buffer in this member's progress where the root asks for that
+    // (Pushes, seg_common.hpp); until the root is done it may read it here.
+    MemberBlocks blocks(static_cast<std::size_t>(n), Typed{});
+    blocks[static_cast<std::size_t>(root)] = send;
+    MemberFlags to(static_cast<std::size_t>(n), 0);
+    to[static_cast<std::size_t>(root)] = 1;
     std::unique_ptr<Temp> keep;
-    const std::uint64_t mode = start_gather_member(s, k, root, send, &keep);
+    const bool by_address = publish_blocks(s, k, blocks, to, &keep) == kByAddress;
     s.wake(root);
-    // By address, the root may read this member's memory until it is done.
     const auto root_done = [&s, k, root] { return s.done_at(root, k); };
     std::unique_ptr<SegOp> op;
-    if (mode == kWillPush)
+    if (by_address)  // may_push: the root's table says whether to push
       op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
                    [&s, k, root] {
                      push_block(s, k, root);
                      return MPI_SUCCESS;
                    },
                    root_done);
-    else if (mode == kByAddress)
-      op = make_op(sp, k, always, nothing, root_done);
     else
       op = make_op(sp, k, always, nothing);
     op->keep(shared(std::move(keep)));
     return start_op(std::move(op), s, comm, request);
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
-  // Members whose blocks are large may push them (start_gather_member):
-  // into the receive blocks straight, so only when those are contiguous.
   MemberBlocks dst = blocks_at(recvbuf, rtype, counts, displs, n);
-  const bool accept = rtype.contiguous();
   MemberFlags pushers(static_cast<std::size_t>(n), 0);
-  bool any_large = false;
-  for (int j = 0; j < n; ++j)
-    if (j != root && may_push(s, dst[static_cast<std::size_t>(j)].bytes())) {
-      any_large = true;
-      pushers[static_cast<std::size_t>(j)] = accept;
-    }
-  if (any_large) {  // those members wait for this table
-    publish_destinations(s, k, dst, accept);
+  if (s.single_copy()) {  // every member with a large block waits for this table
+    for (int j = 0; j < n; ++j)
+      pushers[static_cast<std::size_t>(j)] =
+          j != root && rtype.contiguous() && may_push(s, dst[static_cast<std::size_t>(j)].bytes());
+    publish_destinations(s, k, dst, pushers);
     s.wake_all();
   }
-  // Each block is taken as soon as its member has posted, in whichever
-  // progress call finds it: the copies spread over the calls the
-  // application makes between start and wait instead of all landing in
-  // the one that finds the last member posted.
-  auto op = make_op(sp, k,
-                    [&s, k, dst = std::move(dst), accept, left = others(s)]() mutable {
-                      bool all = true;
-                      for (int j = 0; j < s.size(); ++j) {
-                        const std::size_t u = static_cast<std::size_t>(j);
-                        if (!left[u]) continue;
-                        if (!posted(s, j, k)) {
-                          all = false;
-                          continue;
-                        }
-                        if (root_reads(s, k, j, accept)) take_block(s, k, j, dst[u]);
-                        left[u] = 0;
-                      }
-                      return all;
-                    },
-                    nothing, [&s, k, pushers] { return s.all_done(k, pushers); });
+  // The request completes once the members asked to push are done; this
+  // member's done = k comes after its reads alone, so that a pusher, whose
+  // request waits for it, does not also wait for the other pushers.
+  auto op = make_op(
+      sp, k, others_posted(s, k),
+      [&s, k, dst = std::move(dst), pushers] {
+        int e = MPI_SUCCESS;
+        for (int j = 0; j < s.size(); ++j)
+          if (j != s.me())
+            if (int f = take_gathered(s, k, j, dst[static_cast<std::size_t>(j)], pushers[static_cast<std::size_t>(j)]))
+              e = f;
+        return e;
+      },
+      [&s, k, pushers] { return s.all_done(k, pushers); });
   op->keep(keep_type(recvtype, &rtype));
   return start_op(std::move(op), s, comm, request);
 }

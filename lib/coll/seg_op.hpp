@@ -55,7 +55,11 @@ class SegOp : public p2p::Extension, public Pooled {
     return read_ && released();
   }
   int error() const override { return error_; }
-  const char* describe() const override { return "applying the reduction operation failed"; }
+  const char* describe() const override {
+    return error_ == MPI_ERR_TRUNCATE ? "a member's block is longer than the root's receive block for it (send and "
+                                        "receive type signatures must match, MPI-3.1 §5.5)"
+                                      : "applying the reduction operation failed";
+  }
   // Whether complete() reads other members' data (ready() waits for them).
   virtual bool reads() const = 0;
 

@@ -198,6 +198,10 @@ void Segment::wait_posted(int i, std::uint64_t k) const {
   wait_on(i, [&] { return seq_of(w.load(std::memory_order_acquire)) >= k; });
 }
 
+void Segment::wait_posted_or_done(int i, std::uint64_t k) const {
+  wait_on(i, [&] { return seq_of(lines_[i].posted.load(std::memory_order_acquire)) >= k || done_at(i, k); });
+}
+
 void Segment::wait_at_least(int i, const std::atomic<std::uint64_t>& w, std::uint64_t k) const {
   if (w.load(std::memory_order_acquire) >= k) return;
   wait_on(i, [&] { return w.load(std::memory_order_acquire) >= k; });

@@ -90,9 +90,9 @@
 // published for single copy (process_vm_readv by the others) is the
 // caller's own memory: its owner waits for every reader's done >= k before
 // it returns. The same holds the other way for a gather root whose receive
-// blocks take pushes (kPushHere, seg_common.hpp): members write into them
-// with process_vm_writev and then store done = k (release); the root
-// returns (or its request completes) only once every pusher's done >= k.
+// blocks take pushes (Pushes, seg_common.hpp): the members it asked write
+// into them with process_vm_writev and then store done = k (release); the
+// root returns (or its request completes) only once each of those done >= k.
 //
 // Barrier words. With a core per rank (not oversubscribed, the same on
 // every member), MPI_Barrier numbers its barriers with MPI_Ibarrier's count
@@ -264,6 +264,8 @@ class Segment {
   // sleepers, returns b; the barrier is complete once all_ibarrier(b).
   std::uint64_t arrive_ibarrier();
   void wait_posted(int i, std::uint64_t k) const;
+  // Until member i has posted k or is done with k.
+  void wait_posted_or_done(int i, std::uint64_t k) const;
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;
   void wait_pushed(int i, std::uint64_t k) const;
