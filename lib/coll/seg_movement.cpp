@@ -361,11 +361,10 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     }
     // A large block: pushed into the root's buffer where the root asks for
     // that (the copies then run on every member's core at once), else read
-    // by the root from here.
-    // The root posts a table only when it asks some member to push, and
-    // stores done = k only once those have: its done >= k with nothing
-    // posted for k means "not you" (and a root's post of k + 1 comes after
-    // its done = k, so done is read after posted).
+    // by the root from here. The root posts a table only when it asks some
+    // member to push, and stores done = k only once those have pushed: its
+    // done >= k means "not you" (done is read after posted: a root's post
+    // of k + 1 comes after its done = k).
     const Published pub(send);
     s.line(s.me()).addr = pub.addr();
     s.post(k);
