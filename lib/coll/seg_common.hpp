@@ -188,11 +188,19 @@ inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
 // copy (Segment::prefer_single_copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
+// `by_address`: whatever their size (a gather member that may push).
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
-                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr);
+                             std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr,
+                             bool by_address = false);
 // Whether a nonblocking gather member's block of `bytes` travels by
-// address (publish_blocks' choice for a one-entry table), so that it may be
-// pushed (Pushes): the member then waits for the root's table.
+// address, to be pushed where the root asks (Pushes): single copy, and
+// large enough that single copy is preferred, or that a region for it
+// would take more than a quarter of the member's slot. (Through the slot,
+// a member's next start would wait in reserve() for the root to have read
+// the region three collectives back: oversubscribed, 64 KiB blocks at
+// np = 8 left nothing of MPI_Igather's compute phase overlapped.) Member
+// and root decide alike from the same size; the member then waits for the
+// root's table.
 bool may_push(const Segment& s, std::size_t bytes);
 // A gather root's table (Pushes): for every member j, the address of its
 // receive block blocks[j] where push[j] is set, else 0; posted.

@@ -95,7 +95,7 @@ std::int32_t* dests_of(std::byte* region) {
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
                                   std::span<const char> to, std::unique_ptr<Temp>* keep,
-                                  const std::vector<int>* dests) {
+                                  const std::vector<int>* dests, bool by_address) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
   std::size_t total = head, largest = 0;
@@ -104,7 +104,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       total += align64(blocks[j].bytes());
       largest = std::max(largest, blocks[j].bytes());
     }
-  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest);
+  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest) && !by_address;
   std::byte* region = s.reserve(k, in_slot ? total : head);
   head_of(region).entries = static_cast<std::uint32_t>(m);
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
@@ -159,9 +159,8 @@ void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, i
 }
 
 bool seg::may_push(const Segment& s, std::size_t bytes) {
-  // Exactly the blocks publish_blocks sends by address (a one-entry table).
   return s.single_copy() &&
-         (s.prefer_single_copy(bytes) || table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max());
+         (s.prefer_single_copy(bytes) || table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max() / 2);
 }
 
 void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> push) {

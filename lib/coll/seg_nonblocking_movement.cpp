@@ -89,11 +89,11 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
     MemberFlags to(static_cast<std::size_t>(n), 0);
     to[static_cast<std::size_t>(root)] = 1;
     std::unique_ptr<Temp> keep;
-    const bool by_address = publish_blocks(s, k, blocks, to, &keep) == kByAddress;
+    const bool by_address = publish_blocks(s, k, blocks, to, &keep, nullptr, may_push(s, send.bytes())) == kByAddress;
     s.wake(root);
     const auto root_done = [&s, k, root] { return s.done_at(root, k); };
     std::unique_ptr<SegOp> op;
-    if (by_address)  // may_push: the root's table says whether to push
+    if (by_address)  // may_push (or larger than a region): the root's table says whether to push
       op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
                    [&s, k, root] {
                      push_block(s, k, root);
