@@ -91,21 +91,28 @@ bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
 
 // The vectors of nonblocking reductions and scans. A member's region holds
 // its vector's address (published by address) or 0, then at kVectorData
-// the vector itself. By address (from 64 KiB with a core per rank, not in
+// the vector itself. By address (from 16 KiB with a core per rank, not in
 // place: there the result overwrites the vector while others still read
 // it) the start copies nothing, the readers copy in their own progress,
 // overlapping their computation, and the member completes once they are
 // done. Each member chooses (in place is its own business), so the mode is
 // in the region. np = 2, alternating runs, slot / address: iexscan 64 KiB
 // 6.4-7.3 / 7.9 us, overlap 4-10 / 98 %; iscan 64 KiB 8.8-12.1 / 11.6-12.0
-// us, 84 / 98 %; at 32 KiB the latency cost was larger (iexscan 3.5-3.8 /
-// 5.2 us), hence 64 KiB.
+// us, 84 / 98 %; at 32 KiB iexscan 3.5-3.8 / 5.2 us. The threshold was
+// 64 KiB for that latency; overlap decides it now, and the peers' latency
+// leaves room: in a slower period of this machine (cross-core copies slow)
+// slot / address at 16 KiB: iexscan 5.8-7.7 / 3.9-4.1 us, overlap 2-7 /
+// 92-93 %; iallreduce 10.5 / 5.0-5.1 us, 29 / 94 %; ireduce 5.6 / 4.9-5.9
+// us, 20-25 / 92 % (Open MPI, quiet machine: 4.5, 4.5, 4.9 us, 92-93 %);
+// at 8 KiB the address path cost more than it hid, hence 16 KiB.
 // 16: a small vector shares its mode word's cache line, aligned for every
 // predefined type (regions start on a cache line).
 constexpr std::size_t kVectorData = 16;
 
+constexpr std::size_t kVectorByAddressMin = 16 * 1024;
+
 bool vector_by_address(const Segment& s, std::size_t m, const void* mine, const void* result) {
-  return s.prefer_single_copy(m) && m >= 2 * Segment::kSingleCopyMin && mine != result;
+  return s.single_copy() && !s.oversubscribed() && m >= kVectorByAddressMin && mine != result;
 }
 
 // Whether a vector of m bytes can be published: by address, or with its
