@@ -188,10 +188,11 @@ inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
 // copy (Segment::prefer_single_copy), else by address (their own memory when contiguous, a
 // packed copy in `keep` otherwise). `dests` (as long as blocks): each
 // entry's destination, for entry_for. Posts k; returns the mode.
-// `by_address`: whatever their size (a gather member that may push).
+// `by_address`: whatever their size (a gather member that may push);
+// `nonblocking`: the nonblocking forms' size for single copy.
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
                              std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr,
-                             bool by_address = false);
+                             bool by_address = false, bool nonblocking = false);
 // Whether a nonblocking gather member's block of `bytes` travels by
 // address, to be pushed where the root asks (Pushes): single copy, and
 // large enough that single copy is preferred, or that a region for it
@@ -237,21 +238,23 @@ Typed allgather_source(const Typed& send, bool in_place, const Typed& own, bool*
 // block copied unless in place. Returns the mode.
 std::uint64_t start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
                                  const int* displs, const dtype::Datatype& stype, const Typed& recv, bool in_place,
-                                 std::unique_ptr<Temp>* keep);
+                                 std::unique_ptr<Temp>* keep, bool nonblocking = false);
 // Whether an allgather member's own block of `bytes` travels by address
 // (single copy): larger than a slot region, or large enough that single
 // copy is faster (Segment::prefer_single_copy). Every member knows every
 // block's size, so writer and readers decide alike.
-bool own_block_by_address(const Segment& s, std::size_t bytes);
+bool own_block_by_address(const Segment& s, std::size_t bytes, bool nonblocking = false);
 // Whether an allgather(v) with these counts runs on s (blocks by address
 // need single copy); *any_large: whether some block travels by address.
-bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large);
+bool allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large,
+                       bool nonblocking = false);
 // An allgather member's own block into its region and posted: packed, or
 // its address (own_block_by_address; the returned object keeps a packed
 // copy alive when src is not contiguous).
-std::shared_ptr<Published> publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes);
+std::shared_ptr<Published> publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes,
+                                             bool nonblocking = false);
 // Member j's allgather block into dst.
-void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst);
+void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst, bool nonblocking = false);
 // An all-to-all member's start: its outgoing blocks published as a table
 // and posted (with MPI_IN_PLACE from packed copies in *saved; by address
 // from packed copies in *keep where not contiguous), the others woken, its
@@ -259,7 +262,7 @@ void take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst);
 std::uint64_t start_alltoall(Segment& s, std::uint64_t k, const void* sendbuf, const int* scounts, const int* sdispls,
                              const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                              const dtype::Datatype& rtype, bool in_place, std::unique_ptr<Temp>* saved,
-                             std::unique_ptr<Temp>* keep);
+                             std::unique_ptr<Temp>* keep, bool nonblocking = false);
 
 // Every member but this one.
 inline MemberFlags others(const Segment& s) {

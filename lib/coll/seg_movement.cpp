@@ -95,7 +95,7 @@ std::int32_t* dests_of(std::byte* region) {
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
                                   std::span<const char> to, std::unique_ptr<Temp>* keep,
-                                  const std::vector<int>* dests, bool by_address) {
+                                  const std::vector<int>* dests, bool by_address, bool nonblocking) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
   std::size_t total = head, largest = 0;
@@ -104,7 +104,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       total += align64(blocks[j].bytes());
       largest = std::max(largest, blocks[j].bytes());
     }
-  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest) && !by_address;
+  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest, nonblocking) && !by_address;
   std::byte* region = s.reserve(k, in_slot ? total : head);
   head_of(region).entries = static_cast<std::uint32_t>(m);
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
@@ -160,7 +160,8 @@ void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, i
 
 bool seg::may_push(const Segment& s, std::size_t bytes) {
   return s.single_copy() &&
-         (s.prefer_single_copy(bytes) || table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max() / 2);
+         (s.prefer_single_copy(bytes, true) ||
+          table_bytes(static_cast<std::size_t>(s.size())) + align64(bytes) > s.inline_max() / 2);
 }
 
 void seg::publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> push) {
@@ -216,19 +217,22 @@ bool seg::tables_apply(const Segment& s, long long block) {
          table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
 }
 
-bool seg::own_block_by_address(const Segment& s, std::size_t bytes) {
-  return bytes > s.inline_max() || s.prefer_single_copy(bytes);
+bool seg::own_block_by_address(const Segment& s, std::size_t bytes, bool nonblocking) {
+  return bytes > s.inline_max() || s.prefer_single_copy(bytes, nonblocking);
 }
 
-bool seg::allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large) {
+bool seg::allgather_applies(const Segment& s, const int* counts, const dtype::Datatype& rtype, bool* any_large,
+                            bool nonblocking) {
   *any_large = false;
-  for (int j = 0; j < s.size(); ++j) *any_large = *any_large || own_block_by_address(s, std::size_t(counts[j]) * rtype.size);
+  for (int j = 0; j < s.size(); ++j)
+    *any_large = *any_large || own_block_by_address(s, std::size_t(counts[j]) * rtype.size, nonblocking);
   return !*any_large || s.single_copy();
 }
 
-std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes) {
+std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, const Typed& src, std::size_t bytes,
+                                                  bool nonblocking) {
   std::shared_ptr<Published> pub;
-  if (!own_block_by_address(s, bytes)) {
+  if (!own_block_by_address(s, bytes, nonblocking)) {
     pack_to(src, s.reserve(k, bytes));
   } else {
     pub = std::make_shared<Published>(src);
@@ -239,8 +243,8 @@ std::shared_ptr<Published> seg::publish_own_block(Segment& s, std::uint64_t k, c
   return pub;
 }
 
-void seg::take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst) {
-  if (!own_block_by_address(s, dst.bytes())) {
+void seg::take_own_block(const Segment& s, std::uint64_t k, int j, const Typed& dst, bool nonblocking) {
+  if (!own_block_by_address(s, dst.bytes(), nonblocking)) {
     unpack_from(s.data(j, k), dst.bytes(), dst);
     return;
   }
@@ -289,11 +293,12 @@ MemberBlocks alltoall_blocks(int n, const void* sendbuf, const int* scounts, con
 std::uint64_t seg::start_alltoall(Segment& s, std::uint64_t k, const void* sendbuf, const int* scounts,
                                   const int* sdispls, const dtype::Datatype& stype, void* recvbuf, const int* rcounts,
                                   const int* rdispls, const dtype::Datatype& rtype, bool in_place,
-                                  std::unique_ptr<Temp>* saved, std::unique_ptr<Temp>* keep) {
+                                  std::unique_ptr<Temp>* saved, std::unique_ptr<Temp>* keep,
+                                  bool nonblocking) {
   const int me = s.me();
   const MemberBlocks blocks =
       alltoall_blocks(s.size(), sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, saved);
-  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep, nullptr, false, nonblocking);
   s.wake_all();
   if (!in_place)
     copy_typed(blocks[static_cast<std::size_t>(me)], block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
@@ -302,10 +307,11 @@ std::uint64_t seg::start_alltoall(Segment& s, std::uint64_t k, const void* sendb
 
 std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts,
                                       const int* displs, const dtype::Datatype& stype, const Typed& recv,
-                                      bool in_place, std::unique_ptr<Temp>* keep) {
+                                      bool in_place, std::unique_ptr<Temp>* keep,
+                                      bool nonblocking) {
   const int n = s.size();
   const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, n);
-  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep);
+  const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), keep, nullptr, false, nonblocking);
   s.wake_all();
   if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
   return mode;

@@ -104,15 +104,14 @@ bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
 // slot / address at 16 KiB: iexscan 5.8-7.7 / 3.9-4.1 us, overlap 2-7 /
 // 92-93 %; iallreduce 10.5 / 5.0-5.1 us, 29 / 94 %; ireduce 5.6 / 4.9-5.9
 // us, 20-25 / 92 % (Open MPI, quiet machine: 4.5, 4.5, 4.9 us, 92-93 %);
-// at 8 KiB the address path cost more than it hid, hence 16 KiB.
+// at 8 KiB the address path cost more than it hid, hence 16 KiB
+// (Segment::prefer_single_copy for nonblocking collectives).
 // 16: a small vector shares its mode word's cache line, aligned for every
 // predefined type (regions start on a cache line).
 constexpr std::size_t kVectorData = 16;
 
-constexpr std::size_t kVectorByAddressMin = 16 * 1024;
-
 bool vector_by_address(const Segment& s, std::size_t m, const void* mine, const void* result) {
-  return s.single_copy() && !s.oversubscribed() && m >= kVectorByAddressMin && mine != result;
+  return s.prefer_single_copy(m, true) && mine != result;
 }
 
 // Whether a vector of m bytes can be published: by address, or with its
@@ -165,20 +164,23 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
   Segment& s = *sp;
   const std::size_t m = buf.bytes();
   // Up to a slot region. The root's buffer goes into its region, or, from
-  // 32 KiB with a core per rank, by address as an allgather's own block
+  // 16 KiB with a core per rank (Segment::prefer_single_copy, nonblocking),
+  // by address as an allgather's own block
   // does (own_block_by_address): then the start copies nothing, the readers
   // copy in their own progress, overlapping their computation, and the
   // root's request completes once they are done. np = 2, alternating runs,
   // slot / address: 32 KiB 6.2 / 9.0-9.6 us, overlap 60 / 95 %; 64 KiB
   // 12.1 / 14.3-15.9 us, 64 / 97 %; in a slower period of this machine
   // 32 KiB 18-20 / 22 us, 64 KiB 40-41 / 41-43 us, overlap 52 / 97 % (Open
-  // MPI at 64 KiB: 12.7 us, 95 %). Larger messages take the schedule, whose
-  // split single copy is twice as fast at 1 MiB.
+  // MPI at 64 KiB: 12.7 us, 95 %). At 16 KiB, A/B: 2.35 / 4.7 us, overlap
+  // 56 / 96 % (Open MPI 5.2 us, 92 %), hence 16 KiB, as for every
+  // nonblocking collective. Larger messages take the schedule, whose split
+  // single copy is twice as fast at 1 MiB.
   if (m > s.inline_max()) return -1;
   core::count(core::Counter::seg_bcast);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
-    std::shared_ptr<Published> pub = publish_own_block(s, k, buf, m);
+    std::shared_ptr<Published> pub = publish_own_block(s, k, buf, m, true);
     s.wake_all();
     auto op = make_op(sp, k, always, nothing, readers_done(s, k, pub != nullptr));
     op->keep(std::move(pub));
@@ -186,7 +188,7 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
   }
   auto op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
                     [&s, k, root, buf] {
-                      take_own_block(s, k, root, buf);
+                      take_own_block(s, k, root, buf, true);
                       return MPI_SUCCESS;
                     });
   op->keep(keep_type(type, buf.type));

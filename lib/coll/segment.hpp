@@ -215,10 +215,14 @@ class Segment {
   // instead of waiting for its readers to be scheduled (np = 8: 37 us
   // against 193 us for 64 KiB blocks).
   bool oversubscribed() const { return oversubscribed_; }
-  bool prefer_single_copy(std::size_t bytes) const {
-    return single_copy_ && bytes >= kSingleCopyMin && !oversubscribed_;
+  // Nonblocking collectives (`nonblocking`) from a lower size: by address
+  // their start copies nothing and the readers copy in their own progress,
+  // which an application computing meanwhile hides (seg_nonblocking*.cpp).
+  bool prefer_single_copy(std::size_t bytes, bool nonblocking = false) const {
+    return single_copy_ && bytes >= (nonblocking ? kNonblockingSingleCopyMin : kSingleCopyMin) && !oversubscribed_;
   }
   static constexpr std::size_t kSingleCopyMin = 32 * 1024;
+  static constexpr std::size_t kNonblockingSingleCopyMin = 16 * 1024;
 
   // The next collective's sequence number (all members call it once per
   // segment collective, in collective order).
