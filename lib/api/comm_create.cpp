@@ -57,8 +57,7 @@ comm::Made with_segment(const comm::Comm& parent, Make&& make, int new_rank0 = -
   comm::SegmentOffer seg;
   seg.offer = coll::reserve_offer(parent, new_rank0);
   comm::Made m = make(&seg);
-  coll::settle_offer(m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr, &parent,
-                     seg);
+  coll::settle_offer(comm::made_comm(m), &parent, seg);
   return m;
 }
 

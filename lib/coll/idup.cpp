@@ -61,7 +61,7 @@ int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Requ
     }
     const comm::Made made = comm::dup_on(parent_handle, *p, agreed);
     *newcomm = made.handle;
-    settle_offer(made.code == MPI_SUCCESS && made.handle != MPI_COMM_NULL ? comm::lookup(made.handle) : nullptr, p, seg);
+    settle_offer(comm::made_comm(made), p, seg);
     if (made.code != MPI_SUCCESS) sp->fail(made.code, made.why);
     return MPI_SUCCESS;
   });

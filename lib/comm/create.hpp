@@ -37,6 +37,12 @@ struct Made {
   MPI_Comm handle = MPI_COMM_NULL;
 };
 
+// The communicator m made on this rank, or null (the call failed, or this
+// rank got MPI_COMM_NULL).
+inline Comm* made_comm(const Made& m) {
+  return m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? lookup(m.handle) : nullptr;
+}
+
 // The shared segment a new intracommunicator gets in its constructor's
 // round (coll/segment.hpp): every rank passes the one it reserved of its
 // own, or -1 (`offer`), and learns whose the new communicator takes: the

@@ -111,7 +111,7 @@ comm::Made attach(const comm::Comm& old, const Agreement& a, int members, const 
     seg.size = members;
   }
   comm::Made m = comm::create_ordered(old, order, a.mask);
-  comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
+  comm::Comm* made = comm::made_comm(m);
   if (made) made->topo = std::move(t);
   coll::settle_offer(made, &old, seg);
   return m;
@@ -216,7 +216,7 @@ comm::Made cart_sub(const comm::Comm& c, const int* remain_dims, const comm::Loc
   comm::SegmentOffer seg;
   seg.offer = coll::reserve_offer(c);
   comm::Made m = comm::split(c, color, key, local, 0, &seg);
-  comm::Comm* made = m.code == MPI_SUCCESS && m.handle != MPI_COMM_NULL ? comm::lookup(m.handle) : nullptr;
+  comm::Comm* made = comm::made_comm(m);
   if (made) made->topo = std::move(sub);
   coll::settle_offer(made, &c, seg);
   return m;
