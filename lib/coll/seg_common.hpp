@@ -28,16 +28,6 @@ struct Entry {
 // How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
-// Pushes (gather, blocking and nonblocking). A member whose block is large
-// (may_push) lets the root decide how it travels: the root, with single
-// copy, always publishes a table with one entry per member, the address of
-// that member's receive block where it wants the member to write the block
-// itself (push_to: its receive blocks are contiguous and it expects a large
-// block from that member), 0 where it reads the block. So the copies run on
-// the members' cores, not all on the root's, and the root knows from its
-// own counts whom it waits for: a member whose count disagrees with the
-// root's (erroneous, MPI-3.1 §5.5) neither waits for a table that never
-// comes nor writes into a buffer the root has returned.
 
 inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
 
@@ -45,7 +35,6 @@ inline Typed block_of(const void* base, const dtype::Datatype& t, int displ, int
   return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
 }
 
-// t's packed bytes into dst (t.bytes() of them).
 // Per-call lists of one entry per member, inline up to kInlineMembers
 // members (core/small_vec.hpp): the small collectives' start then
 // allocates nothing (two mallocs and frees were a third of an
@@ -60,6 +49,8 @@ inline MemberBlocks blocks_at(const void* base, const dtype::Datatype& t, const 
   for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, displs[j], counts[j]);
   return b;
 }
+
+// t's packed bytes into dst (t.bytes() of them).
 inline void pack_to(const Typed& t, std::byte* dst) {
   if (t.bytes() == 0) return;
   if (t.type->contiguous())
@@ -130,6 +121,18 @@ class Published {
   std::uint64_t addr_ = 0;
 };
 
+// Whether member j has posted collective k (or a later one); every member
+// from `from` to `to`.
+inline bool posted(const Segment& s, int j, std::uint64_t k) {
+  return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
+}
+
+inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
+  for (int j = from; j <= to; ++j)
+    if (!posted(s, j, k)) return false;
+  return true;
+}
+
 // Calls fn(j) once for every member j with want[j] set, as soon as j has
 // posted collective k, in the order they post. `want` (one char per
 // member): a std::vector<char>, or a core::SmallVec where the caller builds
@@ -138,11 +141,10 @@ template <class Want, class Fn>
 void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
   int left = 0;
   for (char w : want) left += w ? 1 : 0;
-  const auto posted = [&](int j) { return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k; };
   while (left > 0) {
     bool any = false;
     for (int j = 0; j < s.size(); ++j)
-      if (want[static_cast<std::size_t>(j)] && posted(j)) {
+      if (want[static_cast<std::size_t>(j)] && posted(s, j, k)) {
         fn(j);
         want[static_cast<std::size_t>(j)] = 0;
         --left;
@@ -151,7 +153,7 @@ void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
     if (!any)
       p2p::wait_until([&] {
         for (int j = 0; j < s.size(); ++j)
-          if (want[static_cast<std::size_t>(j)] && posted(j)) return true;
+          if (want[static_cast<std::size_t>(j)] && posted(s, j, k)) return true;
         return false;
       });
   }
@@ -166,16 +168,6 @@ inline constexpr std::size_t kSplitMin = 64 * 1024;
 
 // The part of an m-byte split copy that the reader copies itself.
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
-
-inline bool posted(const Segment& s, int j, std::uint64_t k) {
-  return Segment::seq_of(s.line(j).posted.load(std::memory_order_acquire)) >= k;
-}
-
-inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
-  for (int j = from; j <= to; ++j)
-    if (!posted(s, j, k)) return false;
-  return true;
-}
 
 // Tables of blocks (seg_movement.cpp): a writer's region holds how its
 // blocks travel (kInSlot or kByAddress) and the table's length, a table of
@@ -193,6 +185,19 @@ inline bool all_posted(const Segment& s, std::uint64_t k, int from, int to) {
 std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> to,
                              std::unique_ptr<Temp>* keep, const std::vector<int>* dests = nullptr,
                              bool by_address = false, bool nonblocking = false);
+// Pushes (gather, blocking and nonblocking). A member whose block is large
+// lets the root decide how it travels: the root publishes a table with one
+// entry per member, the address of that member's receive block where it
+// wants the member to write the block itself (push_to: its receive blocks
+// are contiguous and it expects a large block from that member), 0 where
+// it reads the block. So the copies run on the members' cores, not all on
+// the root's, and the root knows from its own counts whom it waits for. A
+// nonblocking root with single copy always posts the table; a blocking root
+// posts it only when it asks somebody, and stores done = k only after the
+// members it asked have, so a member seeing its done without a table was
+// not asked (Segment::wait_posted_or_done). Either way a member whose count
+// disagrees with the root's (erroneous, MPI-3.1 §5.5) neither waits for a
+// table that never comes nor writes into a buffer the root has returned.
 // Whether a nonblocking gather member's block of `bytes` travels by
 // address, to be pushed where the root asks (Pushes): single copy, and
 // large enough that single copy is preferred, or that a region for it
