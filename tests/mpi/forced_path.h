@@ -10,24 +10,18 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static long long forced_path_total(const char *name) {
-  MPI_Count v = -1;
-  CHECK_MPI(MPIX_Query_counter(name, &v));
-  long long local = (long long)v, total = 0;
-  CHECK_MPI(MPI_Allreduce(&local, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD));
-  return total;
-}
+#include "counter.h"
 
 static int forced_path_finalize(void) {
   int size = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const long long taken = forced_path_total(FORCED_PATH);
+  const long long taken = counter_total(FORCED_PATH);
   if (size > 1 && taken == 0) {
     fprintf(stderr, "forced path %s was never taken\n", FORCED_PATH);
     CHECK(taken > 0);
   }
 #ifdef FORCED_PATH_NOT
-  const long long other = forced_path_total(FORCED_PATH_NOT);
+  const long long other = counter_total(FORCED_PATH_NOT);
   if (other != 0) fprintf(stderr, "path %s was taken %lld times although %s was forced\n", FORCED_PATH_NOT, other,
                           FORCED_PATH);
   CHECK(other == 0);

@@ -3,12 +3,7 @@
  * them give the right results, and once they are freed a new communicator
  * gets a segment again (segments are handed back at MPI_Comm_free). */
 #include "check.h"
-
-static long long counter(const char *name) {
-  MPI_Count v = -1;
-  CHECK_MPI(MPIX_Query_counter(name, &v));
-  return (long long)v;
-}
+#include "counter.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "counter.h"
 
 #define NSUM 70001 /* ints: 280 KB, above any slot region */
 #define NMAT 9001  /* 2x2 matrices: 144 KB */
@@ -51,12 +52,6 @@ static void reduce_to(int root, int inp, const void* in, void* out, size_t bytes
     CHECK_MPI(MPI_Allreduce(send, out, count, t, op, MPI_COMM_WORLD));
   else
     CHECK_MPI(MPI_Reduce(send, out, count, t, op, root, MPI_COMM_WORLD));
-}
-
-static long long counter(const char* name) {
-  MPI_Count v = 0;
-  CHECK_MPI(MPIX_Query_counter(name, &v));
-  return (long long)v;
 }
 
 int main(int argc, char** argv) {

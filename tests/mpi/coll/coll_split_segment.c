@@ -14,12 +14,7 @@
 #include <stdio.h>
 
 #include "check.h"
-
-static long long counter(const char *name) {
-  MPI_Count v = 0;
-  CHECK_MPI(MPIX_Query_counter(name, &v));
-  return (long long)v;
-}
+#include "counter.h"
 
 /* One MPI_Iallreduce as c's first collective; whether it ran on the segment. */
 static int first_on_segment(MPI_Comm c) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "counter.h"
 
 static int rank, size, peer;
 
@@ -131,12 +132,6 @@ static void resized(int n, int seed, int strided_side) {
   }
   CHECK_MPI(MPI_Type_free(&t));
   free(buf);
-}
-
-static long long counter(const char *name) {
-  MPI_Count v = -1;
-  CHECK_MPI(MPIX_Query_counter(name, &v));
-  return (long long)v;
 }
 
 int main(int argc, char **argv) {
