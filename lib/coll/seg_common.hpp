@@ -198,6 +198,10 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed>
 // not asked (Segment::wait_posted_or_done). Either way a member whose count
 // disagrees with the root's (erroneous, MPI-3.1 §5.5) neither waits for a
 // table that never comes nor writes into a buffer the root has returned.
+// Order: the root writes the table into its region, then posts (release);
+// a member reads it after seeing posted (acquire), writes with
+// process_vm_writev, then stores done = k (release); the root reads its
+// buffer, or returns, only after loading that done (acquire).
 // Whether a nonblocking gather member's block of `bytes` travels by
 // address, to be pushed where the root asks (Pushes): single copy, and
 // large enough that single copy is preferred, or that a region for it
