@@ -70,26 +70,17 @@ std::string describe_comm(MPI_Comm h) {
   return buf;
 }
 
-int dispatch_error(MPI_Comm comm_handle, int error_code, const char* call, const char* message) {
-  if (core::rt().phase != core::Phase::running) die(error_code, call, message);
-  comm::Comm* c = comm::lookup(comm_handle);
-  if (!c) {
-    comm_handle = MPI_COMM_WORLD;
-    c = comm::lookup(comm_handle);
-  }
-  if (!c || !c->errhandler) die(error_code, call, message);
-  const comm::Errhandler& h = *c->errhandler;
-  switch (h.kind) {
+int dispatch_to(std::shared_ptr<const comm::Errhandler> keep, int object, int error_code, const char* call,
+                const char* message) {
+  // `keep` holds the handler alive even if the callback frees or replaces it.
+  if (core::rt().phase != core::Phase::running || !keep) die(error_code, call, message);
+  switch (keep->kind) {
     case comm::Errhandler::Kind::return_codes:
       return error_code;
     case comm::Errhandler::Kind::user: {
-      // Keep the handler alive even if the callback frees or replaces it.
-      auto keep = c->errhandler;
-      // A window's errors are raised on its private communicator; its
-      // handler is called with the window handle (MPI-3.1 §8.3.2).
-      MPI_Comm ch = keep->for_windows && c->window != 0 ? c->window : comm_handle;
+      int handle = object;
       int code = error_code;
-      keep->fn(&ch, &code, call, message);
+      keep->fn(&handle, &code, call, message);
       return error_code;
     }
     case comm::Errhandler::Kind::fatal:
@@ -99,12 +90,28 @@ int dispatch_error(MPI_Comm comm_handle, int error_code, const char* call, const
   die(error_code, call, message);
 }
 
+int dispatch_error(MPI_Comm comm_handle, int error_code, const char* call, const char* message) {
+  if (core::rt().phase != core::Phase::running) die(error_code, call, message);
+  comm::Comm* c = comm::lookup(comm_handle);
+  if (!c) {
+    comm_handle = MPI_COMM_WORLD;
+    c = comm::lookup(comm_handle);
+  }
+  if (!c) die(error_code, call, message);
+  // A window's or a file's errors are raised on its private communicator;
+  // a handler made for windows or files is called with the window or file
+  // handle (MPI-3.1 §8.3.2, §8.3.3).
+  const bool for_owner = c->errhandler && c->errhandler->made_for != comm::Errhandler::For::comm && c->owner != 0;
+  return dispatch_to(c->errhandler, for_owner ? c->owner : comm_handle, error_code, call, message);
+}
+
 int Call::fail(int error_code, const char* fmt, ...) {
   char msg[768];
   va_list ap;
   va_start(ap, fmt);
   std::vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
+  if (handler_ != nullptr) return dispatch_to(*handler_, handler_object_, error_code, name_, msg);
   return dispatch_error(comm_, error_code, name_, msg);
 }
 

@@ -74,6 +74,12 @@ class Call {
     comm_given_ = true;
   }
   MPI_Comm comm_handle() const { return comm_; }
+  // Errors raised from now on go to this handler, called with `object` (the
+  // handler of MPI_FILE_NULL, for errors that concern no open file).
+  void raise_on_handler(const std::shared_ptr<const comm::Errhandler>* handler, int object) {
+    handler_ = handler;
+    handler_object_ = object;
+  }
 
   int fail(int error_code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -120,6 +126,8 @@ class Call {
   const char* name_;
   MPI_Comm comm_ = MPI_COMM_WORLD;
   bool comm_given_ = false;
+  const std::shared_ptr<const comm::Errhandler>* handler_ = nullptr;
+  int handler_object_ = 0;
   std::uint64_t trace_begin_ = 0;
   int trace_peer_ = core::kTraceNone;
   int trace_tag_ = core::kTraceNone;
@@ -131,6 +139,10 @@ class Call {
 // Dispatches an error code to the handler of `comm` (used by fail() and by
 // MPI_Comm_call_errhandler). `message` may be null for user-raised codes.
 int dispatch_error(MPI_Comm comm, int error_code, const char* call, const char* message);
+// Dispatches an error code to `handler` (null: fatal), a user function being
+// called with `object` (a communicator, window or file handle).
+int dispatch_to(std::shared_ptr<const comm::Errhandler> handler, int object, int error_code, const char* call,
+                const char* message);
 
 // Human-readable name of a communicator for messages ("MPI_COMM_WORLD", "comm 0x44000005").
 std::string describe_comm(MPI_Comm h);

@@ -5,6 +5,8 @@
 
 #include "api/call.hpp"
 #include "api/info_args.hpp"
+#include "api/comm_free.hpp"
+#include "coll/barrier.hpp"
 #include "coll/idup.hpp"
 #include "coll/segment.hpp"
 #include "comm/create.hpp"
@@ -19,6 +21,25 @@ using namespace ringmpi;
 using ringmpi::api::Call;
 
 namespace ringmpi::api {
+
+// MPI_Comm_free, and MPI_Comm_disconnect (disconnect: a barrier on the
+// communicator first, MPI-3.1 §10.5.4).
+int free_comm(Call& call, MPI_Comm* comm, bool disconnect) {
+  if (int e = call.not_null(comm, "comm")) return e;
+  comm::Comm* c;
+  if (int e = call.comm(*comm, "comm", &c)) return e;
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    return call.fail(MPI_ERR_COMM, "argument comm is %s, which cannot be %s",
+                     *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF",
+                     disconnect ? "disconnected" : "freed");
+  if (disconnect) coll::barrier(*comm, *c);
+  if (int e = core::delete_attributes(core::AttrObject::comm, *comm, c->attrs))
+    return call.fail(e, "an attribute delete callback of %s returned error %d, so it was not freed",
+                     api::describe_comm(*comm).c_str(), e);
+  comm::destroy(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
 
 // Hands a constructor's outcome to the caller.
 int deliver(Call& call, const comm::Made& m, MPI_Comm* newcomm) {
@@ -204,18 +225,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
 
 int MPI_Comm_free(MPI_Comm* comm) {
   Call call("MPI_Comm_free");
-  if (int e = call.not_null(comm, "comm")) return e;
-  comm::Comm* c;
-  if (int e = call.comm(*comm, "comm", &c)) return e;
-  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
-    return call.fail(MPI_ERR_COMM, "argument comm is %s, which cannot be freed",
-                     *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-  if (int e = core::delete_attributes(core::AttrObject::comm, *comm, c->attrs))
-    return call.fail(e, "an attribute delete callback of %s returned error %d, so it was not freed",
-                     api::describe_comm(*comm).c_str(), e);
-  comm::destroy(*comm);
-  *comm = MPI_COMM_NULL;
-  return MPI_SUCCESS;
+  return api::free_comm(call, comm, false);
 }
 
 }  // extern "C"

@@ -6,7 +6,7 @@
 #include "api/rma_check.hpp"
 #include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
-#include "rma/request.hpp"
+#include "p2p/extension.hpp"
 #include "rma/transfer.hpp"
 
 using namespace ringmpi;
@@ -219,7 +219,7 @@ int done(Call& call, int code, const std::string& why) {
 
 int request(Call& call, int code, MPI_Request* req) {
   if (code != MPI_SUCCESS) return code;
-  if (rma::completed_request(call.comm_handle(), req) != MPI_SUCCESS)
+  if (p2p::start_completed(call.comm_handle(), 0, req) != MPI_SUCCESS)
     return call.fail(MPI_ERR_INTERN, "no request is free for this operation");
   return MPI_SUCCESS;
 }

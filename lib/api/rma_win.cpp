@@ -317,7 +317,7 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn, MP
   if (int e = call.not_null(errhandler, "errhandler")) return e;
   // MPI_Win_errhandler_function and MPI_Comm_errhandler_function are the
   // same C type (both handles are ints).
-  const MPI_Errhandler h = comm::create_errhandler(win_errhandler_fn, true);
+  const MPI_Errhandler h = comm::create_errhandler(win_errhandler_fn, comm::Errhandler::For::win);
   if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_OTHER, "the error handler table is full");
   *errhandler = h;
   return MPI_SUCCESS;
@@ -332,7 +332,7 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   if (!eh)
     return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x is not a valid error handler",
                      static_cast<unsigned>(errhandler));
-  if (eh->kind == comm::Errhandler::Kind::user && !eh->for_windows)
+  if (eh->kind == comm::Errhandler::Kind::user && eh->made_for != comm::Errhandler::For::win)
     return call.fail(MPI_ERR_ARG,
                      "argument errhandler=0x%x was made by MPI_Comm_create_errhandler; windows need one from "
                      "MPI_Win_create_errhandler",

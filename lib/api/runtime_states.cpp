@@ -8,6 +8,7 @@
 #include "core/trace.hpp"
 #include "dtype/datatype.hpp"
 #include "group/group.hpp"
+#include "io/file.hpp"
 #include "p2p/state.hpp"
 #include "rma/window.hpp"
 

@@ -74,7 +74,9 @@ struct Comm {
   // cached so a send does not go through the group representation.
   std::vector<int> peer_world;
   bool local_first = true;  // intercommunicators: the local group leads the union order
-  int window = 0;  // lib/rma: the MPI_Win this private communicator serves (its handler gets the MPI_Win)
+  // lib/rma, lib/io: the MPI_Win or MPI_File this private communicator
+  // serves (a user handler made for windows or files gets that handle).
+  int owner = 0;
   // Collectives run as schedules so far (lib/coll/schedule.hpp): their tag.
   std::uint32_t schedule_seq = 0;
   CollState coll;  // the blocking collectives' shared segment

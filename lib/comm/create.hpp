@@ -58,6 +58,9 @@ struct SegmentOffer {
 // MPI_Comm_dup. `seg`: intracommunicators only (its new rank 0 is the
 // parent's rank 0).
 Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg = nullptr);
+// A duplicate for the library's own use (a window's, a file's): without the
+// user's attributes, so making it runs none of the user's copy callbacks.
+Made private_dup(MPI_Comm parent_handle);
 // The duplicate on the lowest slot of `agreed` (the AND of every
 // participant's offer); MPI_Comm_idup's last step.
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);

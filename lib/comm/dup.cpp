@@ -15,6 +15,12 @@ Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg) {
   return dup_on(parent_handle, parent, r.mask);
 }
 
+Made private_dup(MPI_Comm parent_handle) {
+  Comm bare = *lookup(parent_handle);
+  bare.attrs = core::AttributeSet{};
+  return dup(parent_handle, bare);
+}
+
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed) {
   Made out;
   int slot;

@@ -30,11 +30,11 @@ MPI_Errhandler add_to_table(std::shared_ptr<const Errhandler> eh) {
 
 }  // namespace
 
-MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn, bool for_windows) {
+MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn, Errhandler::For made_for) {
   auto eh = std::make_shared<Errhandler>();
   eh->kind = Errhandler::Kind::user;
   eh->fn = fn;
-  eh->for_windows = for_windows;
+  eh->made_for = made_for;
   return add_to_table(std::move(eh));
 }
 

@@ -16,9 +16,10 @@ namespace ringmpi::comm {
 struct Errhandler {
   enum class Kind { fatal, return_codes, abort, user } kind;
   MPI_Comm_errhandler_function* fn = nullptr;
-  // Made by MPI_Win_create_errhandler (lib/rma): fn gets the MPI_Win (the
-  // same C type as MPI_Comm_errhandler_function, since both handles are ints).
-  bool for_windows = false;
+  // Made by MPI_Win_create_errhandler (lib/rma) or MPI_File_create_errhandler
+  // (lib/io): fn gets the MPI_Win or MPI_File (the same C type as
+  // MPI_Comm_errhandler_function, since all handles are ints).
+  enum class For { comm, win, file } made_for = For::comm;
   // Bookkeeping of the user's handle; mutable because communicators hold the
   // object as const (its behaviour never changes, only who refers to it).
   mutable MPI_Errhandler handle = MPI_ERRHANDLER_NULL;
@@ -27,7 +28,7 @@ struct Errhandler {
 
 // MPI_Comm_create_errhandler: a new user handler and its handle, or
 // MPI_ERRHANDLER_NULL when the handle table is full.
-MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn, bool for_windows = false);
+MPI_Errhandler create_errhandler(MPI_Comm_errhandler_function* fn, Errhandler::For made_for = Errhandler::For::comm);
 // MPI_Comm_get_errhandler: the handle of a handler in use, counted as one
 // more reference the user must free (the predefined handle for predefined ones).
 MPI_Errhandler user_handle(const std::shared_ptr<const Errhandler>& eh);

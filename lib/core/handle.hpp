@@ -30,6 +30,7 @@ enum class Kind : int {
   t_cvar = RMPI_KIND_T_CVAR,
   t_pvar = RMPI_KIND_T_PVAR,
   t_session = RMPI_KIND_T_SESSION,
+  file = RMPI_KIND_FILE,  // lib/io
 };
 
 inline constexpr std::uint32_t kIndexBits = 20;

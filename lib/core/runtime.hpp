@@ -17,6 +17,7 @@ namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
 namespace ringmpi::p2p { struct State; }
 namespace ringmpi::rma { struct State; }
+namespace ringmpi::io { struct State; }
 namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; class Tracer; }
 
 namespace ringmpi::core {
@@ -68,6 +69,7 @@ struct Runtime {
   std::unique_ptr<dtype::State> dtypes;
   std::unique_ptr<p2p::State> p2p;
   std::unique_ptr<rma::State> rma;  // windows (lib/rma)
+  std::unique_ptr<io::State> io;    // files (lib/io)
   Counters counters{};               // paths taken (core/counters.hpp)
   // mpiexec --trace: this rank's trace buffer (core/trace.hpp); null when off.
   std::unique_ptr<Tracer> tracer;

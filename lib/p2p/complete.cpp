@@ -59,7 +59,9 @@ void set_status(MPI_Status* st, int source, int tag, std::size_t bytes, bool can
 void empty_status(MPI_Status* st) { set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
 
 void status_of(const Request& r, MPI_Status* st) {
-  if (r.kind != Kind::recv)
+  // Extension requests report st_count too: 0 for collectives, the bytes
+  // moved for file accesses (start_completed).
+  if (r.kind == Kind::send)
     set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0, r.cancelled);
   else
     set_status(st, r.st_source, r.st_tag, r.cancelled ? 0 : r.st_count, r.cancelled);

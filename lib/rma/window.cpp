@@ -2,15 +2,11 @@
 //
 // Construction is two rounds on a private duplicate of the user's
 // communicator: an allgather of every rank's (size, disp_unit, base, pid),
-// after which all ranks compute the same layout; then rank 0 makes the
-// segment (memfd) and broadcasts (pid, fd); every other rank opens it through
-// /proc/<pid>/fd/<fd> (a new open of the same tmpfs file, allowed between
-// processes of one user without ptrace rights) and maps it. A final
-// allgather agrees on success, so a failure on one rank fails the call on
-// every rank, and rank 0 closes its descriptor only after all have opened it.
+// after which all ranks compute the same layout; then the segment is made
+// and mapped by every rank (exchange::map_shared: a memfd of rank 0, agreed
+// on by all, so a failure on one rank fails the call on every rank).
 #include "rma/window.hpp"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -22,6 +18,7 @@
 #include "coll/base.hpp"
 #include "comm/create.hpp"
 #include "core/runtime.hpp"
+#include "exchange/shared_mapping.hpp"
 
 namespace ringmpi::rma {
 
@@ -60,12 +57,6 @@ struct RankInfo {
   std::int32_t pad;
 };
 
-struct SegmentAddress {
-  std::int32_t pid;
-  std::int32_t fd;  // -1: rank 0 could not make the segment
-  std::int32_t err;
-};
-
 std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 
 }  // namespace
@@ -73,11 +64,7 @@ std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to *
 Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
                    const LocalError& local) {
   Made made;
-  // The private duplicate carries none of the user's attributes: making a
-  // window must not run the user's copy callbacks.
-  comm::Comm bare = *comm::lookup(comm_h);
-  bare.attrs = core::AttributeSet{};
-  comm::Made dup = comm::dup(comm_h, bare);
+  comm::Made dup = comm::private_dup(comm_h);
   if (dup.code != MPI_SUCCESS) {
     made.code = dup.code;
     made.why = dup.why;
@@ -149,51 +136,16 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   }
   w->seg_bytes = round_up(at == 0 ? page : at, page);
 
-  // Round 2: rank 0 makes the segment and tells the others where it is.
-  SegmentAddress addr{static_cast<std::int32_t>(getpid()), -1, 0};
-  int own_fd = -1;
-  if (w->rank == 0) {
-    own_fd = static_cast<int>(memfd_create("ringmpi-window", MFD_CLOEXEC));
-    if (own_fd < 0 || ftruncate(own_fd, static_cast<off_t>(w->seg_bytes)) != 0) {
-      addr.err = errno;
-      if (own_fd >= 0) close(own_fd);
-      own_fd = -1;
-    }
-    addr.fd = own_fd;
-  }
-  std::size_t got = sizeof addr;
-  coll::bcast(peers, 0, &addr, sizeof addr, &got);
-  int fd = own_fd;
-  int my_err = 0;
-  if (addr.fd < 0) {
-    my_err = addr.err;
-  } else if (w->rank != 0) {
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", addr.pid, addr.fd);
-    fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0) my_err = errno;
-  }
-  if (fd >= 0) {
-    void* p = mmap(nullptr, w->seg_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (p == MAP_FAILED) {
-      my_err = errno;
-    } else {
-      w->seg = static_cast<std::byte*>(p);
-    }
-  }
-  std::vector<std::int32_t> errs(n);
-  std::uint64_t ok = my_err == 0 ? 1 : 0;
-  coll::allgather_and(peers, &my_err, sizeof my_err, errs.data(), &ok, 1);
-  if (fd >= 0) close(fd);  // the mappings keep the segment alive
-  if (ok != 1) {
-    int bad = 0;
-    while (bad < n && errs[bad] == 0) ++bad;
+  // Round 2: one shared segment for the window (exchange/shared_mapping.hpp).
+  exchange::SharedMapping seg = exchange::map_shared(peers, w->seg_bytes, "ringmpi-window");
+  if (seg.err != 0) {
     made.code = MPI_ERR_NO_MEM;
     made.why = "could not share the window's memory segment of " + std::to_string(w->seg_bytes) +
-               " bytes (rank " + std::to_string(bad) + ": " + std::strerror(errs[bad < n ? bad : 0]) + ")";
+               " bytes (rank " + std::to_string(seg.failed) + ": " + std::strerror(seg.err) + ")";
     comm::destroy(w->comm);
     return made;
   }
+  w->seg = seg.base;
 
   w->ctl = reinterpret_cast<TargetCtl*>(w->seg);
   auto* counters = reinterpret_cast<std::atomic<std::uint32_t>*>(w->seg + sizeof(TargetCtl) * std::size_t(n));
@@ -228,7 +180,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
     comm::destroy(dup.handle);
     return made;
   }
-  comm::lookup(dup.handle)->window = h;  // its user error handler gets h
+  comm::lookup(dup.handle)->owner = h;  // its user error handler gets h
   made.handle = h;
   return made;
 }

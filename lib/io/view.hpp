@@ -1,0 +1,35 @@
+// File views (MPI-3.1 §13.3): from positions of a view to bytes of the file.
+//
+// The view's data is a stream: the filetype's data bytes, tile after tile,
+// tile i starting at disp + i * extent(filetype). A position p (etypes)
+// is stream byte p * size(etype). The datatype engine already turns stream
+// bytes of (buf, count, type) into addresses (dtype::to_iov); a view asks it
+// with a made-up base address and reads file offsets off the addresses.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "io/file.hpp"
+
+namespace ringmpi::io {
+
+struct Piece {
+  MPI_Offset offset;  // in the file, bytes
+  std::size_t length;
+};
+
+// The file bytes behind stream bytes [from, from + bytes) of view v, in
+// stream order, adjacent pieces merged; appended to out.
+void pieces_of(const View& v, std::uint64_t from, std::size_t bytes, std::vector<Piece>& out);
+// MPI_File_get_byte_offset: the file byte of position `pos`.
+MPI_Offset byte_offset(const View& v, MPI_Offset pos);
+// The first position whose byte is at or after file byte `end` (where the
+// end of a file of `end` bytes is in the view: MPI_SEEK_END, MPI_MODE_APPEND).
+MPI_Offset position_at(const View& v, MPI_Offset end);
+// The view of a newly opened file: disp 0, etype and filetype MPI_BYTE, "native".
+View default_view();
+// A view of (disp, etype, filetype, datarep) for committed types (sizes checked by the caller).
+View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep);
+
+}  // namespace ringmpi::io
