@@ -59,8 +59,9 @@ struct SegmentOffer {
 // parent's rank 0).
 Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg = nullptr);
 // A duplicate for the library's own use (a window's, a file's): without the
-// user's attributes, so making it runs none of the user's copy callbacks.
-Made private_dup(MPI_Comm parent_handle);
+// user's attributes, so making it runs none of the user's copy callbacks,
+// and with the error handler of the object it serves.
+Made private_dup(MPI_Comm parent_handle, std::shared_ptr<const Errhandler> errhandler);
 // The duplicate on the lowest slot of `agreed` (the AND of every
 // participant's offer); MPI_Comm_idup's last step.
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed);

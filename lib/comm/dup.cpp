@@ -15,10 +15,12 @@ Made dup(MPI_Comm parent_handle, const Comm& parent, SegmentOffer* seg) {
   return dup_on(parent_handle, parent, r.mask);
 }
 
-Made private_dup(MPI_Comm parent_handle) {
+Made private_dup(MPI_Comm parent_handle, std::shared_ptr<const Errhandler> errhandler) {
   Comm bare = *lookup(parent_handle);
   bare.attrs = core::AttributeSet{};
-  return dup(parent_handle, bare);
+  Made m = dup(parent_handle, bare);
+  if (Comm* c = made_comm(m)) c->errhandler = std::move(errhandler);
+  return m;
 }
 
 Made dup_on(MPI_Comm parent_handle, const Comm& parent, const ContextPool::Mask& agreed) {

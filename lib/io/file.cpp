@@ -94,14 +94,13 @@ void barrier(const File& f) { exchange::barrier(peers(f)); }
 
 Opened open(MPI_Comm comm_h, const char* path, int amode, const core::Info* hints, const Outcome& local) {
   Opened out;
-  comm::Made dup = comm::private_dup(comm_h);
+  comm::Made dup = comm::private_dup(comm_h, state().null_errhandler);  // a new file's handler (§13.7)
   if (dup.code != MPI_SUCCESS) {
     out.code = dup.code;
     out.why = dup.why;
     return out;
   }
   comm::Comm* fc = comm::lookup(dup.handle);
-  fc->errhandler = state().null_errhandler;  // a new file's handler (§13.7)
   const exchange::Peers p = comm::peers_of(*fc);
   auto f = std::make_unique<File>();
   f->comm = dup.handle;

@@ -64,16 +64,15 @@ std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to *
 Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
                    const LocalError& local) {
   Made made;
-  comm::Made dup = comm::private_dup(comm_h);
+  // Errors on a window go to the window's handler: MPI_ERRORS_ARE_FATAL
+  // until MPI_Win_set_errhandler changes it (MPI-3.1 §8.3.2).
+  comm::Made dup = comm::private_dup(comm_h, comm::lookup_errhandler(MPI_ERRORS_ARE_FATAL));
   if (dup.code != MPI_SUCCESS) {
     made.code = dup.code;
     made.why = dup.why;
     return made;
   }
   comm::Comm* wc = comm::lookup(dup.handle);
-  // Errors on a window go to the window's handler: MPI_ERRORS_ARE_FATAL
-  // until MPI_Win_set_errhandler changes it (MPI-3.1 §8.3.2).
-  wc->errhandler = comm::lookup_errhandler(MPI_ERRORS_ARE_FATAL);
   const coll::Peers peers = coll::peers_of(*wc);
 
   auto w = std::make_unique<Window>();
