@@ -977,10 +977,10 @@ int MPI_T_category_changed(int *stamp);
 
 /* ==== I/O (MPI-3.1 chapter 13) ==========================================================
  * lib/io/ and lib/api/io_*.cpp; see docs/design/io.md. Files on the node's own
- * file systems through POSIX calls; data representations "native" and
- * "internal" (the same bytes). "external32" in a view and MPI_Register_datarep
- * return errors saying they are not supported (MPI_ERR_UNSUPPORTED_DATAREP,
- * MPI_ERR_UNSUPPORTED_OPERATION). */
+ * file systems through POSIX calls. Data representations "native", "internal"
+ * (the same bytes) and "external32" (big-endian; for etypes and filetypes of
+ * the same size in both, else MPI_ERR_UNSUPPORTED_DATAREP); MPI_Register_datarep
+ * returns MPI_ERR_UNSUPPORTED_OPERATION. */
 #define RMPI_KIND_FILE 14
 typedef int MPI_File;
 #define MPI_FILE_NULL RMPI_HANDLE(RMPI_KIND_FILE, 0)

@@ -74,7 +74,7 @@ io::Outcome verdict(const io::File& f, const Access& a, MPI_Offset offset, int c
     std::snprintf(why, sizeof why, "argument offset=%lld is negative", static_cast<long long>(offset));
     return bad(MPI_ERR_ARG);
   }
-  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * (*t)->size;
+  const std::uint64_t bytes = io::stream_bytes(f.view, count, **t);
   if (bytes % f.view.etype_size != 0) {
     std::snprintf(why, sizeof why, "%d x %s is %llu bytes, not a whole number of etypes of the view (%zu bytes "
                   "each, MPI-3.1 13.4.1)", count, dtype::describe(type).c_str(),
@@ -108,8 +108,7 @@ MPI_Offset ordered_position(io::File& f, std::int64_t etypes) {
 io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int count, MPI_Datatype type) {
   const dtype::Datatype* t = nullptr;
   const io::Outcome local = verdict(f, a, offset, count, type, &t);
-  const std::int64_t etypes =
-      local.ok() ? static_cast<std::int64_t>(static_cast<std::uint64_t>(count) * t->size / f.view.etype_size) : 0;
+  const std::int64_t etypes = local.ok() ? static_cast<std::int64_t>(io::stream_bytes(f.view, count, *t) / f.view.etype_size) : 0;
   MPI_Offset pos = 0;
   switch (a.where) {
     case Where::offset: pos = offset; break;
@@ -123,7 +122,7 @@ io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int
   if (local.ok()) {
     m = io::transfer(f, a.write, pos, buf, count, *t);
     if (a.where == Where::individual)  // the etype after the last one accessed (§13.4.3)
-      f.position = pos + static_cast<MPI_Offset>((m.bytes + f.view.etype_size - 1) / f.view.etype_size);
+      f.position = pos + static_cast<MPI_Offset>((m.stream + f.view.etype_size - 1) / f.view.etype_size);
   } else {
     static_cast<io::Outcome&>(m) = local;
   }

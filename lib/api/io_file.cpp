@@ -15,6 +15,7 @@
 #include "api/io_args.hpp"
 #include "comm/errhandler.hpp"
 #include "core/info.hpp"
+#include "dtype/external32.hpp"
 #include "group/group.hpp"
 #include "io/view.hpp"
 
@@ -103,7 +104,9 @@ const char* strip_fs_prefix(const char* name) {
   return name;
 }
 
-bool known_datarep(const char* d) { return std::strcmp(d, "native") == 0 || std::strcmp(d, "internal") == 0; }
+bool known_datarep(const char* d) {
+  return std::strcmp(d, "native") == 0 || std::strcmp(d, "internal") == 0 || std::strcmp(d, "external32") == 0;
+}
 
 io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                          const char* datarep, MPI_Info info) {
@@ -121,8 +124,16 @@ io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype,
   if (!datarep) return bad(MPI_ERR_ARG, "argument datarep is NULL");
   if (!known_datarep(datarep))
     return bad(MPI_ERR_UNSUPPORTED_DATAREP,
-               "argument datarep=\"%s\": ringmpi supports \"native\" and \"internal\" (the same bytes)%s", datarep,
-               std::strcmp(datarep, "external32") == 0 ? "; \"external32\" file views are not implemented" : "");
+               "argument datarep=\"%s\": ringmpi supports \"native\", \"internal\" and \"external32\"", datarep);
+  if (std::strcmp(datarep, "external32") == 0)
+    for (auto [h, arg] : {std::pair{etype, "etype"}, std::pair{filetype, "filetype"}}) {
+      const dtype::Datatype& t = *dtype::lookup(h);
+      if (dtype::external32_size(t) != static_cast<MPI_Count>(t.size))
+        return bad(MPI_ERR_UNSUPPORTED_DATAREP,
+                   "argument %s=%s is %zu bytes here and %lld in external32; external32 views are implemented for "
+                   "types of the same size in both (not MPI_LONG, MPI_WCHAR, ...)",
+                   arg, dtype::describe(h).c_str(), t.size, static_cast<long long>(dtype::external32_size(t)));
+    }
   if (info != MPI_INFO_NULL && !core::info_state().table.get(info))
     return bad(MPI_ERR_INFO, "argument info=0x%x is not an info handle", static_cast<unsigned>(info));
   return {};
@@ -367,7 +378,15 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* exten
   const dtype::Datatype* t = dtype::lookup(datatype);
   if (!t) return call.fail(MPI_ERR_TYPE, "argument datatype=0x%x is not a valid datatype", static_cast<unsigned>(datatype));
   if (int e = call.not_null(extent, "extent")) return e;
-  *extent = t->extent;  // "native" and "internal": the memory extent
+  // "native" and "internal": the memory extent. "external32": the standard's
+  // size for a predefined type; a derived type's file layout is its memory
+  // layout in the views ringmpi accepts (same sizes), so its extent, and
+  // its packed size where the sizes differ.
+  *extent = t->extent;
+  if (f->view.external32) {
+    if (t->predefined) *extent = static_cast<MPI_Aint>(dtype::external32_basic_size(datatype));
+    else if (dtype::external32_size(*t) != static_cast<MPI_Count>(t->size)) *extent = static_cast<MPI_Aint>(dtype::external32_size(*t));
+  }
   return MPI_SUCCESS;
 }
 
@@ -377,7 +396,7 @@ int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function*, 
   if (int e = call.initialized()) return e;
   api::raise_on_file_null(call);
   if (!datarep) return call.fail(MPI_ERR_ARG, "argument datarep is NULL");
-  if (known_datarep(datarep) || std::strcmp(datarep, "external32") == 0)
+  if (known_datarep(datarep))
     return call.fail(MPI_ERR_DUP_DATAREP, "argument datarep=\"%s\" is a predefined data representation", datarep);
   return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
                    "user-defined data representations are not implemented (datarep \"%s\")", datarep);

@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "dtype/external32.hpp"
 #include "io/view.hpp"
 
 namespace ringmpi::io {
@@ -79,20 +80,27 @@ long long move_piece(int fd, bool write, std::byte* mem, const Piece& p) {
 
 }  // namespace
 
+std::uint64_t stream_bytes(const View& v, int count, const dtype::Datatype& type) {
+  const std::uint64_t one = v.external32 ? static_cast<std::uint64_t>(dtype::external32_size(type)) : type.size;
+  return static_cast<std::uint64_t>(count) * one;
+}
+
 Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const dtype::Datatype& type) {
   Moved m;
-  const std::size_t bytes = static_cast<std::size_t>(count) * type.size;
+  const std::size_t bytes = static_cast<std::size_t>(stream_bytes(f.view, count, type));
   if (bytes == 0) return m;
   std::vector<Piece> pieces;
   pieces_of(f.view, static_cast<std::uint64_t>(pos) * f.view.etype_size, bytes, pieces);
 
-  const bool direct = type.contiguous();
+  const bool ext = f.view.external32;
+  const bool direct = type.contiguous() && !ext;
   std::unique_ptr<std::byte[]> packed;
   std::byte* mem = static_cast<std::byte*>(buf);
   if (!direct) {
     packed.reset(new std::byte[bytes]);
     mem = packed.get();
-    if (write) dtype::pack(buf, count, type, 0, mem, bytes);
+    if (write && ext) dtype::pack_external32(buf, count, type, mem);
+    else if (write) dtype::pack(buf, count, type, 0, mem, bytes);
   }
 
   std::unique_ptr<RangeLock> lock;
@@ -117,7 +125,16 @@ Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const 
     m.bytes += static_cast<std::size_t>(n);
     if (static_cast<std::size_t>(n) < p.length) break;  // end of file
   }
-  if (!direct && !write && m.bytes > 0) dtype::unpack(buf, count, type, 0, mem, m.bytes);
+  m.stream = m.bytes;
+  if (ext) {
+    // Whole elements only convert; the count reported is in native bytes.
+    const std::size_t one = bytes / static_cast<std::size_t>(count);
+    const std::size_t whole = m.bytes / one;
+    if (!write && whole > 0) dtype::unpack_external32(mem, buf, static_cast<int>(whole), type);
+    m.bytes = whole * type.size;
+  } else if (!direct && !write && m.bytes > 0) {
+    dtype::unpack(buf, count, type, 0, mem, m.bytes);
+  }
   return m;
 }
 

@@ -51,6 +51,10 @@ struct View {
   dtype::TypePtr etype, filetype;  // held: the user may free the handles
   MPI_Datatype etype_handle = MPI_BYTE, filetype_handle = MPI_BYTE;
   std::string datarep = "native";
+  // "external32": the file holds big-endian data (dtype/external32.hpp). Only
+  // for etypes and filetypes whose external32 size is their native size, so
+  // the file layout is the native one (MPI_File_set_view checks).
+  bool external32 = false;
   std::size_t etype_size = 1;
   // The filetype's data bytes and extent, and whether one tile is one block
   // starting at the tile (then the view is just the bytes from disp on).

@@ -67,6 +67,7 @@ View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const
   v.etype_handle = etype;
   v.filetype_handle = filetype;
   v.datarep = datarep;
+  v.external32 = v.datarep == "external32";
   v.etype_size = v.etype->size;
   v.tile_size = v.filetype->size;
   v.tile_extent = v.filetype->extent;
