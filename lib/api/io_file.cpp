@@ -119,8 +119,11 @@ io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype,
     const dtype::Datatype* t = dtype::lookup(h);
     if (!t) return bad(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype", arg, static_cast<unsigned>(h));
     if (!t->committed) return bad(MPI_ERR_TYPE, "argument %s is not committed (MPI-3.1 13.3)", arg);
-    if (t->size == 0) return bad(MPI_ERR_TYPE, "argument %s has no data (size 0); a view needs some", arg);
   }
+  // A filetype without data is a view of nothing (HDF5 makes them for empty
+  // selections; MPICH accepts them); an etype without data has no positions.
+  if (dtype::lookup(etype)->size == 0)
+    return bad(MPI_ERR_TYPE, "argument etype=%s has no data (size 0); positions count etypes", dtype::describe(etype).c_str());
   if (!datarep) return bad(MPI_ERR_ARG, "argument datarep is NULL");
   if (!known_datarep(datarep))
     return bad(MPI_ERR_UNSUPPORTED_DATAREP,
@@ -341,8 +344,10 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   f->view = io::make_view(disp, etype, filetype, datarep);
   f->position = 0;
   merge_hints(*f, info);
-  // Both file pointers start again at 0 (§13.3); rank 0 stores the shared
-  // one, and round 2 keeps everyone here until it has.
+  // Both file pointers start again at 0 (§13.3). Round 2: every rank has
+  // read the old shared pointer (MPI_DISPLACEMENT_CURRENT) before rank 0
+  // stores 0; round 3 keeps everyone here until it has.
+  io::barrier(*f);
   if (f->rank == 0) f->shared->store(0, std::memory_order_release);
   io::barrier(*f);
   return MPI_SUCCESS;

@@ -91,6 +91,12 @@ Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const 
   if (bytes == 0) return m;
   std::vector<Piece> pieces;
   pieces_of(f.view, static_cast<std::uint64_t>(pos) * f.view.etype_size, bytes, pieces);
+  if (pieces.empty()) {  // a view of nothing: reads find its end at once, writes have nowhere to go
+    if (write)
+      static_cast<Outcome&>(m) = {MPI_ERR_IO, "the file view's filetype holds no data, so there is no place to "
+                                              "write " + std::to_string(bytes) + " bytes"};
+    return m;
+  }
 
   const bool ext = f.view.external32;
   const bool direct = type.contiguous() && !ext;

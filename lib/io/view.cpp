@@ -76,7 +76,7 @@ View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const
 }
 
 void pieces_of(const View& v, std::uint64_t from, std::size_t bytes, std::vector<Piece>& out) {
-  if (bytes == 0) return;
+  if (bytes == 0 || v.tile_size == 0) return;
   if (v.contiguous) {
     append(out, v.disp + static_cast<MPI_Offset>(from), bytes);
     return;
@@ -87,6 +87,7 @@ void pieces_of(const View& v, std::uint64_t from, std::size_t bytes, std::vector
 MPI_Offset byte_offset(const View& v, MPI_Offset pos) {
   const std::uint64_t from = static_cast<std::uint64_t>(pos) * v.etype_size;
   if (v.contiguous) return v.disp + static_cast<MPI_Offset>(from);
+  if (v.tile_size == 0) return v.disp;
   MPI_Offset at = 0;
   each_block(v, from, 1, [&](MPI_Offset o, std::size_t) { at = o; });
   return v.disp + at;
@@ -94,7 +95,7 @@ MPI_Offset byte_offset(const View& v, MPI_Offset pos) {
 
 MPI_Offset position_at(const View& v, MPI_Offset end) {
   const MPI_Offset x = end - v.disp;
-  if (x <= 0) return 0;
+  if (x <= 0 || v.tile_size == 0) return 0;
   std::uint64_t before;  // stream bytes lying before file byte `end`
   if (v.contiguous) {
     before = static_cast<std::uint64_t>(x);

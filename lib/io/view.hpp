@@ -20,7 +20,8 @@ struct Piece {
 };
 
 // The file bytes behind stream bytes [from, from + bytes) of view v, in
-// stream order, adjacent pieces merged; appended to out.
+// stream order, adjacent pieces merged; appended to out. A view whose
+// filetype has no data has no stream: nothing is appended.
 void pieces_of(const View& v, std::uint64_t from, std::size_t bytes, std::vector<Piece>& out);
 // MPI_File_get_byte_offset: the file byte of position `pos`.
 MPI_Offset byte_offset(const View& v, MPI_Offset pos);
