@@ -119,6 +119,9 @@ io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype,
     const dtype::Datatype* t = dtype::lookup(h);
     if (!t) return bad(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype", arg, static_cast<unsigned>(h));
     if (!t->committed) return bad(MPI_ERR_TYPE, "argument %s is not committed (MPI-3.1 13.3)", arg);
+    // The class MPICH gives these (the standard names none).
+    if (const char* why = io::typemap_problem(*t, !(f.amode & MPI_MODE_RDONLY)))
+      return bad(MPI_ERR_IO, "argument %s=%s %s (MPI-3.1 13.1.1)", arg, dtype::describe(h).c_str(), why);
   }
   // A filetype without data is a view of nothing (HDF5 makes them for empty
   // selections; MPICH accepts them); an etype without data has no positions.

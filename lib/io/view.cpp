@@ -55,6 +55,31 @@ void each_block(const View& v, std::uint64_t from, std::size_t bytes, F&& f) {
 
 }  // namespace
 
+const char* typemap_problem(const dtype::Datatype& t, bool writable) {
+  if (t.size == 0) return nullptr;
+  std::ptrdiff_t prev_start = 0, prev_end = 0;
+  bool first = true;
+  std::size_t done = 0;
+  iovec iov[64];
+  while (done < t.size) {
+    std::size_t covered = 0;
+    const std::size_t n = dtype::to_iov(reinterpret_cast<const void*>(kBase), 1, t, done, t.size - done, iov, 64,
+                                        &covered);
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto start = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(iov[i].iov_base) - kBase);
+      if (start < 0) return "has data at a negative displacement";
+      if (!first && start < prev_start) return "has decreasing displacements";
+      if (!first && writable && start < prev_end) return "has overlapping data, and the file is open for writing";
+      first = false;
+      prev_start = start;
+      prev_end = std::max(prev_end, start + static_cast<std::ptrdiff_t>(iov[i].iov_len));
+    }
+    if (covered == 0) break;
+    done += covered;
+  }
+  return nullptr;
+}
+
 View default_view() {
   return make_view(0, MPI_BYTE, MPI_BYTE, "native");
 }

@@ -28,6 +28,10 @@ MPI_Offset byte_offset(const View& v, MPI_Offset pos);
 // The first position whose byte is at or after file byte `end` (where the
 // end of a file of `end` bytes is in the view: MPI_SEEK_END, MPI_MODE_APPEND).
 MPI_Offset position_at(const View& v, MPI_Offset end);
+// Why type t cannot be an etype or filetype (MPI-3.1 §13.1.1: displacements
+// non-negative and monotonically nondecreasing; no overlapping data in a
+// file opened for writing), or nullptr when it can.
+const char* typemap_problem(const dtype::Datatype& t, bool writable);
 // The view of a newly opened file: disp 0, etype and filetype MPI_BYTE, "native".
 View default_view();
 // A view of (disp, etype, filetype, datarep) for committed types (sizes checked by the caller).

@@ -7,7 +7,10 @@
  *   rank reads nothing and cannot write;
  * - "external32": the file holds big-endian data, read back unchanged;
  *   memory types of another external32 size (MPI_LONG) convert;
- *   MPI_File_get_type_extent answers in the view's representation. */
+ *   MPI_File_get_type_extent answers in the view's representation;
+ * - etypes and filetypes against 13.1.1 (displacements non-negative and
+ *   nondecreasing, no overlap in a file open for writing): MPI_ERR_IO, the
+ *   class MPICH gives (the standard names none); overlap is fine read-only. */
 #include <stdint.h>
 
 #include "io_common.h"
@@ -115,6 +118,33 @@ static void external32(const char* base, int rank) {
   CHECK_MPI(MPI_File_close(&fh));
 }
 
+static int view_with(MPI_File fh, int d0, int b0, int d1, int b1, int as_etype) {
+  int blen[2] = {b0, b1}, disp[2] = {d0, d1};
+  MPI_Datatype t;
+  CHECK_MPI(MPI_Type_indexed(2, blen, disp, MPI_INT, &t));
+  CHECK_MPI(MPI_Type_commit(&t));
+  const int rc = MPI_File_set_view(fh, 0, as_etype ? t : MPI_INT, t, "native", MPI_INFO_NULL);
+  CHECK_MPI(MPI_Type_free(&t));
+  return rc;
+}
+
+static void bad_typemaps(const char* base) {
+  char path[IO_PATH_MAX];
+  io_name(path, base, ".bad");
+  MPI_File fh;
+  CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+  for (int e = 0; e <= 1; ++e) {
+    CHECK_ERR_CLASS(view_with(fh, -2, 1, 2, 1, e), MPI_ERR_IO);  /* negative displacement */
+    CHECK_ERR_CLASS(view_with(fh, 3, 1, 0, 1, e), MPI_ERR_IO);   /* decreasing */
+    CHECK_ERR_CLASS(view_with(fh, 0, 3, 1, 1, e), MPI_ERR_IO);   /* overlap, writable */
+    CHECK_MPI(view_with(fh, 0, 1, 3, 1, e));                     /* holes are fine */
+  }
+  CHECK_MPI(MPI_File_close(&fh));
+  CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_RDONLY | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+  CHECK_MPI(view_with(fh, 0, 3, 1, 1, 0));                       /* overlap, read-only: allowed */
+  CHECK_MPI(MPI_File_close(&fh));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -125,6 +155,7 @@ int main(int argc, char** argv) {
   displacement_current(base, rank, size);
   empty_filetype(base, rank, size);
   external32(base, rank);
+  bad_typemaps(base);
   MPI_Finalize();
   return 0;
 }
