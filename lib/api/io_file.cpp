@@ -164,6 +164,7 @@ io::Outcome resize(io::File& f, MPI_Offset size, bool grow_only, const io::Outco
   if (!io::all_ok(f, local.ok())) return local.ok() ? bad(MPI_ERR_ARG, "another rank passed an invalid argument") : local;
   int err = 0;
   if (f.rank == 0) {
+    f.dirty = true;
     struct stat st {};
     if (fstat(f.fd, &st) != 0) {
       err = errno;
@@ -437,8 +438,9 @@ int MPI_File_sync(MPI_File fh) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   io::Outcome mine;
-  if (!(f->amode & MPI_MODE_RDONLY) && fdatasync(f->fd) != 0 && errno != EINVAL && errno != EROFS)
+  if (f->dirty && fdatasync(f->fd) != 0 && errno != EINVAL && errno != EROFS)
     mine = io::posix_failure(errno, "sync", f->path);
+  f->dirty = false;
   return finish_collective(call, *f, mine);
 }
 

@@ -132,6 +132,7 @@ Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const 
     if (static_cast<std::size_t>(n) < p.length) break;  // end of file
   }
   m.stream = m.bytes;
+  if (write && m.bytes > 0) f.dirty = true;
   if (ext) {
     // Whole elements only convert; the count reported is in native bytes.
     const std::size_t one = bytes / static_cast<std::size_t>(count);

@@ -83,6 +83,10 @@ struct File {
   exchange::SharedMapping shared_page;
   std::atomic<std::int64_t>* shared = nullptr;  // the shared file pointer, in etypes of the view
   bool atomic = false;
+  // This rank changed the file since its last MPI_File_sync: only then does
+  // the sync go to the device (fdatasync of a clean file still costs
+  // 0.15 ms here; ROMIO skips it the same way).
+  bool dirty = false;
   Split split;
   ~File();
 };
