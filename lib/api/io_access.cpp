@@ -10,9 +10,6 @@
 // allows, and _end hands back its status. The nonblocking forms, the
 // collective ones included, do the access in the call that starts them and
 // return a completed request: they never wait for another rank.
-#include <sys/stat.h>
-
-#include <cerrno>
 #include <climits>
 #include <cstdint>
 #include <vector>
@@ -29,7 +26,10 @@ using ringmpi::api::Call;
 
 namespace {
 
+using api::agree;
+using api::failure;
 using api::file_arg;
+using api::report;
 
 // Where an access starts.
 enum class Where { offset, individual, shared, ordered };
@@ -45,42 +45,26 @@ struct Access {
 // This rank's verdict on its own arguments.
 io::Outcome verdict(const io::File& f, const Access& a, MPI_Offset offset, int count, MPI_Datatype type,
                     const dtype::Datatype** t) {
-  char why[256];
-  auto bad = [&](int code) { return io::Outcome{code, why}; };
-  if (count < 0) {
-    std::snprintf(why, sizeof why, "argument count=%d is negative", count);
-    return bad(MPI_ERR_COUNT);
-  }
+  if (count < 0) return failure(MPI_ERR_COUNT, "argument count=%d is negative", count);
   *t = dtype::lookup(type);
-  if (!*t || !(*t)->committed) {
-    std::snprintf(why, sizeof why, "argument datatype=%s is %s", dtype::describe(type).c_str(),
-                  *t ? "not committed" : "not a valid datatype");
-    return bad(MPI_ERR_TYPE);
-  }
-  if (a.write && (f.amode & MPI_MODE_RDONLY)) {
-    std::snprintf(why, sizeof why, "the file was opened with MPI_MODE_RDONLY; it cannot be written");
-    return bad(MPI_ERR_READ_ONLY);
-  }
-  if (!a.write && (f.amode & MPI_MODE_WRONLY)) {
-    std::snprintf(why, sizeof why, "the file was opened with MPI_MODE_WRONLY; it cannot be read");
-    return bad(MPI_ERR_ACCESS);
-  }
-  if ((f.amode & MPI_MODE_SEQUENTIAL) && (a.where == Where::offset || a.where == Where::individual)) {
-    std::snprintf(why, sizeof why, "the file was opened with MPI_MODE_SEQUENTIAL: only the shared file pointer "
-                                   "may be used (MPI-3.1 13.2.1)");
-    return bad(MPI_ERR_UNSUPPORTED_OPERATION);
-  }
-  if (a.where == Where::offset && offset < 0) {
-    std::snprintf(why, sizeof why, "argument offset=%lld is negative", static_cast<long long>(offset));
-    return bad(MPI_ERR_ARG);
-  }
+  if (!*t || !(*t)->committed)
+    return failure(MPI_ERR_TYPE, "argument datatype=%s is %s", dtype::describe(type).c_str(),
+                   *t ? "not committed" : "not a valid datatype");
+  if (a.write && (f.amode & MPI_MODE_RDONLY))
+    return failure(MPI_ERR_READ_ONLY, "the file was opened with MPI_MODE_RDONLY; it cannot be written");
+  if (!a.write && (f.amode & MPI_MODE_WRONLY))
+    return failure(MPI_ERR_ACCESS, "the file was opened with MPI_MODE_WRONLY; it cannot be read");
+  if ((f.amode & MPI_MODE_SEQUENTIAL) && (a.where == Where::offset || a.where == Where::individual))
+    return failure(MPI_ERR_UNSUPPORTED_OPERATION,
+                   "the file was opened with MPI_MODE_SEQUENTIAL: only the shared file pointer may be used "
+                   "(MPI-3.1 13.2.1)");
+  if (a.where == Where::offset && offset < 0)
+    return failure(MPI_ERR_ARG, "argument offset=%lld is negative", static_cast<long long>(offset));
   const std::uint64_t bytes = io::stream_bytes(f.view, count, **t);
-  if (bytes % f.view.etype_size != 0) {
-    std::snprintf(why, sizeof why, "%d x %s is %llu bytes, not a whole number of etypes of the view (%zu bytes "
-                  "each, MPI-3.1 13.4.1)", count, dtype::describe(type).c_str(),
-                  static_cast<unsigned long long>(bytes), f.view.etype_size);
-    return bad(MPI_ERR_IO);
-  }
+  if (bytes % f.view.etype_size != 0)
+    return failure(MPI_ERR_IO, "%d x %s is %llu bytes, not a whole number of etypes of the view (%zu bytes each, "
+                   "MPI-3.1 13.4.1)", count, dtype::describe(type).c_str(), static_cast<unsigned long long>(bytes),
+                   f.view.etype_size);
   return {};
 }
 
@@ -128,11 +112,6 @@ io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int
   }
   if (a.sync == Sync::collective) io::barrier(f);
   return m;
-}
-
-int report(Call& call, const io::Moved& m) {
-  if (!m.ok()) return call.fail(m.code, "%s", m.why.c_str());
-  return MPI_SUCCESS;
 }
 
 int blocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
@@ -208,12 +187,10 @@ int new_position(Call& call, const io::File& f, MPI_Offset current, MPI_Offset o
     case MPI_SEEK_SET: base = 0; break;
     case MPI_SEEK_CUR: base = current; break;
     case MPI_SEEK_END: {
-      struct stat st {};
-      if (fstat(f.fd, &st) != 0) {
-        const io::Outcome o = io::posix_failure(errno, "query the size of", f.path);
-        return call.fail(o.code, "%s", o.why.c_str());
-      }
-      base = io::position_at(f.view, static_cast<MPI_Offset>(st.st_size));
+      MPI_Offset end = 0;
+      const io::Outcome o = io::size_of(f, &end);
+      if (int e = report(call, o)) return e;
+      base = io::position_at(f.view, end);
       break;
     }
     default:
@@ -386,10 +363,9 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   MPI_Offset to = 0;
-  const int local = new_position(call, *f, f->shared->load(std::memory_order_acquire), offset, whence, &to);
-  if (!io::all_ok(*f, local == MPI_SUCCESS))
-    return local != MPI_SUCCESS ? local
-                                : call.fail(MPI_ERR_ARG, "another rank passed an invalid argument to the same call");
+  if (int e = agree(call, *f, new_position(call, *f, f->shared->load(std::memory_order_acquire), offset, whence, &to),
+                    MPI_ERR_ARG))
+    return e;
   if (f->rank == 0) f->shared->store(to, std::memory_order_release);
   io::barrier(*f);
   return MPI_SUCCESS;

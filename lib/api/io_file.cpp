@@ -2,7 +2,6 @@
 // §13.3, §13.5, §13.6, §13.7); the logic is in lib/io. Data access is in
 // io_access.cpp.
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -48,10 +47,28 @@ int info_in(Call& call, MPI_Info h, const core::Info** out) {
   return MPI_SUCCESS;
 }
 
+int report(Call& call, const io::Outcome& o) {
+  return o.ok() ? MPI_SUCCESS : call.fail(o.code, "%s", o.why.c_str());
+}
+
+io::Outcome failure(int code, const char* fmt, ...) {
+  char why[512];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(why, sizeof why, fmt, ap);
+  va_end(ap);
+  return {code, why};
+}
+
+int agree(Call& call, const io::File& f, int mine, int code) {
+  if (io::all_ok(f, mine == MPI_SUCCESS)) return MPI_SUCCESS;
+  if (mine != MPI_SUCCESS) return mine;
+  return call.fail(code, "another rank passed an invalid argument to the same %s", call.name());
+}
+
 int finish_collective(Call& call, const io::File& f, const io::Outcome& mine) {
   io::barrier(f);
-  if (!mine.ok()) return call.fail(mine.code, "%s", mine.why.c_str());
-  return MPI_SUCCESS;
+  return report(call, mine);
 }
 
 }  // namespace ringmpi::api
@@ -61,15 +78,9 @@ namespace {
 using api::file_arg;
 using api::finish_collective;
 
-io::Outcome bad(int code, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
-io::Outcome bad(int code, const char* fmt, ...) {
-  char why[512];
-  va_list ap;
-  va_start(ap, fmt);
-  std::vsnprintf(why, sizeof why, fmt, ap);
-  va_end(ap);
-  return {code, why};
-}
+using api::agree;
+constexpr auto bad = api::failure;
+using api::report;
 
 // MPI_File_open's own arguments (§13.2.1): exactly one of RDONLY, WRONLY,
 // RDWR; not RDONLY with CREATE or EXCL; not RDWR with SEQUENTIAL.
@@ -158,25 +169,26 @@ io::Outcome size_verdict(MPI_Offset size, const io::File& f) {
   return {};
 }
 
-// Rank 0 changes the file's size (grow_only: MPI_File_preallocate, which
-// never shrinks it); the others learn how it went.
-io::Outcome resize(io::File& f, MPI_Offset size, bool grow_only, const io::Outcome& local) {
-  if (!io::all_ok(f, local.ok())) return local.ok() ? bad(MPI_ERR_ARG, "another rank passed an invalid argument") : local;
-  int err = 0;
+// MPI_File_set_size and MPI_File_preallocate (grow_only: it never shrinks
+// the file): the verdict round, then rank 0 changes the size and the others
+// learn how it went.
+int resize(Call& call, io::File& f, MPI_Offset size, bool grow_only) {
+  if (int e = agree(call, f, report(call, size_verdict(size, f)), MPI_ERR_ARG)) return e;
+  const char* what = grow_only ? "preallocate" : "resize";
+  io::Outcome o;
   if (f.rank == 0) {
     f.dirty = true;
-    struct stat st {};
-    if (fstat(f.fd, &st) != 0) {
-      err = errno;
-    } else if (grow_only) {
-      if (size > st.st_size) err = posix_fallocate(f.fd, 0, static_cast<off_t>(size));
-    } else if (ftruncate(f.fd, static_cast<off_t>(size)) != 0) {
-      err = errno;
+    MPI_Offset now = 0;
+    o = io::size_of(f, &now);
+    if (o.ok() && grow_only && size > now) {
+      if (const int err = posix_fallocate(f.fd, 0, static_cast<off_t>(size))) o = io::posix_failure(err, what, f.path);
+    } else if (o.ok() && !grow_only && ftruncate(f.fd, static_cast<off_t>(size)) != 0) {
+      o = io::posix_failure(errno, what, f.path);
     }
   }
-  if (io::all_ok(f, err == 0)) return {};
-  if (f.rank == 0) return io::posix_failure(err, grow_only ? "preallocate" : "resize", f.path);
-  return bad(MPI_ERR_IO, "rank 0 could not %s '%s'", grow_only ? "preallocate" : "resize", f.path.c_str());
+  if (io::all_ok(f, o.ok())) return MPI_SUCCESS;
+  if (f.rank != 0) o = bad(MPI_ERR_IO, "rank 0 could not %s '%s'", what, f.path.c_str());
+  return report(call, o);
 }
 
 int set_errhandler(Call& call, std::shared_ptr<const comm::Errhandler>* slot, MPI_Errhandler errhandler) {
@@ -225,8 +237,7 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   const io::Outcome local = open_verdict(filename, amode, info, &hints, fh);
   const io::Opened o = io::open(comm, filename ? strip_fs_prefix(filename) : nullptr, amode, hints, local);
   if (fh) *fh = o.handle;
-  if (!o.ok()) return call.fail(o.code, "%s", o.why.c_str());
-  return MPI_SUCCESS;
+  return report(call, o);
 }
 
 int MPI_File_close(MPI_File* fh) {
@@ -241,8 +252,7 @@ int MPI_File_close(MPI_File* fh) {
   const io::Outcome o = io::close(*fh);
   *fh = MPI_FILE_NULL;
   api::raise_on_file_null(call);  // the file's handler is gone with it
-  if (!o.ok()) return call.fail(o.code, "%s", o.why.c_str());
-  return MPI_SUCCESS;
+  return report(call, o);
 }
 
 int MPI_File_delete(const char* filename, MPI_Info info) {
@@ -252,27 +262,21 @@ int MPI_File_delete(const char* filename, MPI_Info info) {
   if (!filename) return call.fail(MPI_ERR_ARG, "argument filename is NULL");
   const core::Info* hints;
   if (int e = api::info_in(call, info, &hints)) return e;
-  const io::Outcome o = io::remove(strip_fs_prefix(filename));
-  if (!o.ok()) return call.fail(o.code, "%s", o.why.c_str());
-  return MPI_SUCCESS;
+  return report(call, io::remove(strip_fs_prefix(filename)));
 }
 
 int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   Call call("MPI_File_set_size");
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
-  const io::Outcome o = resize(*f, size, false, size_verdict(size, *f));
-  if (!o.ok()) return call.fail(o.code, "%s", o.why.c_str());
-  return MPI_SUCCESS;
+  return resize(call, *f, size, false);
 }
 
 int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   Call call("MPI_File_preallocate");
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
-  const io::Outcome o = resize(*f, size, true, size_verdict(size, *f));
-  if (!o.ok()) return call.fail(o.code, "%s", o.why.c_str());
-  return MPI_SUCCESS;
+  return resize(call, *f, size, true);
 }
 
 int MPI_File_get_size(MPI_File fh, MPI_Offset* size) {
@@ -280,13 +284,7 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset* size) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   if (int e = call.not_null(size, "size")) return e;
-  struct stat st {};
-  if (fstat(f->fd, &st) != 0) {
-    const io::Outcome o = io::posix_failure(errno, "query the size of", f->path);
-    return call.fail(o.code, "%s", o.why.c_str());
-  }
-  *size = static_cast<MPI_Offset>(st.st_size);
-  return MPI_SUCCESS;
+  return report(call, io::size_of(*f, size));
 }
 
 int MPI_File_get_group(MPI_File fh, MPI_Group* group) {
@@ -316,9 +314,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   const core::Info* hints;
-  const int local = api::info_in(call, info, &hints);
-  if (!io::all_ok(*f, local == MPI_SUCCESS))
-    return local != MPI_SUCCESS ? local : call.fail(MPI_ERR_INFO, "another rank passed an invalid info argument");
+  if (int e = agree(call, *f, api::info_in(call, info, &hints), MPI_ERR_INFO)) return e;
   merge_hints(*f, info);
   return MPI_SUCCESS;
 }
@@ -336,13 +332,10 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   Call call("MPI_File_set_view");
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
-  const io::Outcome local = view_verdict(*f, disp, etype, filetype, datarep, info);
   // Round 1: every rank is here, so no independent access of the file is
   // running anywhere (file.hpp, the shared file pointer's invariant).
-  if (!io::all_ok(*f, local.ok())) {
-    if (!local.ok()) return call.fail(local.code, "%s", local.why.c_str());
-    return call.fail(MPI_ERR_ARG, "another rank passed an invalid argument to the same MPI_File_set_view");
-  }
+  if (int e = agree(call, *f, report(call, view_verdict(*f, disp, etype, filetype, datarep, info)), MPI_ERR_ARG))
+    return e;
   if (disp == MPI_DISPLACEMENT_CURRENT)
     disp = io::byte_offset(f->view, f->shared->load(std::memory_order_acquire));
   f->view = io::make_view(disp, etype, filetype, datarep);

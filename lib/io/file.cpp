@@ -54,6 +54,13 @@ Outcome posix_failure(int err, const char* what, const std::string& path) {
   return {error_class_of_errno(err), std::string("could not ") + what + " '" + path + "': " + std::strerror(err)};
 }
 
+Outcome size_of(const File& f, MPI_Offset* size) {
+  struct stat st {};
+  if (fstat(f.fd, &st) != 0) return posix_failure(errno, "query the size of", f.path);
+  *size = static_cast<MPI_Offset>(st.st_size);
+  return {};
+}
+
 namespace {
 
 exchange::Peers peers(const File& f) { return comm::peers_of(*comm::lookup(f.comm)); }
@@ -173,8 +180,8 @@ Opened open(MPI_Comm comm_h, const char* path, int amode, const core::Info* hint
     // Both file pointers start at the end of the file (§13.2.1). Rank 0
     // alone stores the shared one, and nobody leaves before it has: a rank
     // that went on to an independent shared access could lose its place.
-    struct stat st {};
-    const MPI_Offset end = fstat(f->fd, &st) == 0 ? static_cast<MPI_Offset>(st.st_size) : 0;
+    MPI_Offset end = 0;  // 0 if it cannot be known: the pointers start at the start, as without the mode
+    size_of(*f, &end);
     f->position = position_at(f->view, end);
     if (f->rank == 0) f->shared->store(f->position, std::memory_order_relaxed);
     exchange::barrier(p);

@@ -116,6 +116,9 @@ int error_class_of_errno(int err);
 // "could not <what> '<path>': <strerror>", with the class of err.
 Outcome posix_failure(int err, const char* what, const std::string& path);
 
+// The file's size in bytes now (fstat).
+Outcome size_of(const File& f, MPI_Offset* size);
+
 // MPI_File_open (collective over comm). `local` is this rank's verdict on
 // its own arguments; it travels in the first round, so a bad argument on one
 // rank fails the call on every rank instead of leaving the others waiting.
