@@ -3,42 +3,55 @@
 // (lib/comm); errors that concern no communicator go to MPI_COMM_WORLD's.
 #include <cstdio>
 
-#include "api/call.hpp"
-#include "comm/errhandler.hpp"
+#include "api/errhandler_args.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
 
-namespace {
+namespace ringmpi::api {
 
-int create(Call& call, MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler) {
+int create_errhandler(Call& call, MPI_Comm_errhandler_function* fn, const char* fn_arg, comm::Errhandler::For made_for,
+                      MPI_Errhandler* out) {
   if (int e = call.initialized()) return e;
-  if (!fn) return call.fail(MPI_ERR_ARG, "argument comm_errhandler_fn is NULL; a handler needs a function");
-  if (int e = call.not_null(errhandler, "errhandler")) return e;
-  const MPI_Errhandler h = comm::create_errhandler(fn);
+  if (!fn) return call.fail(MPI_ERR_ARG, "argument %s is NULL; a handler needs a function", fn_arg);
+  if (int e = call.not_null(out, "errhandler")) return e;
+  const MPI_Errhandler h = comm::create_errhandler(fn, made_for);
   if (h == MPI_ERRHANDLER_NULL)
     return call.fail(MPI_ERR_OTHER, "the error handler table is full (2^20 live handlers); free handlers with "
                                     "MPI_Errhandler_free");
-  *errhandler = h;
+  *out = h;
   return MPI_SUCCESS;
 }
 
-// The handler object behind a handle the user passes in.
-int lookup(Call& call, MPI_Errhandler h, const char* arg, std::shared_ptr<const comm::Errhandler>* out) {
-  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_ARG, "argument %s is MPI_ERRHANDLER_NULL", arg);
+int errhandler_for(Call& call, MPI_Errhandler h, comm::Errhandler::For made_for,
+                   std::shared_ptr<const comm::Errhandler>* out) {
+  using For = comm::Errhandler::For;
+  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_ARG, "argument errhandler is MPI_ERRHANDLER_NULL");
   *out = comm::lookup_errhandler(h);
   if (!*out)
     return call.fail(MPI_ERR_ARG,
-                     "argument %s=0x%x is not a valid error handler (freed, or not an error handler handle)", arg,
+                     "argument errhandler=0x%x is not a valid error handler (freed, or not an error handler handle)",
                      static_cast<unsigned>(h));
-  return MPI_SUCCESS;
+  const For made = (*out)->made_for;
+  if ((*out)->kind != comm::Errhandler::Kind::user || made_for == For::comm || made == made_for) return MPI_SUCCESS;
+  auto maker = [](For f) {
+    return f == For::win ? "MPI_Win_create_errhandler" : f == For::file ? "MPI_File_create_errhandler"
+                                                                        : "MPI_Comm_create_errhandler";
+  };
+  return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x was made by %s; %s need one from %s",
+                   static_cast<unsigned>(h), maker(made), made_for == For::win ? "windows" : "files",
+                   maker(made_for));
 }
+
+}  // namespace ringmpi::api
+
+namespace {
 
 int set(Call& call, MPI_Comm comm, MPI_Errhandler errhandler) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   std::shared_ptr<const comm::Errhandler> eh;
-  if (int e = lookup(call, errhandler, "errhandler", &eh)) return e;
+  if (int e = api::errhandler_for(call, errhandler, comm::Errhandler::For::comm, &eh)) return e;
   c->errhandler = std::move(eh);
   return MPI_SUCCESS;
 }
@@ -62,7 +75,7 @@ extern "C" {
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* comm_errhandler_fn, MPI_Errhandler* errhandler) {
   Call call("MPI_Comm_create_errhandler");
-  return create(call, comm_errhandler_fn, errhandler);
+  return api::create_errhandler(call, comm_errhandler_fn, "comm_errhandler_fn", comm::Errhandler::For::comm, errhandler);
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
@@ -93,7 +106,7 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
   if (int e = call.initialized()) return e;
   if (int e = call.not_null(errhandler, "errhandler")) return e;
   std::shared_ptr<const comm::Errhandler> eh;
-  if (int e = lookup(call, *errhandler, "errhandler", &eh)) return e;
+  if (int e = api::errhandler_for(call, *errhandler, comm::Errhandler::For::comm, &eh)) return e;
   // Communicators using it keep it alive; predefined handlers are never
   // deallocated (freeing the handle MPI_Comm_get_errhandler gave is correct).
   comm::free_user_handle(*errhandler);
@@ -103,7 +116,7 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
 
 int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
   Call call("MPI_Errhandler_create");
-  return create(call, function, errhandler);
+  return api::create_errhandler(call, function, "comm_errhandler_fn", comm::Errhandler::For::comm, errhandler);
 }
 
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler) {

@@ -12,7 +12,7 @@
 
 #include "api/info_args.hpp"
 #include "api/io_args.hpp"
-#include "comm/errhandler.hpp"
+#include "api/errhandler_args.hpp"
 #include "core/info.hpp"
 #include "dtype/external32.hpp"
 #include "group/group.hpp"
@@ -189,20 +189,6 @@ int resize(Call& call, io::File& f, MPI_Offset size, bool grow_only) {
   if (io::all_ok(f, o.ok())) return MPI_SUCCESS;
   if (f.rank != 0) o = bad(MPI_ERR_IO, "rank 0 could not %s '%s'", what, f.path.c_str());
   return report(call, o);
-}
-
-int set_errhandler(Call& call, std::shared_ptr<const comm::Errhandler>* slot, MPI_Errhandler errhandler) {
-  std::shared_ptr<const comm::Errhandler> eh =
-      errhandler == MPI_ERRHANDLER_NULL ? nullptr : comm::lookup_errhandler(errhandler);
-  if (!eh)
-    return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x is not a valid error handler",
-                     static_cast<unsigned>(errhandler));
-  if (eh->kind == comm::Errhandler::Kind::user && eh->made_for != comm::Errhandler::For::file)
-    return call.fail(MPI_ERR_ARG,
-                     "argument errhandler=0x%x was not made by MPI_File_create_errhandler; files need one that was",
-                     static_cast<unsigned>(errhandler));
-  *slot = std::move(eh);
-  return MPI_SUCCESS;
 }
 
 // The handler slot of a file, or of MPI_FILE_NULL.
@@ -439,21 +425,18 @@ int MPI_File_sync(MPI_File fh) {
 
 int MPI_File_create_errhandler(MPI_File_errhandler_function* file_errhandler_fn, MPI_Errhandler* errhandler) {
   Call call("MPI_File_create_errhandler");
-  if (int e = call.initialized()) return e;
-  if (!file_errhandler_fn)
-    return call.fail(MPI_ERR_ARG, "argument file_errhandler_fn is NULL; a handler needs a function");
-  if (int e = call.not_null(errhandler, "errhandler")) return e;
-  const MPI_Errhandler h = comm::create_errhandler(file_errhandler_fn, comm::Errhandler::For::file);
-  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_OTHER, "the error handler table is full");
-  *errhandler = h;
-  return MPI_SUCCESS;
+  return api::create_errhandler(call, file_errhandler_fn, "file_errhandler_fn", comm::Errhandler::For::file,
+                                errhandler);
 }
 
 int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   Call call("MPI_File_set_errhandler");
   std::shared_ptr<const comm::Errhandler>* slot;
   if (int e = handler_slot(call, file, &slot)) return e;
-  return set_errhandler(call, slot, errhandler);
+  std::shared_ptr<const comm::Errhandler> eh;
+  if (int e = api::errhandler_for(call, errhandler, comm::Errhandler::For::file, &eh)) return e;
+  *slot = std::move(eh);
+  return MPI_SUCCESS;
 }
 
 int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler* errhandler) {

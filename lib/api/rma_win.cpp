@@ -10,7 +10,7 @@
 #include "api/attr_check.hpp"
 #include "api/info_args.hpp"
 #include "api/rma_check.hpp"
-#include "comm/errhandler.hpp"
+#include "api/errhandler_args.hpp"
 #include "group/group.hpp"
 #include "rma/window.hpp"
 
@@ -311,32 +311,17 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
 
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function* win_errhandler_fn, MPI_Errhandler* errhandler) {
   Call call("MPI_Win_create_errhandler");
-  if (int e = call.initialized()) return e;
-  if (!win_errhandler_fn)
-    return call.fail(MPI_ERR_ARG, "argument win_errhandler_fn is NULL; a handler needs a function");
-  if (int e = call.not_null(errhandler, "errhandler")) return e;
   // MPI_Win_errhandler_function and MPI_Comm_errhandler_function are the
   // same C type (both handles are ints).
-  const MPI_Errhandler h = comm::create_errhandler(win_errhandler_fn, comm::Errhandler::For::win);
-  if (h == MPI_ERRHANDLER_NULL) return call.fail(MPI_ERR_OTHER, "the error handler table is full");
-  *errhandler = h;
-  return MPI_SUCCESS;
+  return api::create_errhandler(call, win_errhandler_fn, "win_errhandler_fn", comm::Errhandler::For::win, errhandler);
 }
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   Call call("MPI_Win_set_errhandler");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  std::shared_ptr<const comm::Errhandler> eh =
-      errhandler == MPI_ERRHANDLER_NULL ? nullptr : comm::lookup_errhandler(errhandler);
-  if (!eh)
-    return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x is not a valid error handler",
-                     static_cast<unsigned>(errhandler));
-  if (eh->kind == comm::Errhandler::Kind::user && eh->made_for != comm::Errhandler::For::win)
-    return call.fail(MPI_ERR_ARG,
-                     "argument errhandler=0x%x was made by MPI_Comm_create_errhandler; windows need one from "
-                     "MPI_Win_create_errhandler",
-                     static_cast<unsigned>(errhandler));
+  std::shared_ptr<const comm::Errhandler> eh;
+  if (int e = api::errhandler_for(call, errhandler, comm::Errhandler::For::win, &eh)) return e;
   comm::lookup(w->comm)->errhandler = std::move(eh);
   return MPI_SUCCESS;
 }
