@@ -25,11 +25,30 @@ void append(std::vector<Piece>& out, MPI_Offset offset, std::size_t length) {
     out.push_back({offset, length});
 }
 
-// Calls f(offset from disp, length) for stream bytes [from, from+bytes) of
-// the tiles starting at tile `first`.
+// Calls f(place, length) for the blocks behind stream bytes [from, from +
+// bytes) of (base, count, t), where place is the block's address less kBase;
+// stops early when f returns false. Returns whether it went to the end.
+template <class F>
+bool blocks_of(const dtype::Datatype& t, std::uintptr_t base, int count, std::size_t from, std::size_t bytes, F&& f) {
+  std::size_t done = 0;
+  iovec iov[64];
+  while (done < bytes) {
+    std::size_t covered = 0;
+    const std::size_t n = dtype::to_iov(reinterpret_cast<const void*>(base), count, t, from + done, bytes - done, iov,
+                                        64, &covered);
+    for (std::size_t i = 0; i < n; ++i)
+      if (!f(static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(iov[i].iov_base) - kBase), iov[i].iov_len))
+        return false;
+    if (covered == 0) break;  // cannot happen for a type with data; never spin
+    done += covered;
+  }
+  return true;
+}
+
+// Calls f(offset from disp, length) for the file blocks behind stream bytes
+// [from, from + bytes) of view v.
 template <class F>
 void each_block(const View& v, std::uint64_t from, std::size_t bytes, F&& f) {
-  const dtype::Datatype& t = *v.filetype;
   while (bytes > 0) {
     const std::uint64_t tile = from / v.tile_size;
     const std::size_t in = static_cast<std::size_t>(from % v.tile_size);
@@ -37,17 +56,10 @@ void each_block(const View& v, std::uint64_t from, std::size_t bytes, F&& f) {
     const std::uint64_t tiles = std::min<std::uint64_t>((in + bytes + v.tile_size - 1) / v.tile_size, INT_MAX / 2);
     const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, tiles * v.tile_size - in));
     const std::uintptr_t base = kBase + static_cast<std::uintptr_t>(static_cast<std::int64_t>(tile) * v.tile_extent);
-    std::size_t done = 0;
-    iovec iov[64];
-    while (done < take) {
-      std::size_t covered = 0;
-      const std::size_t n = dtype::to_iov(reinterpret_cast<const void*>(base), static_cast<int>(tiles), t,
-                                          in + done, take - done, iov, 64, &covered);
-      for (std::size_t i = 0; i < n; ++i)
-        f(static_cast<MPI_Offset>(reinterpret_cast<std::uintptr_t>(iov[i].iov_base) - kBase), iov[i].iov_len);
-      if (covered == 0) break;  // cannot happen for a type with data; never spin
-      done += covered;
-    }
+    blocks_of(*v.filetype, base, static_cast<int>(tiles), in, take, [&](std::ptrdiff_t at, std::size_t len) {
+      f(static_cast<MPI_Offset>(at), len);
+      return true;
+    });
     from += take;
     bytes -= take;
   }
@@ -56,28 +68,19 @@ void each_block(const View& v, std::uint64_t from, std::size_t bytes, F&& f) {
 }  // namespace
 
 const char* typemap_problem(const dtype::Datatype& t, bool writable) {
-  if (t.size == 0) return nullptr;
   std::ptrdiff_t prev_start = 0, prev_end = 0;
   bool first = true;
-  std::size_t done = 0;
-  iovec iov[64];
-  while (done < t.size) {
-    std::size_t covered = 0;
-    const std::size_t n = dtype::to_iov(reinterpret_cast<const void*>(kBase), 1, t, done, t.size - done, iov, 64,
-                                        &covered);
-    for (std::size_t i = 0; i < n; ++i) {
-      const auto start = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(iov[i].iov_base) - kBase);
-      if (start < 0) return "has data at a negative displacement";
-      if (!first && start < prev_start) return "has decreasing displacements";
-      if (!first && writable && start < prev_end) return "has overlapping data, and the file is open for writing";
-      first = false;
-      prev_start = start;
-      prev_end = std::max(prev_end, start + static_cast<std::ptrdiff_t>(iov[i].iov_len));
-    }
-    if (covered == 0) break;
-    done += covered;
-  }
-  return nullptr;
+  const char* problem = nullptr;
+  blocks_of(t, kBase, 1, 0, t.size, [&](std::ptrdiff_t start, std::size_t len) {
+    if (start < 0) problem = "has data at a negative displacement";
+    else if (!first && start < prev_start) problem = "has decreasing displacements";
+    else if (!first && writable && start < prev_end) problem = "has overlapping data, and the file is open for writing";
+    first = false;
+    prev_start = start;
+    prev_end = std::max(prev_end, start + static_cast<std::ptrdiff_t>(len));
+    return problem == nullptr;
+  });
+  return problem;
 }
 
 View default_view() {
