@@ -151,7 +151,6 @@ int split_begin(const char* name, MPI_File fh, Access a, MPI_Offset offset, cons
   const io::Moved m = access(*f, a, offset, const_cast<void*>(buf), count, type);
   f->split.active = true;
   f->split.begin = name;
-  f->split.code = m.code;
   p2p::set_status(&f->split.status, MPI_ANY_SOURCE, MPI_ANY_TAG, m.bytes);
   return report(call, m);
 }

@@ -156,10 +156,9 @@ io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype,
   return {};
 }
 
-void merge_hints(io::File& f, MPI_Info info) {
-  if (info == MPI_INFO_NULL) return;
-  if (const core::Info* i = core::info_state().table.get(info))
-    for (const auto& [k, v] : i->entries) f.hints->set(k, v);
+void merge_hints(io::File& f, const core::Info* given) {
+  if (given)
+    for (const auto& [k, v] : given->entries) f.hints.set(k, v);
 }
 
 // A size argument of set_size/preallocate, judged by each rank and agreed on in the round.
@@ -301,7 +300,7 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   if (int e = file_arg(call, fh, &f)) return e;
   const core::Info* hints;
   if (int e = agree(call, *f, api::info_in(call, info, &hints), MPI_ERR_INFO)) return e;
-  merge_hints(*f, info);
+  merge_hints(*f, hints);
   return MPI_SUCCESS;
 }
 
@@ -310,7 +309,7 @@ int MPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   if (int e = call.not_null(info_used, "info_used")) return e;
-  return api::new_info_handle(call, std::make_unique<core::Info>(*f->hints), info_used);
+  return api::new_info_handle(call, std::make_unique<core::Info>(f->hints), info_used);
 }
 
 int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
@@ -326,7 +325,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
     disp = io::byte_offset(f->view, f->shared->load(std::memory_order_acquire));
   f->view = io::make_view(disp, etype, filetype, datarep);
   f->position = 0;
-  merge_hints(*f, info);
+  merge_hints(*f, core::info_state().table.get(info));  // checked in round 1
   // Both file pointers start again at 0 (§13.3). Round 2: every rank has
   // read the old shared pointer (MPI_DISPLACEMENT_CURRENT) before rank 0
   // stores 0; round 3 keeps everyone here until it has.

@@ -115,7 +115,7 @@ Opened open(MPI_Comm comm_h, const char* path, int amode, const core::Info* hint
   f->size = fc->size();
   f->amode = amode;
   if (path) f->path = path;
-  f->hints = std::make_unique<core::Info>(hints ? *hints : core::Info{});
+  if (hints) f->hints = *hints;
   f->view = default_view();
   auto fail = [&](int code, std::string why) {
     out.code = code;

@@ -68,7 +68,6 @@ struct Split {
   bool active = false;
   const char* begin = nullptr;  // the _begin call, for messages and for matching its _end
   MPI_Status status{};
-  int code = MPI_SUCCESS;
 };
 
 struct File {
@@ -77,7 +76,7 @@ struct File {
   std::string path;  // as the user gave it, for messages
   int amode = 0;
   int fd = -1;
-  std::unique_ptr<core::Info> hints;  // what MPI_File_open/set_info/set_view were given
+  core::Info hints;  // what MPI_File_open/set_info/set_view were given
   View view;
   MPI_Offset position = 0;  // the individual file pointer, in etypes of the view
   exchange::SharedMapping shared_page;
