@@ -53,10 +53,17 @@
 // pays one read of C's line per 4 KiB).
 //
 // Pages. The arena is sparse: a ring's pages exist once written. Each side
-// maps (populates) the whole ring in one madvise call the first time it
-// uses it, instead of taking a page fault every 4 KiB during the first lap
-// (two faults per 64 small messages with a 1 MiB ring); pairs that never
-// talk still cost nothing.
+// maps (populates) a prefix of the ring with one madvise call when a record
+// reaches past what it has mapped, instead of taking a page fault every 4 KiB
+// during the first lap (two faults per 64 small messages with a 1 MiB ring).
+// The prefix starts at one page and at least doubles each time, up to
+// kPopulateStep more per call: a pair that exchanges a few small messages
+// maps one or two pages, not its whole ring (at np = 256 an MPI_Alltoall
+// touches all 65536 rings; mapping each whole zeroed 4 GiB and made the
+// first call take 3.6 s), and a stream still maps its first lap in a few
+// calls. Records only move forward from offset 0 until they wrap or are
+// recycled to 0, so what a side has mapped is always a prefix [0, mapped).
+// Pairs that never talk still cost nothing.
 #pragma once
 
 #include <algorithm>
@@ -91,6 +98,9 @@ inline constexpr std::size_t record_bytes(std::size_t payload) {
   return (kRecordHeaderBytes + payload + kCacheLine - 1) & ~(kCacheLine - 1);
 }
 
+inline constexpr std::uint64_t kPopulateFirst = 4096;        // see "Pages"
+inline constexpr std::uint64_t kPopulateStep = 256 * 1024;   // see "Pages"
+
 namespace detail {
 inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
   return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(p));
@@ -107,6 +117,16 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
 #else
   (void)p, (void)n, (void)write;
 #endif
+}
+
+// Grows the mapped prefix [0, *mapped) of a ring's data area of `capacity`
+// bytes so that it covers [0, end): see "Pages".
+[[gnu::cold]] inline void populate_prefix(std::byte* data, std::uint64_t capacity, std::uint64_t* mapped,
+                                          std::uint64_t end, bool write) {
+  const std::uint64_t grown = *mapped + std::clamp(*mapped, kPopulateFirst, kPopulateStep);
+  const std::uint64_t upto = std::min(capacity, std::max(end, grown));
+  populate(data + *mapped, static_cast<std::size_t>(upto - *mapped), write);
+  *mapped = upto;
 }
 }  // namespace detail
 
@@ -133,10 +153,6 @@ class RingProducer {
   // (8-byte aligned), or nullptr when the ring is too full right now.
   // Call commit() to publish it; nothing is visible before that.
   [[gnu::always_inline]] std::byte* reserve(std::size_t payload) {
-    if (__builtin_expect(!populated_, 0)) {
-      detail::populate(data_, capacity(), true);
-      populated_ = true;
-    }
     const std::uint64_t need = record_bytes(payload);
     const std::uint64_t pos = tail_ & mask_;
     const std::uint64_t to_end = capacity() - pos;
@@ -154,6 +170,9 @@ class RingProducer {
     pad_ = span == need ? 0 : to_end;
     at_ = pad_ ? 0 : pos;
     need_ = need;
+    // The record and the line starts commit() zeroes after it (see "Pages").
+    const std::uint64_t end = std::min(capacity(), at_ + need + kZeroAhead + kCacheLine);
+    if (__builtin_expect(end > mapped_, 0)) detail::populate_prefix(data_, capacity(), &mapped_, end, true);
     return data_ + at_ + kRecordHeaderBytes;
   }
 
@@ -196,7 +215,7 @@ class RingProducer {
   std::uint64_t tail_ = 0;
   std::uint64_t head_cache_ = 0;
   std::uint64_t zeroed_ = 0;  // line starts in [tail_, zeroed_) read zero
-  bool populated_ = false;
+  std::uint64_t mapped_ = 0;  // data offsets [0, mapped_) are populated in this process
   std::uint64_t recycle_check_at_ = 0;  // next emptiness check when tail_ gets here
   // The reservation in progress.
   std::uint64_t at_ = 0, pad_ = 0, need_ = 0;
@@ -224,10 +243,6 @@ class RingConsumer {
   bool peek(Record* r) {
     std::uint64_t h = detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire);
     if (h == 0) return false;
-    if (__builtin_expect(!populated_, 0)) {
-      detail::populate(data_, mask_ + 1, false);
-      populated_ = true;
-    }
     if ((h & 0xFF) == kPad) {
       head_ += kRecordHeaderBytes + (h >> 8);
       h = detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire);
@@ -235,6 +250,8 @@ class RingConsumer {
     }
     r->kind = static_cast<std::uint8_t>(h & 0xFF);
     r->bytes = static_cast<std::size_t>(h >> 8);
+    const std::uint64_t end = (head_ & mask_) + record_bytes(r->bytes);
+    if (__builtin_expect(end > mapped_, 0)) detail::populate_prefix(data_, mask_ + 1, &mapped_, end, false);
     r->payload = data_ + (head_ & mask_) + kRecordHeaderBytes;
     return true;
   }
@@ -255,7 +272,7 @@ class RingConsumer {
   std::uint64_t mask_ = 0;
   std::uint64_t head_ = 0;
   std::uint64_t published_ = 0;
-  bool populated_ = false;
+  std::uint64_t mapped_ = 0;  // data offsets [0, mapped_) are populated in this process
 };
 
 }  // namespace ringmpi::shm
