@@ -101,7 +101,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
   std::size_t total = head, largest = 0;
   for (std::size_t j = 0; j < m; ++j)
     if (to[j]) {
-      total += align64(blocks[j].bytes());
+      total = slot_place(total, blocks[j].bytes()) + blocks[j].bytes();
       largest = std::max(largest, blocks[j].bytes());
     }
   const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest, nonblocking) && !by_address;
@@ -113,9 +113,10 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
     std::size_t at = head;
     for (std::size_t j = 0; j < m; ++j) {
       if (!to[j]) continue;
+      at = slot_place(at, blocks[j].bytes());
       pack_to(blocks[j], region + at);
       table[j] = Entry{at, blocks[j].bytes()};
-      at += align64(blocks[j].bytes());
+      at += blocks[j].bytes();
     }
   } else {
     bool all_contiguous = true;
@@ -214,7 +215,8 @@ bool seg::tables_apply(const Segment& s, long long block) {
   if (table > s.inline_max() / 2) return false;
   if (s.single_copy()) return true;
   return block >= 0 &&
-         table + static_cast<std::size_t>(s.size()) * align64(static_cast<std::size_t>(block)) <= s.inline_max();
+         table + slot_blocks_bytes(static_cast<std::size_t>(s.size()), static_cast<std::size_t>(block)) <=
+             s.inline_max();
 }
 
 bool seg::own_block_by_address(const Segment& s, std::size_t bytes, bool nonblocking) {
