@@ -54,12 +54,19 @@ inline constexpr std::size_t kRingHeaderBytes = 4 * kCacheLine;
 inline constexpr std::uint32_t kCollSegmentsPerOwner = 8;
 inline constexpr std::size_t kCollHeaderBytes = 4 * kCacheLine;
 inline constexpr std::size_t kCollLineBytes = 7 * kCacheLine;
-// Data slot bytes per member for a job of nranks: 256 KiB, less from 8
-// ranks on so that all segments stay within 256 MiB of address space, never
-// below 8 KiB. (A slot is a ring of regions; what moves through it costs two
-// copies, what is larger one process_vm_readv, see coll/seg.hpp.)
+// Data slot bytes per member for a job of nranks: 256 KiB, less from 23
+// ranks on so that all segments stay within 1 GiB of address space (32 KiB
+// at 64 ranks), never below 8 KiB. The arena is sparse, so what a job pays
+// for is the slots of the communicators it runs collectives on, not this
+// budget. (A slot is a ring of regions; what moves through it costs two
+// copies, what is larger one process_vm_readv, see coll/seg.hpp. With more
+// ranks than cores, a vector larger than a region is reduced in chunks of
+// one region, each a round in which every rank must get a core: with the
+// earlier 256 MiB budget, 8 KiB slots at 64 ranks, MPI_Reduce of 16 KiB took
+// 4.5 ms and MPI_Reduce_scatter_block of 256 B per rank 11.5 ms on 2 cores,
+// Open MPI 2.8 and 5.5 ms; with 32 KiB slots 0.9 and 0.7 ms.)
 constexpr std::size_t coll_slot_bytes(std::uint64_t nranks) {
-  const std::uint64_t budget = std::uint64_t(256) << 20;
+  const std::uint64_t budget = std::uint64_t(1024) << 20;
   std::size_t b = 256 * 1024;
   while (b > 8 * 1024 && nranks * nranks * kCollSegmentsPerOwner * b > budget) b /= 2;
   return b;

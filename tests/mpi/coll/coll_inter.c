@@ -15,8 +15,8 @@ static int nb; /* 1: the nonblocking forms, completed by MPI_Wait */
 static int val(int g, int r) { return 1000 * g + 10 * r + 1; }
 
 static void run(MPI_Comm ic, int g, int lr, int nl, int nr) {
-  int *rbuf = malloc(sizeof(int) * (size_t)(4 * (nl + nr) + 8));
-  int *sbuf = malloc(sizeof(int) * (size_t)(4 * (nl + nr) + 8));
+  int *rbuf = malloc(sizeof(int) * (size_t)(nl * nr + 4 * (nl + nr) + 8)); /* reduce_scatter: nl * nr */
+  int *sbuf = malloc(sizeof(int) * (size_t)(nl * nr + 4 * (nl + nr) + 8));
   int cnt[64], dsp[64], bdsp[64];
   MPI_Datatype types[64];
 

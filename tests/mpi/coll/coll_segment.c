@@ -358,7 +358,7 @@ static void nonblocking_movement(MPI_Comm comm) {
   for (int f = 0; f < 4; ++f) before[f] = counter(fam[f]);
   for (int ci = 0; ci < kNCounts; ++ci) {
     const int cnt = kCounts[ci], root = (ci + 1) % n;
-    const size_t big = (size_t)cnt * 2 * n + 8;
+    const size_t big = (size_t)(cnt + 2) * 2 * n + 8; /* sdis: (cnt + 2) per peer */
     int *b[8], *o[8];
     for (int j = 0; j < 8; ++j) { b[j] = malloc(sizeof(int) * big); o[j] = malloc(sizeof(int) * big); }
     int *counts = malloc(sizeof(int) * n), *displs = malloc(sizeof(int) * n);
