@@ -39,12 +39,9 @@ inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; 
 // MPI_Alltoall or MPI_Scatter at np = 64 did not fit the 4 KiB region beside
 // the table and went one process_vm_readv each, the writer waiting for
 // every reader: alltoall 9-11 ms a call on 2 cores, 3.9 ms by messages.)
+// slot_place(bytes, bytes) is what one such block takes in a run of them.
 inline std::size_t slot_place(std::size_t at, std::size_t bytes) {
   return bytes >= 64 ? align64(at) : (at + 7) & ~std::size_t{7};
-}
-// The bytes n blocks of `bytes` each take after a table (which ends on a line).
-inline std::size_t slot_blocks_bytes(std::size_t n, std::size_t bytes) {
-  return n * (bytes >= 64 ? align64(bytes) : (bytes + 7) & ~std::size_t{7});
 }
 
 inline Typed block_of(const void* base, const dtype::Datatype& t, int displ, int count) {

@@ -215,7 +215,8 @@ bool seg::tables_apply(const Segment& s, long long block) {
   if (table > s.inline_max() / 2) return false;
   if (s.single_copy()) return true;
   return block >= 0 &&
-         table + slot_blocks_bytes(static_cast<std::size_t>(s.size()), static_cast<std::size_t>(block)) <=
+         table + static_cast<std::size_t>(s.size()) * slot_place(static_cast<std::size_t>(block),
+                                                                  static_cast<std::size_t>(block)) <=
              s.inline_max();
 }
 
