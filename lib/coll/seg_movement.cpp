@@ -214,10 +214,9 @@ bool seg::tables_apply(const Segment& s, long long block) {
   const std::size_t table = table_bytes(static_cast<std::size_t>(s.size()));
   if (table > s.inline_max() / 2) return false;
   if (s.single_copy()) return true;
-  return block >= 0 &&
-         table + static_cast<std::size_t>(s.size()) * slot_place(static_cast<std::size_t>(block),
-                                                                  static_cast<std::size_t>(block)) <=
-             s.inline_max();
+  if (block < 0) return false;
+  const auto b = static_cast<std::size_t>(block);
+  return table + static_cast<std::size_t>(s.size()) * slot_place(b, b) <= s.inline_max();
 }
 
 bool seg::own_block_by_address(const Segment& s, std::size_t bytes, bool nonblocking) {
