@@ -1,10 +1,23 @@
 // Collective entry points (MPI-3.1 chapter 5), blocking and nonblocking, on
-// intra- and intercommunicators: argument checks, then lib/coll.
-//
-// Blocking collectives on intracommunicators run the tuned blocking code of
-// lib/coll (movement.cpp, reduction.cpp); everything else (the nonblocking
-// forms, all intercommunicator forms, Alltoallw) is built as a schedule
-// (lib/coll/scheduled.hpp) and run to its end or started.
+// intra- and intercommunicators: argument checks (and mpiexec --check's
+// agreement across ranks, api/coll_check.hpp), then the first of these that
+// takes the call (docs/design/collectives.md):
+//   1. the communicator's shared segment (coll/seg.hpp): a blocking call on
+//      an intracommunicator that has a segment, unless its family is forced
+//      to messages (RINGMPI_COLL_<family>=2) or the segment algorithm
+//      declines the call (seg_* returns false or -1: two ranks with a core
+//      each and little data, large data without single copy, a reduction on
+//      a non-contiguous type); a nonblocking call once the segment is
+//      attached, in the forms that have a segment algorithm (iseg_*, which
+//      return kNotHere otherwise);
+//   2. a blocking call on an intracommunicator that the segment did not
+//      take runs the message code of lib/coll (movement.cpp, reduction.cpp),
+//      which also serves communicators without a segment;
+//   3. everything else (the other nonblocking calls, all intercommunicator
+//      forms, Alltoallw, and the blocking calls of step 2 whose size every
+//      rank knows to be large: coll::fan_out_scheduled, reduce_by_blocks) is
+//      built as a schedule (coll/scheduled.hpp) and run to its end or started.
+// MPI_Barrier's blocking form is in api/comm_basic.cpp (coll/barrier.hpp).
 #include <string>
 #include <utility>
 #include <vector>

@@ -12,7 +12,7 @@
 
 namespace ringmpi::coll {
 
-// Tags of the user-level collectives on coll_context() (see coll/tags.hpp for
+// Tags of the user-level collectives on coll_context() (see exchange/tags.hpp for
 // the library-internal ones, which stay above -100).
 inline constexpr int kTagUserBcast = -101;
 inline constexpr int kTagUserGather = -102;
