@@ -1,5 +1,5 @@
 /*
- * ringmpi: the public MPI C API (MPI-3.1 subset, see README.md for what is covered).
+ * ringmpi: the public MPI C API (MPI-3.1 subset; what is covered: docs/guide/implemented.md).
  *
  * Handles are plain ints that encode the object kind and a table index
  * (see lib/core/handle.hpp), so a handle of the wrong kind, a freed handle or
@@ -880,7 +880,7 @@ int MPI_Grequest_complete(MPI_Request request);
 /* ==== end of generalized requests ======================================================== */
 
 /* ==== the tool information interface (MPI-3.1 section 14.3) ===============================
- * lib/api/tool*.cpp; README "What is implemented" lists the variables. Usable before
+ * lib/api/tool*.cpp; docs/guide/tools-interface.md lists the variables. Usable before
  * MPI_Init and after MPI_Finalize once MPI_T_init_thread has been called; thread-safe.
  * Handles are ints like every other handle here (kind, index, generation), so a freed or
  * garbage handle is MPI_T_ERR_INVALID_HANDLE instead of a crash. */
@@ -1104,7 +1104,7 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
 /* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
  * How many times this process took an internal path: "rndv_read", "rndv_split",
- * "rndv_push", "exchange_dissemination", "exchange_tree" (README, "Tunables").
+ * "rndv_push", "exchange_dissemination", "exchange_tree" (docs/guide/tunables.md).
  * For tests that force a path with a RINGMPI_* variable and must show it was
  * taken. MPI_ERR_ARG for an unknown name. Guard uses with RINGMPI_HAVE_MPIX_QUERY_COUNTER. */
 #define RINGMPI_HAVE_MPIX_QUERY_COUNTER 1

@@ -42,7 +42,7 @@ struct Block {
 // rank) go by blocks: a reduce-scatter in which rank i folds block i, then
 // (allreduce) an allgather of the blocks; each rank moves about twice the
 // vector instead of the root receiving n of them. Below it, fewer and
-// smaller messages win. Measured with bench/coll at np 2 and 4 (see README).
+// smaller messages win. Measured with bench/coll at np 2 and 4 (docs/guide/benchmarks-and-figures.md).
 inline constexpr std::size_t kBlockReductionBytes = 32768;
 bool reduce_by_blocks(const Reduction& r, int n);
 // Small nonblocking allreduces on 3 to this many ranks exchange every

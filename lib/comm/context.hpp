@@ -21,7 +21,7 @@
 //    participant computes the same AND, so all agree, and all fail alike when
 //    the AND is empty. A process is in at most one creating call at a time
 //    (blocking calls; at MPI_THREAD_MULTIPLE the program must not create
-//    communicators from two threads at once: README, docs/design/threads.md),
+//    communicators from two threads at once: docs/guide/threads.md, docs/design/threads.md),
 //    so the mask it sent stays true until the call claims the slot.
 // 6. A slot is taken while its communicator lives (claim/release); the p2p
 //    engine keeps its own pins, per context id, while an operation is pending

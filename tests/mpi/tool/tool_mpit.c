@@ -433,7 +433,7 @@ int main(int argc, char **argv) {
   check_error_classes();
   check_index_and_name_errors(); /* still returned, not handed to the fatal handler */
 #ifdef RINGMPI
-  /* From MPI_Init on: the values in use (README "Tunables"). */
+  /* From MPI_Init on: the values in use (docs/guide/tunables.md). */
   const unsigned long long eager = tool_cvar_number("RINGMPI_EAGER_LIMIT");
   const unsigned long long ring = tool_cvar_number("RINGMPI_RING_BYTES");
   TCHECK(eager >= 4096 && eager <= 16 << 20);
