@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <optional>
 #include <string_view>
 
@@ -17,29 +18,132 @@ constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely
 enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
           trace, check };
 
+// One row per option: the parser reads names, id and values; --help and the
+// man page (option_docs) read names, args and help. A new option is one row
+// here (and its case in parse_options). Synonyms from MPICH and Open MPI
+// are spellings of their row, so their usual command lines work.
 struct Spec {
-  std::string_view name;
+  std::string_view names;  // every spelling as shown, separated by spaces (one or two dashes parse alike)
+  std::string_view args;   // the names of the values that follow, "" for none
   Id id;
   int values;  // how many values follow the option
+  std::string_view help;
 };
 
-// Synonyms from MPICH and Open MPI so that their usual command lines work.
 constexpr Spec kSpecs[] = {
-    {"n", Id::nranks, 1},          {"np", Id::nranks, 1},         {"c", Id::nranks, 1},
-    {"bind-to", Id::bind, 1},      {"tag-output", Id::tag, 0},    {"prepend-rank", Id::tag, 0},
-    {"l", Id::tag, 0},             {"report-bindings", Id::report, 0},
-    {"verbose", Id::verbose, 0},   {"v", Id::verbose, 0},         {"timeout", Id::timeout, 1},
-    {"x", Id::export_var, 1},      {"genv", Id::genv, 2},         {"env", Id::genv, 2},
-    {"oversubscribe", Id::noop, 0}, {"allow-run-as-root", Id::noop, 0},
-    {"help", Id::help, 0},         {"h", Id::help, 0},            {"version", Id::version, 0},
-    {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
-    {"trace", Id::trace, 1},
-    {"check", Id::check, 0},
+    {"-n -np -c", "N", Id::nranks, 1, "number of ranks (default 1)"},
+    {"--bind-to", "core|numa|none", Id::bind, 1,
+     "pin each rank to one core, to one NUMA node, or not at all (default: core when the ranks fit on the "
+     "cores, none otherwise)"},
+    {"--report-bindings", "", Id::report, 0, "print where each rank is bound, on stderr"},
+    {"--tag-output -l --prepend-rank", "", Id::tag, 0, "prefix every output line with \"[rank] \""},
+    {"-x", "VAR[=value]", Id::export_var, 1,
+     "-x VAR exports VAR from mpiexec's environment to the ranks; -x VAR=value sets VAR to value in every rank"},
+    {"-genv -env", "VAR value", Id::genv, 2, "set VAR to value in every rank"},
+    {"--timeout", "S", Id::timeout, 1,
+     "kill the job after S seconds (also the environment variable MPIEXEC_TIMEOUT; 0 = no limit)"},
+    {"--oversubscribe", "", Id::noop, 0, "accepted; more ranks than cores is always allowed"},
+    {"--allow-run-as-root", "", Id::noop, 0, "accepted; nothing is refused to root"},
+    {"--no-deadlock-check", "", Id::no_deadlock, 0, "do not end a deadlocked job (see exit status 123)"},
+    {"--trace", "FILE", Id::trace, 1,
+     "record every MPI call and message of every rank and write them to FILE as Chrome trace-event JSON "
+     "(open it in ui.perfetto.dev or chrome://tracing; render it with ringmpi-trace svg|summary FILE)"},
+    {"--check", "", Id::check, 0,
+     "check arguments across ranks: every collective verifies that all ranks pass the same call, root, op "
+     "and type signature (count x datatype), every receive that the message's signature matches its own; the "
+     "first mismatch ends the job with one message naming the call and both ranks' arguments (exit status 1)"},
+    {"-v --verbose", "", Id::verbose, 0, "say which event loop and binding are used"},
+    {"-h --help", "", Id::help, 0, "print this text (options, exit statuses, environment) and exit"},
+    {"-V --version", "", Id::version, 0, "print ringmpi's version and exit"},
 };
+
+// The other parts of --help and mpiexec(1).
+constexpr UsageDoc kUsage{
+    "mpiexec [options] program [args...]",
+    "Starts N copies of program on this machine as one MPI job (ringmpi). The program and its arguments are "
+    "passed to every rank unchanged. mpirun is the same program.",
+    "Options end at the first argument that does not start with '-', or after \"--\" (the next argument is "
+    "then the program, even if it starts with '-'). Long options take one or two dashes, and --opt=value or "
+    "--opt value.",
+    "Ranks inherit mpiexec's environment. Rank 0 reads mpiexec's standard input; the other ranks read "
+    "/dev/null. Standard output and error of every rank are forwarded line by line (lines are never mixed).",
+    "When a rank fails, the other ranks are killed at once and mpiexec prints one line on stderr naming the "
+    "rank and the cause. Each rank leads its own process group; what it started there is killed when the rank "
+    "exits. SIGINT, SIGTERM and SIGHUP to mpiexec are passed on to the ranks (SIGKILL 1 s later if they are "
+    "still there); if mpiexec itself is killed, the ranks die with it. SIGQUIT to mpiexec prints what each "
+    "rank is doing (the MPI call it waits in, or that it is not waiting in MPI) and lets the job go on; "
+    "--timeout prints the same lines.",
+};
+
+constexpr ExitDoc kExits[] = {
+    {"0", "every rank exited with status 0"},
+    {"N", "the first rank to fail exited with status N (MPI_Abort: its code)"},
+    {"1", "a rank exited with status 0 after MPI_Init without MPI_Finalize"},
+    {"128+S",
+     "the first rank to fail was killed by signal S, or mpiexec itself received SIGINT/SIGTERM/SIGHUP (S) and "
+     "forwarded it to the ranks"},
+    {"2", "bad command line, or a RINGMPI_* variable out of range"},
+    {"124", "the time limit (--timeout, MPIEXEC_TIMEOUT) expired"},
+    {"123",
+     "deadlock: every rank still running was blocked in MPI for over a second with no message in flight (the "
+     "report on stderr names the call each rank waits in, with its arguments and the rank it waits for, and the "
+     "wait-for cycle); --no-deadlock-check turns this off"},
+    {"126", "the program is not executable"},
+    {"127", "the program was not found"},
+    {"125", "mpiexec itself failed (e.g. could not create the shared arena)"},
+};
+
+// Whether `name` (without its dashes) is one of the spellings in `names`.
+bool spelled(std::string_view names, std::string_view name) {
+  while (!names.empty()) {
+    const std::size_t end = names.find(' ');
+    std::string_view one = names.substr(0, end);
+    while (one.starts_with('-')) one.remove_prefix(1);
+    if (one == name) return true;
+    if (end == std::string_view::npos) break;
+    names.remove_prefix(end + 1);
+  }
+  return false;
+}
+
+// Greedy word wrap of `text` to `width` columns, every line indented by `indent`.
+std::string wrap(std::string_view text, std::size_t indent, std::size_t width) {
+  std::string out, line;
+  auto flush = [&] {
+    out += std::string(indent, ' ') + line + "\n";
+    line.clear();
+  };
+  while (!text.empty()) {
+    const std::size_t end = text.find(' ');
+    const std::string_view word = text.substr(0, end);
+    if (!line.empty() && indent + line.size() + 1 + word.size() > width) flush();
+    if (!line.empty()) line += ' ';
+    line += word;
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  if (!line.empty()) flush();
+  return out;
+}
+
+// "-n, -np, -c N": the spellings as --help shows them.
+std::string shown_names(const Spec& s) {
+  std::string out;
+  std::string_view names = s.names;
+  while (!names.empty()) {
+    const std::size_t end = names.find(' ');
+    if (!out.empty()) out += ", ";
+    out += names.substr(0, end);
+    if (end == std::string_view::npos) break;
+    names.remove_prefix(end + 1);
+  }
+  if (!s.args.empty()) out += " " + std::string(s.args);
+  return out;
+}
 
 const Spec* find_spec(std::string_view name) {
   for (const Spec& s : kSpecs)
-    if (s.name == name) return &s;
+    if (spelled(s.names, name)) return &s;
   return nullptr;
 }
 
@@ -195,76 +299,42 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
 }
 
 const std::string& usage_text() {
-  static const std::string text = R"(usage: mpiexec [options] program [args...]
-       mpirun  [options] program [args...]
-
-Starts N copies of program on this machine as one MPI job (ringmpi).
-The program and its arguments are passed to every rank unchanged.
-
-options:
-  -n, -np, -c N          number of ranks (default 1)
-  --bind-to core|numa|none
-                         pin each rank to one core, to one NUMA node, or not
-                         at all (default: core when the ranks fit on the
-                         cores, none otherwise)
-  --report-bindings      print where each rank is bound, on stderr
-  --tag-output, -l       prefix every output line with "[rank] "
-  -x VAR                 export VAR from mpiexec's environment to the ranks
-  -x VAR=value           set VAR to value in every rank
-  -genv VAR value        set VAR to value in every rank (also -env)
-  --timeout S            kill the job after S seconds (also the environment
-                         variable MPIEXEC_TIMEOUT; 0 = no limit)
-  --oversubscribe        accepted; more ranks than cores is always allowed
-  --allow-run-as-root    accepted; nothing is refused to root
-  --no-deadlock-check    do not end a deadlocked job (see exit status 123)
-  --trace FILE           record every MPI call and message of every rank and
-                         write them to FILE as Chrome trace-event JSON (open
-                         it in ui.perfetto.dev or chrome://tracing; render
-                         it with ringmpi-trace svg|summary FILE)
-  --check                check arguments across ranks: every collective verifies
-                         that all ranks pass the same call, root, op and type
-                         signature (count x datatype), every receive that the
-                         message's signature matches its own; the first
-                         mismatch ends the job with one message naming the call
-                         and both ranks' arguments (exit status 1)
-  -v, --verbose          say which event loop and binding are used
-  -h, --help             this text
-  -V, --version          ringmpi's version
-  --                     end of options (the next argument is the program)
-Long options take one or two dashes, and --opt=value or --opt value.
-
-Ranks inherit mpiexec's environment. Rank 0 reads mpiexec's standard input;
-the other ranks read /dev/null. Standard output and error of every rank are
-forwarded line by line (lines are never mixed).
-
-exit status:
-  0        every rank exited with status 0
-  N        the first rank to fail exited with status N (MPI_Abort: its code)
-  1        a rank exited with status 0 after MPI_Init without MPI_Finalize
-  128+S    the first rank to fail was killed by signal S, or mpiexec itself
-           received SIGINT/SIGTERM/SIGHUP (S) and forwarded it to the ranks
-  2        bad command line
-  124      the time limit (--timeout, MPIEXEC_TIMEOUT) expired
-  123      deadlock: every rank still running was blocked in MPI for over a
-           second with no message in flight (the report on stderr names the
-           call each rank waits in, with its arguments and the rank it waits
-           for, and the wait-for cycle); --no-deadlock-check turns this off
-  126      the program is not executable
-  127      the program was not found
-  125      mpiexec itself failed (e.g. could not create the shared arena)
-When a rank fails, the other ranks are killed at once and mpiexec prints one
-line on stderr naming the rank and the cause. Each rank leads its own process
-group; what it started there is killed when the rank exits. SIGINT, SIGTERM
-and SIGHUP to mpiexec are passed on to the ranks (SIGKILL 1 s later if they
-are still there); if mpiexec itself is killed, the ranks die with it.
-SIGQUIT to mpiexec prints what each rank is doing (the MPI call it waits in,
-or that it is not waiting in MPI) and lets the job go on; --timeout prints
-the same lines.
-
-environment (RINGMPI_* tunables are checked before the job starts):
-  MPIEXEC_TIMEOUT=S            as --timeout
-)" + tunables::help();
+  // Options in two columns (help from column 26), other text wrapped at 79.
+  constexpr std::size_t kWidth = 79, kColumn = 25;
+  static const std::string text = [] {
+    std::string t = "usage: " + std::string(kUsage.synopsis) + "\n       mpirun  " +
+                    std::string(kUsage.synopsis.substr(std::string_view("mpiexec ").size())) + "\n\n";
+    t += wrap(kUsage.about, 0, kWidth) + "\noptions:\n";
+    for (const Spec& s : kSpecs) {
+      const std::string left = "  " + shown_names(s);
+      std::string help = wrap(s.help, kColumn, kWidth);
+      if (left.size() + 1 < kColumn) help.replace(0, left.size(), left);  // on the option's line
+      else t += left + "\n";
+      t += help;
+    }
+    t += "  --" + std::string(kColumn - 4, ' ') + "end of options (the next argument is the program)\n";
+    t += "\n" + wrap(kUsage.syntax, 0, kWidth) + "\n" + wrap(kUsage.io, 0, kWidth) + "\nexit status:\n";
+    for (const ExitDoc& e : kExits) {
+      std::string line = wrap(e.meaning, 11, kWidth);
+      line.replace(0, 2 + e.status.size(), "  " + std::string(e.status));
+      t += line;
+    }
+    t += wrap(kUsage.failures, 0, kWidth);
+    t += "\nenvironment (RINGMPI_* tunables are checked before the job starts):\n";
+    t += "  MPIEXEC_TIMEOUT=S            as --timeout\n";
+    return t + tunables::help();
+  }();
   return text;
 }
+
+std::vector<OptionDoc> option_docs() {
+  std::vector<OptionDoc> out;
+  for (const Spec& s : kSpecs) out.push_back({s.names, s.args, s.help});
+  return out;
+}
+
+std::vector<ExitDoc> exit_docs() { return {std::begin(kExits), std::end(kExits)}; }
+
+const UsageDoc& usage_doc() { return kUsage; }
 
 }  // namespace ringmpi::launcher

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,5 +49,30 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
 
 const std::string& usage_text();
 const char* bind_name(Bind b);
+
+// The documentation of the command line, from the tables the parser itself
+// reads: --help (usage_text) and the mpiexec(1) man page (tools/man, through
+// tools/man/man_tables.cpp) are both made from these, so an option added to
+// the parser's table is documented in both. Text is plain: one paragraph
+// per string, no line breaks; the readers wrap it.
+struct OptionDoc {
+  std::string_view names;  // every spelling, as shown, separated by spaces: "-n -np -c"
+  std::string_view args;   // the names of its values ("N", "VAR VALUE"), "" for a flag
+  std::string_view help;   // what it does
+};
+struct ExitDoc {
+  std::string_view status;  // "0", "128+S"
+  std::string_view meaning;
+};
+struct UsageDoc {
+  std::string_view synopsis;  // "mpiexec [options] program [args...]"
+  std::string_view about;     // what mpiexec does
+  std::string_view syntax;    // how options are written
+  std::string_view io;        // environment, standard input and output
+  std::string_view failures;  // a failing rank, signals
+};
+std::vector<OptionDoc> option_docs();
+std::vector<ExitDoc> exit_docs();
+const UsageDoc& usage_doc();
 
 }  // namespace ringmpi::launcher

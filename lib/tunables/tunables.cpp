@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "tunables/range.hpp"
+
 namespace ringmpi::tunables {
 namespace {
 
@@ -74,14 +76,14 @@ bool number(const char* text, std::uint64_t* out) {
   return true;
 }
 
+}  // namespace
+
 std::string range_text(const Spec& s) {
   std::string r = s.power_of_two ? "a power of two between " : "a number between ";
   r += std::to_string(s.min) + " and ";
   r += s.max == kNoMax ? std::string("2^64-1") : std::to_string(s.max);
   return r;
 }
-
-}  // namespace
 
 const Spec& spec(Id id) { return kTable[static_cast<std::size_t>(id)]; }
 

@@ -60,7 +60,7 @@ struct Spec {
   std::uint64_t max;
   bool power_of_two;    // values must also be powers of two
   const char* fallback; // the default, in words (some depend on the job)
-  const char* meaning;  // one line for --help and the README
+  const char* meaning;  // one line for --help and ringmpi(7)
 };
 
 const Spec& spec(Id id);
