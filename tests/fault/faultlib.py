@@ -282,11 +282,24 @@ def parse_args(argv=None):
     return ap.parse_args(argv)
 
 
+class Skipped(Exception):
+    """Raised by skip(): the test's precondition does not hold on this machine."""
+
+
+def skip(why):
+    """Ends the current test as skipped (neither passed nor failed)."""
+    raise Skipped(why)
+
+
 def main(tests, argv=None):
-    """Runs each test(ctx); prints one line per test; exits 1 if any failed."""
+    """Runs each test(ctx); prints one line per test. Exits 1 if any failed,
+    else 77 (meson's skip) if any was skipped, else 0. A skip thus never
+    counts as a pass, but it hides the passes of the script's other tests:
+    a test that may skip belongs in a script of its own."""
     args = parse_args(argv)
     ctx = Context(args)
     failed = 0
+    skipped = 0
     suite_start = time.monotonic()
     for t in tests:
         if args.only and args.only not in t.__name__:
@@ -295,6 +308,9 @@ def main(tests, argv=None):
         try:
             t(ctx)
             print("ok   %-50s %.2f s" % (t.__name__, time.monotonic() - start), flush=True)
+        except Skipped as e:
+            skipped += 1
+            print("SKIP %s: %s" % (t.__name__, e), flush=True)
         except Failure as e:
             failed += 1
             print("FAIL %s: %s" % (t.__name__, e), flush=True)
@@ -312,9 +328,10 @@ def main(tests, argv=None):
     if leaked:
         failed += 1
         print("FAIL processes still holding ringmpi shared memory after the tests: %s" % leaked)
-    print("%d failed, %.1f s%s" % (failed, time.monotonic() - suite_start, " (poll)" if args.poll else ""))
+    print("%d failed, %d skipped, %.1f s%s" % (failed, skipped, time.monotonic() - suite_start,
+                                              " (poll)" if args.poll else ""))
     subprocess.run(["rm", "-rf", ctx.tmp])
-    sys.exit(1 if failed else 0)
+    sys.exit(1 if failed else 77 if skipped else 0)
 
 
 # ---- bad-input programs under MPI_ERRORS_ARE_FATAL ------------------------

@@ -7,9 +7,14 @@
  * Graph_create (a ring) with reorder = 1 give a permutation; Cart_map and
  * Graph_map name the same ranks (every rank computes the same placement);
  * a neighbourhood exchange on the reordered ring delivers from its Cartesian
- * neighbours; neighbour pairs under different L3s are never more than under
- * the identity, and fewer on the rings when the pinning took effect
- * (even np >= 4). */
+ * neighbours. When the pinning took effect on every rank: neighbour pairs
+ * under different L3s are never more than under the identity, and fewer
+ * whenever some placement has fewer (tried over all of them: the rings at
+ * even np >= 4, the open grid at np 3 and 8; at np 4 and 6 no placement of
+ * the grid beats the identity). When some rank could not be pinned (a cpuset without
+ * cpu 1, one cpu), where each rank is relative to the L3s is not what the
+ * program described, so the crossing counts say nothing: the program runs
+ * the other checks, then exits 77 (meson's skip) instead of passing. */
 #define _GNU_SOURCE
 #include <mpi.h>
 #include <sched.h>
@@ -28,23 +33,31 @@ static int *l3_by_rank(MPI_Comm c, int l3) {
   return all;
 }
 
-/* Pairs (i, i+1 mod size) of c's ranks under different L3s. */
-static int ring_crossings(MPI_Comm c, int l3) {
-  int *all = l3_by_rank(c, l3), cross = 0;
-  for (int i = 0; i < size && size > 2; ++i) cross += all[i] != all[(i + 1) % size];
-  if (size == 2) cross = all[0] != all[1];
-  free(all);
+/* Pairs (i, i+1 mod n) of a ring under different L3s (one pair at n = 2). */
+static int ring_cross(const int *l3, int n, int rows, int cols) {
+  (void)rows, (void)cols;
+  int cross = 0;
+  for (int i = 0; i < n && n > 2; ++i) cross += l3[i] != l3[(i + 1) % n];
+  if (n == 2) cross = l3[0] != l3[1];
   return cross;
 }
 
-/* Pairs of an open rows x cols grid (row-major ranks of c) under different L3s. */
-static int grid_crossings(MPI_Comm c, int l3, int rows, int cols) {
-  int *all = l3_by_rank(c, l3), cross = 0;
+/* Pairs of an open rows x cols grid (row-major nodes) under different L3s. */
+static int grid_cross(const int *l3, int n, int rows, int cols) {
+  (void)n;
+  int cross = 0;
   for (int i = 0; i < rows; ++i)
     for (int j = 0; j < cols; ++j) {
-      if (j + 1 < cols) cross += all[i * cols + j] != all[i * cols + j + 1];
-      if (i + 1 < rows) cross += all[i * cols + j] != all[(i + 1) * cols + j];
+      if (j + 1 < cols) cross += l3[i * cols + j] != l3[i * cols + j + 1];
+      if (i + 1 < rows) cross += l3[i * cols + j] != l3[(i + 1) * cols + j];
     }
+  return cross;
+}
+
+/* The crossings of the topology in c's rank order. */
+static int crossings(crossings_fn f, MPI_Comm c, int l3, int rows, int cols) {
+  int *all = l3_by_rank(c, l3);
+  const int cross = f(all, size, rows, cols);
   free(all);
   return cross;
 }
@@ -61,10 +74,19 @@ static void check_permutation(MPI_Comm c) {
   free(seen);
 }
 
-static void report(const char *what, int identity, int reordered, int must_cut) {
-  CHECK(reordered <= identity);
-  if (must_cut) CHECK(reordered < identity);
-  if (rank == 0) printf("np=%d %s: pairs under different L3s, identity %d, reordered %d\n", size, what, identity, reordered);
+static int all_pinned;
+
+/* The reordered communicator c against the identity: never more crossings,
+ * and fewer whenever some placement has fewer (fewest_crossings). */
+static void report(const char *what, crossings_fn f, MPI_Comm c, int l3, int rows, int cols) {
+  if (!all_pinned) return; /* the L3 of a rank is not rank % 2: nothing to compare */
+  const int identity = crossings(f, MPI_COMM_WORLD, l3, rows, cols), reordered = crossings(f, c, l3, rows, cols);
+  const int fewest = fewest_crossings(f, size, rows, cols);
+  if (rank == 0)
+    printf("np=%d %s: pairs under different L3s, identity %d, reordered %d, fewest possible %d\n", size, what,
+           identity, reordered, fewest);
+  CHECK(fewest <= reordered && reordered <= identity);
+  if (fewest < identity) CHECK(reordered < identity);
 }
 
 int main(int argc, char **argv) {
@@ -72,8 +94,8 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int all_pinned = pin_all_pairs(rank);
-  const int l3 = rank % 2, must_cut = all_pinned && size >= 4 && size % 2 == 0;
+  all_pinned = pin_all_pairs(rank);
+  const int l3 = rank % 2;
 
   /* A periodic ring. */
   int dims1 = size, period = 1, cr, mapped;
@@ -87,7 +109,7 @@ int main(int argc, char **argv) {
   CHECK_MPI(MPI_Cart_shift(ring, 0, 1, &left, &right));
   CHECK_MPI(MPI_Neighbor_alltoall(mine, 1, MPI_INT, got, 1, MPI_INT, ring));
   CHECK(got[0] == left && got[1] == right);
-  report("Cart_create ring", ring_crossings(MPI_COMM_WORLD, l3), ring_crossings(ring, l3), must_cut);
+  report("Cart_create ring", ring_cross, ring, l3, 0, 0);
   CHECK_MPI(MPI_Comm_free(&ring));
 
   /* An open 2-D grid. */
@@ -99,8 +121,7 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(grid, &cr);
   CHECK_MPI(MPI_Cart_map(MPI_COMM_WORLD, 2, dims2, periods2, &mapped));
   CHECK(mapped == cr);
-  report("Cart_create open 2-D grid", grid_crossings(MPI_COMM_WORLD, l3, dims2[0], dims2[1]),
-         grid_crossings(grid, l3, dims2[0], dims2[1]), 0);
+  report("Cart_create open 2-D grid", grid_cross, grid, l3, dims2[0], dims2[1]);
   CHECK_MPI(MPI_Comm_free(&grid));
 
   /* MPI_Graph_create: a ring. */
@@ -116,12 +137,17 @@ int main(int argc, char **argv) {
   MPI_Comm_rank(g, &cr);
   CHECK_MPI(MPI_Graph_map(MPI_COMM_WORLD, size, index, edges, &mapped));
   CHECK(mapped == cr);
-  report("Graph_create ring", ring_crossings(MPI_COMM_WORLD, l3), ring_crossings(g, l3), must_cut);
+  report("Graph_create ring", ring_cross, g, l3, 0, 0);
   CHECK_MPI(MPI_Comm_free(&g));
   free(index);
   free(edges);
 
   MPI_Barrier(MPI_COMM_WORLD);
+  if (!all_pinned) {
+    if (rank == 0) printf("topo_reorder_cache: skipped: a rank could not be pinned to cpu rank %% 2\n");
+    MPI_Finalize();
+    return 77;
+  }
   if (rank == 0) printf("topo_reorder_cache: ok\n");
   MPI_Finalize();
   return 0;
