@@ -77,7 +77,7 @@ constexpr UsageDoc kUsage{
 
 constexpr ExitDoc kExits[] = {
     {"0", "every rank exited with status 0"},
-    {"N", "the first rank to fail exited with status N (MPI_Abort: its code)"},
+    {"N", "the first rank to fail exited with status N (MPI_Abort: its code; a fatal MPI error: 1)"},
     {"1", "a rank exited with status 0 after MPI_Init without MPI_Finalize"},
     {"128+S",
      "the first rank to fail was killed by signal S, or mpiexec itself received SIGINT/SIGTERM/SIGHUP (S) and "

@@ -355,9 +355,10 @@ def check_fatal_cases(args, cases):
     """Runs each case of a bad-input program; returns the failures.
 
     cases: name -> (np, rank that errs (None: any rank), call, error class,
-    words the message must contain). A case passes when the job ends non-zero
-    on its own (no timeout, no signal), the program did not report that the
-    call succeeded, and a line 'ringmpi: rank R: CALL: ... (CLASS)' names
+    words the message must contain). A case passes when the job ends with
+    status 1, that of a rank stopped by a fatal MPI error (not a timeout, a
+    signal or the program's own MPI_Abort), the program did not report that
+    the call succeeded, and a line 'ringmpi: rank R: CALL: ... (CLASS)' names
     the class (a user-defined class with its value: '(user-defined error
     class 64)') and every word."""
     failures = []
@@ -376,6 +377,8 @@ def check_fatal_cases(args, cases):
             why = "the job had to be killed by the timeout"
         elif p.returncode < 0 or p.returncode > 128:
             why = "killed by a signal (crash?)"
+        elif p.returncode != 1:
+            why = "exit status %d, not 1 (a fatal MPI error)" % p.returncode
         elif not lines:
             why = "no '%s' line" % head
         elif not any(re.search(r"\(%s( \d+)?\)" % re.escape(cls), l) and all(w in l for w in words)
