@@ -26,10 +26,10 @@ RINGMPI_LOCK_WAIT="${RINGMPI_LOCK_WAIT:-300}"
 # tried again every 2 s until the same limit.
 ringmpi_apt_get() {
   start=$(date +%s)
-  wait=0
+  lock_timeout=0
   said=""
   while :; do
-    out=$(apt-get -o DPkg::Lock::Timeout="$wait" "$@" 2>&1) && return 0
+    out=$(apt-get -o DPkg::Lock::Timeout="$lock_timeout" "$@" 2>&1) && return 0
     case "$out" in
       *"Could not get lock"*|*"Unable to lock"*|*"Unable to acquire the dpkg"*) ;;
       *) printf '%s\n' "$out" >&2; return 1 ;;
@@ -46,7 +46,7 @@ ringmpi_apt_get() {
     else
       sleep 2
     fi
-    wait=$left
+    lock_timeout=$left
   done
 }
 
