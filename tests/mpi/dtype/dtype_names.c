@@ -3,7 +3,9 @@
  * names are one handle (MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX, MPI_LONG_LONG
  * and MPI_LONG_LONG_INT) the standard cannot give both; the name is MPICH's
  * choice (issue 35): "MPI_C_COMPLEX" and "MPI_LONG_LONG_INT". The table is
- * what MPICH 4.0.2 answers. */
+ * what MPICH 4.0.2 answers. The optional Fortran types the library lacks
+ * (MPI_INTEGER16, MPI_REAL2, MPI_COMPLEX4) are defined as MPI_DATATYPE_NULL,
+ * as MPICH defines MPI_INTEGER16 where it has no 16-byte integer. */
 #include <string.h>
 
 #include "check.h"
@@ -90,6 +92,26 @@ int main(int argc, char** argv) {
   /* Both names of the one handle answer the same. */
   CHECK(MPI_C_COMPLEX == MPI_C_FLOAT_COMPLEX && MPI_LONG_LONG == MPI_LONG_LONG_INT);
 
+  /* Optional Fortran datatypes: defined, and MPI_DATATYPE_NULL where absent. */
+#if !defined(MPI_INTEGER16) || !defined(MPI_REAL2) || !defined(MPI_COMPLEX4)
+#error "MPI_INTEGER16, MPI_REAL2 and MPI_COMPLEX4 must be defined"
+#endif
+  CHECK(MPI_INTEGER16 == MPI_DATATYPE_NULL);
+  CHECK(MPI_REAL2 == MPI_DATATYPE_NULL);
+  CHECK(MPI_COMPLEX4 == MPI_DATATYPE_NULL);
+  /* A program may test for them at run time, as MPICH's suite does. */
+  const MPI_Datatype optional[] = {MPI_INTEGER1, MPI_INTEGER2, MPI_INTEGER4, MPI_INTEGER8, MPI_INTEGER16,
+                                   MPI_REAL2,    MPI_REAL4,    MPI_REAL8,    MPI_REAL16,   MPI_COMPLEX4,
+                                   MPI_COMPLEX8, MPI_COMPLEX16, MPI_COMPLEX32};
+  int present = 0;
+  for (size_t k = 0; k < sizeof optional / sizeof optional[0]; ++k) {
+    if (optional[k] == MPI_DATATYPE_NULL) continue;
+    int size = 0;
+    CHECK_MPI(MPI_Type_size(optional[k], &size));
+    CHECK(size > 0);
+    ++present;
+  }
+  CHECK(present >= 8);
   MPI_Finalize();
   return 0;
 }
