@@ -156,6 +156,14 @@ typedef struct MPI_Status {
 #define MPI_REAL16 MPI_DATATYPE_NULL
 #define MPI_COMPLEX32 MPI_DATATYPE_NULL
 #endif
+/* The other optional Fortran datatypes of MPI-4.1 §3.2.2 (issue 35): the
+ * library has no 16-byte integer, 2-byte real or 4-byte complex type, so
+ * these are MPI_DATATYPE_NULL, the way MPICH defines a size-specific type
+ * it does not support (its mpi.h: MPI_INTEGER16 ((MPI_Datatype)
+ * MPI_DATATYPE_NULL)); a program may test for them with == and #ifdef. */
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
 #define RMPI_PREDEFINED_DATATYPE_COUNT 63
 
 /* ---- reduction operations ------------------------------------------------ */

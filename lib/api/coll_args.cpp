@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/lenient.hpp"
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
 
@@ -142,6 +143,7 @@ int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** 
     return call.fail(MPI_ERR_OP, "argument op=0x%x is not a valid operation (freed, or not an op handle)",
                      static_cast<unsigned>(op));
   if (!dtype::op_applies(*o, t)) return call.fail(MPI_ERR_OP, "%s", dtype::op_mismatch(op, t).c_str());
+  lenient_op(call, op, t);
   if (out) *out = o;
   return MPI_SUCCESS;
 }

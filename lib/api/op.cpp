@@ -1,5 +1,6 @@
 // Reduction operation handles and MPI_Reduce_local.
 #include "api/call.hpp"
+#include "api/lenient.hpp"
 #include "dtype/op.hpp"
 
 using namespace ringmpi;
@@ -64,6 +65,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
   const dtype::Op* o = nullptr;
   if (int e = valid_op(call, op, "op", &o)) return e;
   if (!dtype::op_applies(*o, *t)) return call.fail(MPI_ERR_OP, "%s", dtype::op_mismatch(op, *t).c_str());
+  api::lenient_op(call, op, *t);
   if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
     return call.fail(MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in MPI_Reduce_local");
   if (count > 0 && t->size > 0 && inbuf == inoutbuf)

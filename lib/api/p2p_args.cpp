@@ -1,6 +1,7 @@
 #include "api/p2p_args.hpp"
 
 #include "api/grequest.hpp"
+#include "api/lenient.hpp"
 
 #include <cstdio>
 
@@ -8,6 +9,14 @@ namespace ringmpi::api {
 int bad_buffer(Call& call, int count, const dtype::Datatype* t, const char* arg) {
   return call.fail(MPI_ERR_BUFFER, "argument %s is NULL while count=%d elements of %s are to be transferred", arg,
                    count, t->name.c_str());
+}
+
+int empty_message_type(Call& call, MPI_Datatype* datatype, const dtype::Datatype** t) {
+  call.note_type(MPI_DATATYPE_NULL);
+  lenient(call, "count 0 of MPI_DATATYPE_NULL (an empty message; MPI_BYTE says the same within the standard)");
+  *datatype = MPI_BYTE;
+  *t = dtype::lookup(MPI_BYTE);
+  return MPI_SUCCESS;
 }
 
 int bad_tag(Call& call, int tag, bool any_ok, const char* arg) {

@@ -20,9 +20,9 @@ int check_message(Call& call, const MPI_Message* message) {
   return MPI_SUCCESS;
 }
 
-int check_buffer_type(Call& call, void* buf, int count, MPI_Datatype datatype, const dtype::Datatype** t) {
+int check_buffer_type(Call& call, void* buf, int count, MPI_Datatype& datatype, const dtype::Datatype** t) {
   if (int e = call.count(count, "count")) return e;
-  if (int e = call.datatype(datatype, "datatype", t)) return e;
+  if (int e = check_message_type(call, count, datatype, t)) return e;
   if (!buf && count > 0 && (*t)->predefined && (*t)->size > 0)
     return call.fail(MPI_ERR_BUFFER, "argument buf is NULL while count=%d elements of %s are to be received", count,
                      (*t)->name.c_str());

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/coll_args.hpp"
+#include "api/lenient.hpp"
 #include "api/rma_check.hpp"
 #include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
@@ -203,7 +204,10 @@ std::byte* contiguous_span(const Common& c, int target_rank, MPI_Aint target_dis
 
 int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
   const std::string why = rma::accumulate_mismatch(op, t);
-  if (why.empty()) return MPI_SUCCESS;
+  if (why.empty()) {
+    api::lenient_op(call, op, t);
+    return MPI_SUCCESS;
+  }
   // A datatype of several basic types (under a predefined op that combines)
   // is the datatype's fault: §11.3.4 restricts accumulate datatypes.
   const dtype::Op* o = dtype::lookup_op(op);

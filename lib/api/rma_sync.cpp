@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "api/lenient.hpp"
 #include "api/rma_check.hpp"
 #include "group/group.hpp"
 #include "rma/sync.hpp"
@@ -68,6 +69,15 @@ int need_any_lock(Call& call, const rma::Window& w) {
   return call.fail(MPI_ERR_RMA_SYNC, "no passive-target epoch is open (MPI_Win_lock or MPI_Win_lock_all)");
 }
 
+// MPI_PROC_NULL as the rank of MPI_Win_lock, unlock, flush or flush_local:
+// the standard names no such target for these calls, but MPICH accepts it
+// as a no-op (no epoch is opened or closed, as communication calls with
+// target MPI_PROC_NULL do nothing), so it is one here (issue 35).
+[[gnu::cold]] int proc_null_sync(const Call& call) {
+  api::lenient(call, "rank MPI_PROC_NULL (a no-op)");
+  return MPI_SUCCESS;
+}
+
 // Inlined into each entry point (the name a constant there): a put + flush
 // pair is two calls' checks and one fence, and out of line this frame cost
 // as much as the checks.
@@ -75,6 +85,7 @@ int need_any_lock(Call& call, const rma::Window& w) {
   Call call(name);
   rma::Window* w;
   if (int e = api::win_arg(call, win, "win", &w)) return e;
+  if (__builtin_expect(rank == MPI_PROC_NULL, 0)) return proc_null_sync(call);
   if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
   if (int e = need_lock(call, *w, rank)) return e;
   rma::memory_barrier();
@@ -168,6 +179,10 @@ int MPI_Win_lock(int lock_type, int rank, int assert_bits, MPI_Win win) {
   if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
     return call.fail(MPI_ERR_LOCKTYPE, "argument lock_type=%d is neither MPI_LOCK_EXCLUSIVE nor MPI_LOCK_SHARED",
                      lock_type);
+  if (rank == MPI_PROC_NULL) {
+    if (int e = assert_arg(call, assert_bits, MPI_MODE_NOCHECK)) return e;
+    return proc_null_sync(call);
+  }
   if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
   if (int e = assert_arg(call, assert_bits, MPI_MODE_NOCHECK)) return e;
   if (w->lock_all || w->held[rank] != rma::Held::none)
@@ -181,6 +196,7 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   Call call("MPI_Win_unlock");
   rma::Window* w;
   if (int e = api::win_arg(call, win, "win", &w)) return e;
+  if (rank == MPI_PROC_NULL) return proc_null_sync(call);
   if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
   if (w->held[rank] == rma::Held::none)
     return call.fail(MPI_ERR_RMA_SYNC, "this rank holds no lock on target rank %d taken by MPI_Win_lock", rank);

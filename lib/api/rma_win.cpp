@@ -152,26 +152,55 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
   return MPI_SUCCESS;
 }
 
+// MPI-4.1 §12.2.3: shared_query answers for windows made by
+// MPI_Win_allocate_shared, MPI_Win_allocate and MPI_Win_create (not dynamic
+// windows, which have no one segment per rank). A member's memory that the
+// caller cannot reach by load/store comes back as size 0 and a NULL base.
+// Here the shared and allocate flavors keep every rank's memory in the
+// window's segment, mapped by all, so every member's memory is reachable;
+// a create window's memory is private to its owner (other ranks reach it
+// through process_vm_readv/writev), so only the caller's own is. Where the
+// standard leaves the answer open, MPICH's is given (issue 35): a member
+// with size 0 has a NULL base (MPICH's suite, win_shared_noncontig_put,
+// checks it), and an unreachable one disp_unit 0.
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   Call call("MPI_Win_shared_query");
   rma::Window* w;
   if (int e = win_arg(call, win, "win", &w)) return e;
-  if (w->flavor != rma::Flavor::shared)
-    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+  if (w->flavor == rma::Flavor::dynamic)
+    return call.fail(MPI_ERR_RMA_FLAVOR,
+                     "the window was made by MPI_Win_create_dynamic; MPI_Win_shared_query needs one made by "
+                     "MPI_Win_allocate_shared, MPI_Win_allocate or MPI_Win_create");
   if (int e = call.not_null(size, "size")) return e;
   if (int e = call.not_null(disp_unit, "disp_unit")) return e;
   if (int e = call.not_null(baseptr, "baseptr")) return e;
+  if (rank != MPI_PROC_NULL)
+    if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
+  const bool in_segment = w->flavor != rma::Flavor::create;
+  const auto reachable = [&](int r) { return in_segment || r == w->rank; };
   int r = rank;
-  if (rank == MPI_PROC_NULL) {  // the lowest rank with memory (MPI-3.1 §11.2.3)
-    r = 0;
-    while (r < w->size && w->win_size[r] == 0) ++r;
-    if (r == w->size) r = 0;
-  } else if (int e = api::rank_arg(call, *w, rank, "rank")) {
-    return e;
+  if (rank == MPI_PROC_NULL) {
+    // The lowest rank of the shared memory domain with size > 0. A create
+    // window's domain is the caller alone, and, as in MPICH, it answers
+    // for itself only when it is the whole window.
+    r = -1;
+    if (in_segment) {
+      for (int i = 0; i < w->size && r < 0; ++i)
+        if (w->win_size[i] > 0) r = i;
+    } else if (w->size == 1 && w->win_size[0] > 0) {
+      r = 0;
+    }
   }
-  *size = w->win_size[r];
-  *disp_unit = w->disp_unit[r];
-  void* p = w->memory_of(r);
+  void* p = nullptr;  // MPI_Alloc_mem's answer for size 0 may be NULL, and MPICH's is
+  if (r < 0 || !reachable(r)) {
+    *size = 0;
+    *disp_unit = 0;
+  } else {
+    *size = w->win_size[r];
+    *disp_unit = w->disp_unit[r];
+    if (*size > 0)
+      p = in_segment ? static_cast<void*>(w->memory_of(r)) : reinterpret_cast<void*>(w->base[r]);
+  }
   std::memcpy(baseptr, &p, sizeof p);
   return MPI_SUCCESS;
 }

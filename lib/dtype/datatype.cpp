@@ -95,7 +95,11 @@ State::State() {
   RMPI_BASIC(MPI_UINT16_T, std::uint16_t);
   RMPI_BASIC(MPI_UINT32_T, std::uint32_t);
   RMPI_BASIC(MPI_UINT64_T, std::uint64_t);
-  RMPI_BASIC(MPI_C_FLOAT_COMPLEX, std::complex<float>);
+  // MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX are one handle, so it has one
+  // name; MPICH's is "MPI_C_COMPLEX" (its typename test asks that name of
+  // MPI_C_COMPLEX and accepts it for MPI_C_FLOAT_COMPLEX), and so is ours
+  // (issue 35). MPI_LONG_LONG likewise answers "MPI_LONG_LONG_INT".
+  put(MPI_C_FLOAT_COMPLEX, basic<std::complex<float>>(MPI_C_FLOAT_COMPLEX, "MPI_C_COMPLEX"));
   RMPI_BASIC(MPI_C_DOUBLE_COMPLEX, std::complex<double>);
   RMPI_BASIC(MPI_C_LONG_DOUBLE_COMPLEX, std::complex<long double>);
   RMPI_BASIC(MPI_BYTE, unsigned char);

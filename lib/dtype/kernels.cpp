@@ -142,7 +142,7 @@ Kernel c_integer(MPI_Op op) {  // MAX MIN SUM PROD, logical and bitwise
 }
 
 template <class T>
-Kernel multi_language(MPI_Op op) {  // MPI_AINT, MPI_OFFSET, MPI_COUNT: not the logical ops
+Kernel fortran_integer(MPI_Op op) {  // "Fortran integer" of §5.9.2: not the logical ops (nor in MPICH)
   switch (op) {
     case MPI_LAND: case MPI_LOR: case MPI_LXOR: return nullptr;
     default: return c_integer<T>(op);
@@ -229,9 +229,13 @@ Kernel kernel_for(MPI_Op op, MPI_Datatype type) {
     case MPI_UINT16_T: return c_integer<std::uint16_t>(op);
     case MPI_UINT32_T: return c_integer<std::uint32_t>(op);
     case MPI_UINT64_T: return c_integer<std::uint64_t>(op);
-    case MPI_AINT: return multi_language<MPI_Aint>(op);
-    case MPI_OFFSET: return multi_language<MPI_Offset>(op);
-    case MPI_COUNT: return multi_language<MPI_Count>(op);
+    // The multi-language types: §5.9.2 lists them with MAX MIN SUM PROD and the
+    // bitwise ops only, but MPICH and Open MPI also take the logical ops on them
+    // (nonzero is true, as on a C integer), so a program that uses MPI_LAND on
+    // MPI_AINT on a cluster runs here too (issue 35).
+    case MPI_AINT: return c_integer<MPI_Aint>(op);
+    case MPI_OFFSET: return c_integer<MPI_Offset>(op);
+    case MPI_COUNT: return c_integer<MPI_Count>(op);
     case MPI_FLOAT: return floating<float>(op);
     case MPI_DOUBLE: return floating<double>(op);
     case MPI_LONG_DOUBLE: return floating<long double>(op);
@@ -250,12 +254,12 @@ Kernel kernel_for(MPI_Op op, MPI_Datatype type) {
     case MPI_2INT: return pair<int>(op);
     case MPI_SHORT_INT: return pair<short>(op);
     case MPI_LONG_DOUBLE_INT: return pair<long double>(op);
-    // Fortran (§5.9.2): "Fortran integer" has no logical ops, like the multi-language types.
+    // Fortran (§5.9.2): "Fortran integer" has no logical ops.
     case MPI_INTEGER:
-    case MPI_INTEGER4: return multi_language<std::int32_t>(op);
-    case MPI_INTEGER1: return multi_language<std::int8_t>(op);
-    case MPI_INTEGER2: return multi_language<std::int16_t>(op);
-    case MPI_INTEGER8: return multi_language<std::int64_t>(op);
+    case MPI_INTEGER4: return fortran_integer<std::int32_t>(op);
+    case MPI_INTEGER1: return fortran_integer<std::int8_t>(op);
+    case MPI_INTEGER2: return fortran_integer<std::int16_t>(op);
+    case MPI_INTEGER8: return fortran_integer<std::int64_t>(op);
     case MPI_REAL:
     case MPI_REAL4: return floating<float>(op);
     case MPI_DOUBLE_PRECISION:

@@ -101,11 +101,25 @@ bool covers(const AttachList& list, std::uintptr_t lo, std::uintptr_t hi) {
     if ((seq & 1) == 0) {
       std::uint32_t n = list.count.load(kRelaxed);
       if (n > kMaxAttached) n = kMaxAttached;  // a torn read; the seq check below retries it
-      bool inside = false;
-      for (std::uint32_t i = 0; i < n && !inside; ++i) {
-        const std::uint64_t b = list.slot[i].base.load(kRelaxed), len = list.slot[i].bytes.load(kRelaxed);
-        inside = lo >= b && hi <= b + len;
+      // Walk [lo, hi) from attachment to attachment: an access may span
+      // regions attached back to back (MPICH and Open MPI accept it, and the
+      // bytes are all attached). Attachments never overlap (attach refuses
+      // it), so at most one holds `at`; each step moves `at` to that one's
+      // end, so at most n steps.
+      std::uint64_t at = lo;
+      for (std::uint32_t step = 0; step < n && at < hi; ++step) {
+        std::uint64_t next = at;
+        for (std::uint32_t i = 0; i < n; ++i) {
+          const std::uint64_t b = list.slot[i].base.load(kRelaxed), len = list.slot[i].bytes.load(kRelaxed);
+          if (at >= b && at - b < len) {
+            next = b + len;
+            break;
+          }
+        }
+        if (next == at) break;  // `at` is not attached
+        at = next;
       }
+      const bool inside = at >= hi;
       std::atomic_thread_fence(std::memory_order_acquire);
       if (list.seq.load(kRelaxed) == seq) return inside;
     }

@@ -39,7 +39,8 @@ static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
 int attach(AttachList& mine, std::uintptr_t base, std::size_t bytes, std::string* why);
 // Owner only. False when no attachment starts at base.
 bool detach(AttachList& mine, std::uintptr_t base);
-// Anyone: true when one attachment holds all of [lo, hi) (lo < hi).
+// Anyone: true when every byte of [lo, hi) (lo < hi) is attached, by one
+// attachment or by several that meet end to start.
 bool covers(const AttachList& list, std::uintptr_t lo, std::uintptr_t hi);
 
 }  // namespace ringmpi::rma

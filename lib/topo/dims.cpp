@@ -1,18 +1,30 @@
-// MPI_Dims_create's balanced factorisation (MPI-3.1 §7.5.2).
+// MPI_Dims_create's balanced factorisation (MPI-4.1 §8.5.2).
 //
 // The standard asks that the free dimensions be "as close to each other as
 // possible, using an appropriate divisibility algorithm", returned in
-// non-increasing order. "Close to each other" is read here as: the smallest
-// spread (largest minus smallest free dimension); among equal spreads, the
-// largest smallest dimension (the factors crowd around the k-th root from
-// below as well as from above). This is the answer MPICH gives and the
-// external test suites expect: 5040 over 3 dimensions is 21 x 16 x 15 (spread
-// 6, smallest 15), not the greedy 20 x 18 x 14 (spread 6, smallest 14).
+// non-increasing order, and leaves the choice among equally close answers
+// to the implementation. ringmpi makes MPICH's choice (src/mpi/topo/
+// dims_create.c, Traeff and Luebbe's EuroMPI'15 method), so that a program
+// gets the same grid here as on an MPICH cluster (issue 35); the code is our
+// own, and tests/mpi/topo/topo_dims_mpich.c compares it with a table that
+// MPICH's own MPI_Dims_create produced. The rule, as MPICH applies it:
+// 1. a prime that occurs once and exceeds the square root of what is left
+//    becomes a dimension of its own (largest first, never the smallest
+//    prime, one dimension always left over); the rest is balanced alone;
+// 2. if what is left has no more prime factors than dimensions: the primes,
+//    largest first, then ones; a prime power p^e: as even as possible;
+// 3. otherwise, among the factorisations into factors >= 2: the smallest
+//    spread (largest minus smallest), and among equal spreads the one whose
+//    smallest factor is largest, then whose second smallest is largest, and
+//    so on. 5616 in 4 dimensions: 13 x 9 x 8 x 6, not 13 x 12 x 6 x 6.
+// Not reproduced: where MPICH's int arithmetic overflows (a prime factor
+// above 46340, whose square exceeds INT_MAX, is not set aside by MPICH);
+// here step 1 applies as written.
 //
 // Cost: nnodes is factorised by trial division (at most sqrt(nnodes) steps),
 // then a branch-and-bound search runs over the divisors only. The first
 // (largest) factor is tried upwards from the k-th root, so a good answer is
-// found at once; a branch ends as soon as it cannot beat the best spread.
+// found at once; a branch ends as soon as it cannot reach the best spread.
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -74,31 +86,42 @@ std::vector<u64> divisors_of(const std::vector<std::pair<u64, int>>& primes) {
   return divs;
 }
 
-struct Search {
-  const std::vector<u64>& divs;  // ascending
-  std::vector<u64> cur, best;
-  u64 best_spread = UINT64_MAX, best_min = 0;
+// Ascending-order comparison of two non-increasing factor lists of the same
+// length: the one whose smallest factor is larger wins, then the second
+// smallest, and so on (MPICH keeps the last of equally balanced candidates
+// in an enumeration that runs upwards from the smallest dimension).
+bool later_in_mpich_order(const std::vector<u64>& a, const std::vector<u64>& b) {
+  for (std::size_t i = a.size(); i-- > 0;)
+    if (a[i] != b[i]) return a[i] > b[i];
+  return false;
+}
 
-  bool better(u64 spread, u64 min) const {
-    return spread < best_spread || (spread == best_spread && min > best_min);
+struct Search {
+  const std::vector<u64>& divs;  // ascending, each >= 2
+  std::vector<u64> cur, best;
+  u64 best_spread = UINT64_MAX;
+
+  bool better(u64 spread) const {
+    if (spread != best_spread) return spread < best_spread;
+    return later_in_mpich_order(cur, best);
   }
 
-  // Chooses the remaining k factors (each <= maxf) of rem, non-increasing.
+  // Chooses the remaining k factors (each in [2, maxf]) of rem, non-increasing.
   void run(u64 rem, int k, u64 maxf) {
     const u64 top = cur.front();
     if (k == 1) {
-      if (rem > maxf) return;
-      if (better(top - rem, rem)) {
-        cur.push_back(rem);
+      if (rem > maxf || rem < 2) return;
+      cur.push_back(rem);
+      if (better(top - rem)) {
         best = cur;
         best_spread = top - rem;
-        best_min = rem;
-        cur.pop_back();
       }
+      cur.pop_back();
       return;
     }
-    // The smallest factor must stay >= lo to keep the spread no worse.
-    const u64 lo = top > best_spread ? top - best_spread : 1;
+    // The smallest factor must stay >= lo to keep the spread no worse (ties
+    // are searched too: they are decided by later_in_mpich_order).
+    const u64 lo = std::max<u64>(2, top > best_spread ? top - best_spread : 2);
     auto it = std::upper_bound(divs.begin(), divs.end(), std::min(maxf, rem));
     while (it != divs.begin()) {
       const u64 f = *--it;
@@ -114,36 +137,64 @@ struct Search {
   }
 };
 
+// The general case: n has more prime factors (with multiplicity) than k >= 2,
+// so every factor can be >= 2. The smallest spread wins; equal spreads go by
+// later_in_mpich_order.
+std::vector<u64> most_balanced(u64 n, int k, const std::vector<std::pair<u64, int>>& primes) {
+  std::vector<u64> divs = divisors_of(primes);
+  divs.erase(divs.begin());  // 1: never a factor here (MPICH searches divisors 2..n-1)
+  const u64 root = floor_root(n, k);  // the smallest factor is at most this
+  Search s{divs, {}, {}};
+  for (auto it = std::lower_bound(divs.begin(), divs.end(), root); it != divs.end(); ++it) {
+    const u64 f = *it;
+    if (pow_capped(f, k, n) < n) continue;  // k factors <= f cannot reach n
+    if (s.best_spread != UINT64_MAX && f - root > s.best_spread) break;
+    s.cur.assign(1, f);
+    s.run(n / f, k - 1, f);
+  }
+  return s.best;
+}
+
 }  // namespace
 
 std::vector<long long> balanced_factors(long long n, int k) {
   if (k <= 0) return {};
-  const u64 un = static_cast<u64>(n);
   if (k == 1) return {n};
-  const auto primes = prime_powers(un);
-  int omega = 0;  // prime factors with multiplicity
+  u64 rest = static_cast<u64>(n);
+  auto primes = prime_powers(rest);  // ascending
+  std::vector<u64> out;
+  // A prime that occurs once and exceeds the square root of what is left must
+  // be a dimension of its own; MPICH sets these aside first (largest first,
+  // never the smallest prime, while more than one dimension remains, up to
+  // the first prime that does not qualify) and balances only the rest, so
+  // the spread it minimises leaves them out.
+  while (primes.size() > 1 && static_cast<int>(out.size()) < k - 1) {
+    const auto [p, e] = primes.back();
+    if (e != 1 || p * p <= rest) break;
+    out.push_back(p);
+    rest /= p;
+    primes.pop_back();
+  }
+  const int left = k - static_cast<int>(out.size());
+  int omega = 0;  // prime factors of rest, with multiplicity
   for (auto [p, e] : primes) omega += e;
-  if (k >= omega) {
-    // The primes themselves (then ones): no factorisation has a smaller
-    // largest factor, and any other one with k >= omega factors has a 1 or a
-    // composite, so a smaller minimum or a larger maximum.
-    std::vector<long long> out;
+  if (omega <= left) {
+    // The primes themselves, largest first, then ones: no factorisation has
+    // a smaller largest factor.
     for (auto it = primes.rbegin(); it != primes.rend(); ++it)
-      for (int i = 0; i < it->second; ++i) out.push_back(static_cast<long long>(it->first));
+      for (int i = 0; i < it->second; ++i) out.push_back(it->first);
     out.resize(static_cast<std::size_t>(k), 1);
-    return out;
+  } else if (left == 1) {
+    out.push_back(rest);
+  } else if (primes.size() == 1) {
+    // A prime power p^e: e / left factors of p each, the first e % left one more.
+    const auto [p, e] = primes.front();
+    for (int i = 0; i < left; ++i) out.push_back(pow_capped(p, e / left + (i < e % left ? 1 : 0), rest));
+  } else {
+    const std::vector<u64> tail = most_balanced(rest, left, primes);
+    out.insert(out.end(), tail.begin(), tail.end());
   }
-  const std::vector<u64> divs = divisors_of(primes);
-  const u64 root = floor_root(un, k);  // the smallest factor is at most this
-  Search s{divs, {}, {}};
-  for (auto it = std::lower_bound(divs.begin(), divs.end(), root); it != divs.end(); ++it) {
-    const u64 f = *it;
-    if (pow_capped(f, k, un) < un) continue;  // k factors <= f cannot reach n
-    if (s.best_spread != UINT64_MAX && f - root > s.best_spread) break;
-    s.cur.assign(1, f);
-    s.run(un / f, k - 1, f);
-  }
-  return {s.best.begin(), s.best.end()};
+  return {out.begin(), out.end()};
 }
 
 std::string dims_create(int nnodes, int ndims, int* dims) {

@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   static long dyn_mem[8];
   MPI_Win dyn = MPI_WIN_NULL;
   MPI_Aint dyn_at = 0;
-  if (!strcmp(c, "dynamic_unattached")) {
+  if (!strcmp(c, "dynamic_unattached") || !strcmp(c, "shared_query_flavor")) {
     MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &dyn);
     if (rank == 0) MPI_Win_attach(dyn, dyn_mem, 4 * sizeof(long));
     MPI_Get_address(dyn_mem, &dyn_at);
@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       MPI_Aint sz;
       int du;
       void* p;
-      rc = MPI_Win_shared_query(win, 0, &sz, &du, &p);
+      rc = MPI_Win_shared_query(dyn, 0, &sz, &du, &p); /* MPI-4.1: every flavor but dynamic */
     }
     if (!strcmp(c, "comm_errhandler")) {
       MPI_Errhandler eh;
