@@ -17,6 +17,7 @@ Modes (run by fortran/meson.build; OUT is written):
                                                function with a Fortran binding
   gen_fortran.py mpif MPI_H DESC CONSTS OUT    mpif.h (fixed and free form)
   gen_fortran.py module MPI_H DESC CONSTS OUT  mpi_module.f90: `use mpi`
+  gen_fortran.py f08-module MPI_H DESC CONSTS OUT   mpi_f08_module.f90: `use mpi_f08`
   gen_fortran.py check MPI_H DESC              exit 1 when a function of mpi.h has no
                                                Fortran binding and is not exempt
                                                (the lint test fortran-coverage)
@@ -39,6 +40,11 @@ EXEMPT = {
     "MPI_Errhandler_set": "removed in MPI-3.0; not in MPI-4.1's description",
     "MPI_Errhandler_get": "removed in MPI-3.0; not in MPI-4.1's description",
 }
+
+# MPI-4.1 gives the large-count functions (MPI_Send_c, ...) no binding in
+# mpif.h or `use mpi`; in mpi_f08 they are overloads of the generic names
+# (MPI_Send with INTEGER(KIND=MPI_COUNT_KIND) counts), not generated yet.
+LARGE_COUNT = re.compile(r"_c$")
 
 # Functions whose C glue is written by hand in fortran/glue_callbacks.c
 # (Fortran callbacks need a C trampoline, and attribute values need the
@@ -145,18 +151,11 @@ def desc_c_params(proc):
 # ---- the C glue ------------------------------------------------------------------
 
 
-def glue_function(ret, name, params_text, proc):
-    """The C glue of one function: pmpi_<name>_ and its weak alias mpi_<name>_."""
-    cps = c_params(params_text)
-    dps = desc_c_params(proc)
-    if len(cps) != len(dps):
-        raise Skip("%s: mpi.h has %d parameters, the description %d" % (name, len(cps), len(dps)))
-    fps = f90_params(proc)
-    fname = proc["f90"]["name"]
-    lname = name.lower()
-    args, hidden, pre, post, call = [], [], [], [], []
-    ftype_of = {}
-    for fp in fps:
+def f77_signature(name, proc):
+    """The C parameters of pmpi_<name>_: every Fortran argument by
+    reference, then gfortran's hidden lengths of the CHARACTER ones."""
+    args, hidden = [], []
+    for fp in f90_params(proc):
         ft = fp["f90"]["type"]
         n = "f_" + fp["name"]
         if ft in ("<type>", "<TYPE>"):
@@ -170,7 +169,25 @@ def glue_function(ret, name, params_text, proc):
             args.append("%s *%s" % (FTYPE_C[ft], n))
         else:
             raise Skip("%s: Fortran type %s of %s" % (name, ft, fp["name"]))
-        ftype_of[fp["name"]] = ft
+    return args, hidden
+
+
+def arg_names(decls):
+    return [re.search(r"(\w+)$", d).group(1) for d in decls]
+
+
+def glue_function(ret, name, params_text, proc):
+    """The C glue of one function: pmpi_<name>_ and its weak alias mpi_<name>_."""
+    cps = c_params(params_text)
+    dps = desc_c_params(proc)
+    if len(cps) != len(dps):
+        raise Skip("%s: mpi.h has %d parameters, the description %d" % (name, len(cps), len(dps)))
+    fps = f90_params(proc)
+    fname = proc["f90"]["name"]
+    lname = name.lower()
+    pre, post, call = [], [], []
+    args, hidden = f77_signature(name, proc)
+    ftype_of = {fp["name"]: fp["f90"]["type"] for fp in fps}
     has_requests = any(dp["name"] == "array_of_requests" for dp in proc["params"])
     for (ctype, cname, arr), dp in zip(cps, dps):
         n = "f_" + dp["name"]
@@ -255,9 +272,13 @@ def glue_function(ret, name, params_text, proc):
         out.append("  return %s(%s);" % (name, ", ".join(call)))
         out.append("}")
     else:
-        out.append("void p%s_(%s) {" % (lname, sig))
+        # The body, shared by mpif.h/use mpi (pmpi_x_, naming the call as
+        # Fortran 77 does) and mpi_f08 (PMPI_X_f08, whose name is C's);
+        # inlined into both.
+        out.append("static inline __attribute__((always_inline)) void rmpi_f_%s(%s, const char *rmpi_name) {" %
+                   (lname, ", ".join(args + hidden)))
         out.extend("  " + s for s in pre)
-        out.append('  RMPI_F_NAME("%s");' % fname)
+        out.append("  RMPI_F_NAME(rmpi_name);")
         out.append("  int rc = %s(%s);" % (name, ", ".join(call)))
         out.append("  RMPI_F_NAME(NULL);")
         out.extend("  " + s for s in post)
@@ -265,6 +286,9 @@ def glue_function(ret, name, params_text, proc):
             out.append("  *f_ierror = rc;")
         else:
             out.append("  (void)rc;  /* MPI_PCONTROL has no IERROR */")
+        out.append("}")
+        out.append("void p%s_(%s) {" % (lname, sig))
+        out.append('  rmpi_f_%s(%s, "%s");' % (lname, ", ".join(arg_names(args + hidden)), fname))
         out.append("}")
     out.append("extern __typeof__(p%s_) %s_ __attribute__((weak, alias(\"p%s_\")));" %
                (lname, lname, lname))
@@ -288,6 +312,7 @@ def gen_glue(mpi_h, desc, out_path):
             errors.append(str(e))
     if errors:
         sys.exit("gen_fortran.py glue: no binding can be generated:\n  " + "\n  ".join(errors))
+    parts.append(gen_f08_glue(funcs, procs))
     write(out_path, "\n".join(parts))
 
 
@@ -499,7 +524,7 @@ def check(mpi_h, desc):
     missing = []
     for _, rest, prefix, params in funcs:
         name = prefix + rest
-        if name in EXEMPT:
+        if name in EXEMPT or LARGE_COUNT.search(name):
             continue
         proc = procs.get(name)
         if proc is None:
@@ -530,11 +555,341 @@ def main(argv):
         gen_mpif(argv[2], argv[3], argv[4], argv[5])
     elif mode == "module":
         gen_module(argv[2], argv[3], argv[4], argv[5])
+    elif mode == "f08-module":
+        gen_f08_module(argv[2], argv[3], argv[4], argv[5])
     elif mode == "check":
         return check(argv[2], argv[3])
     else:
         sys.exit(__doc__)
     return 0
+
+
+
+# ---- mpi_f08 ------------------------------------------------------------------------
+#
+# Every specific procedure of mpi_f08 whose arguments C can take (all but
+# those with procedure arguments) is a BIND(C) interface to a C function of
+# the generated glue, PMPI_X_f08 (PMPI_X_f08ts with choice buffers, the
+# linker names of MPI-4.1 §19.1.5) and its weak alias MPI_X_f08: a handle
+# TYPE(MPI_Comm) is one INTEGER passed by reference, a TYPE(MPI_Status) is
+# C's MPI_Status, a choice buffer TYPE(*), DIMENSION(..) and a CHARACTER
+# (LEN=*) arrive as C descriptors (ISO_Fortran_binding.h), an absent
+# OPTIONAL ierror as NULL. The C function then runs the same body as the
+# mpif.h binding. Procedures with procedure arguments (MPI_Op_create, ...)
+# are module procedures calling the mpif.h binding's pmpi_x_, whose
+# callbacks already have the arguments of mpi_f08's abstract interfaces.
+
+HANDLE_TYPES = {"COMM": "MPI_Comm", "GROUP": "MPI_Group", "DATATYPE": "MPI_Datatype", "OP": "MPI_Op",
+                "REQUEST": "MPI_Request", "ERRHANDLER": "MPI_Errhandler", "INFO": "MPI_Info",
+                "MESSAGE": "MPI_Message", "WIN": "MPI_Win", "FILE": "MPI_File", "SESSION": "MPI_Session"}
+BUFFER_F08 = "TYPE(*), DIMENSION(..)"
+
+
+def handle_kinds(mpi_h):
+    """{kind number: f08 type} from mpi.h's handle encoding (RMPI_KIND_X)."""
+    with open(mpi_h, encoding="utf-8") as fh:
+        text = fh.read()
+    out = {}
+    for name, num in re.findall(r"#define RMPI_KIND_(\w+) (\d+)", text):
+        if name in HANDLE_TYPES:
+            out[int(num)] = HANDLE_TYPES[name]
+    return out
+
+
+def handle_type_of(value, kinds):
+    """The f08 type of a predefined handle's value (bit 30 set, generation
+    0: include/mpi.h's RMPI_HANDLE), or None for a plain integer."""
+    if value <= 0 or not value & 0x40000000 or (value >> 20) & 0x3F:
+        return None
+    return kinds.get((value >> 26) & 0xF)
+
+
+def f08_params(proc):
+    return [p for p in proc["params"] if "f08" in p]
+
+
+def f08_has_procedure(proc):
+    return any(p["f08"]["type"].startswith("PROCEDURE") for p in f08_params(proc))
+
+
+def f08_has_buffer(proc):
+    return any(p["f08"]["type"] == BUFFER_F08 for p in f08_params(proc))
+
+
+def f08_specific(proc):
+    return proc["name"] + ("_f08ts" if f08_has_buffer(proc) else "_f08")
+
+
+def f08_functions(funcs, procs):
+    """(name, proc) of the functions of mpi.h that have an mpi_f08 binding."""
+    out = []
+    for _, rest, prefix, _ in funcs:
+        name = prefix + rest
+        proc = procs.get(name)
+        if proc and proc["f08"] and proc["f90"] and name not in EXEMPT:
+            out.append((name, proc))
+    return out
+
+
+def f08_decl(fp, in_callback=False):
+    f = fp["f08"]
+    t = f["type"]
+    if t.startswith("CHARACTER") and not in_callback:
+        t = "CHARACTER(LEN=*)"  # a descriptor in C: any length is taken
+    attrs = [t]
+    if f["optional"]:
+        attrs.append("OPTIONAL")
+    if f["intent"] and not in_callback:
+        attrs.append(f["intent"])
+    if f["asynchronous"]:
+        attrs.append("ASYNCHRONOUS")
+    return "%s :: %s%s" % (", ".join(attrs), fp["name"], f["dims"])
+
+
+def f08_interface(proc, pmpi):
+    """A BIND(C) interface body for one specific procedure."""
+    spec = ("P" if pmpi else "") + f08_specific(proc)
+    fps = f08_params(proc)
+    ret = proc["f08"]["return_type"]
+    kw = "FUNCTION" if ret else "SUBROUTINE"
+    lines = ['%s %s(%s) BIND(C, NAME="%s")' % (kw, spec, ", ".join(p["name"] for p in fps), spec),
+             "  IMPORT", "  IMPLICIT NONE"]
+    if ret:
+        lines.append("  %s :: %s" % (ret, spec))
+    lines += ["  " + f08_decl(p) for p in fps]
+    lines.append("END %s %s" % (kw, spec))
+    return lines
+
+
+def f08_wrapper(proc, pmpi):
+    """A module procedure calling the mpif.h binding (procedure arguments)."""
+    spec = ("P" if pmpi else "") + f08_specific(proc)
+    fps = f08_params(proc)
+    f77 = "pmpi_" + proc["name"][4:].lower()
+    lines = ["SUBROUTINE %s(%s)" % (spec, ", ".join(p["name"] for p in fps))]
+    lines += ["  " + f08_decl(p) for p in fps]
+    lines.append("  INTEGER :: rmpi_ierror")
+    lines.append("  EXTERNAL :: %s" % f77)
+    args = ["rmpi_ierror" if p["name"] == "ierror" else p["name"] for p in f90_params(proc)]
+    lines.append("  CALL %s(%s)" % (f77, ", ".join(args)))
+    lines.append("  IF (PRESENT(ierror)) ierror = rmpi_ierror")
+    lines.append("END SUBROUTINE %s" % spec)
+    return lines
+
+
+def f08_callback_interface(proc):
+    fps = f08_params(proc)
+    ret = proc["f08"]["return_type"]
+    kw = "FUNCTION" if ret else "SUBROUTINE"
+    lines = ["%s %s(%s)" % (kw, proc["name"], ", ".join(p["name"] for p in fps)), "  IMPORT", "  IMPLICIT NONE"]
+    if ret:
+        lines.append("  %s :: %s" % (ret, proc["name"]))
+    lines += ["  " + f08_decl(p, in_callback=True) for p in fps]
+    lines.append("END %s %s" % (kw, proc["name"]))
+    return lines
+
+
+# The predefined attribute callbacks of mpi_f08, as Fortran procedures with
+# the abstract interfaces (the keyval glue calls them like the program's).
+F08_PREDEFINED = """
+  SUBROUTINE MPI_{X}_NULL_COPY_FN(old, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    TYPE(MPI_{T}) :: old
+    INTEGER :: keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    IF (.FALSE.) attribute_val_out = attribute_val_in + extra_state + old%MPI_VAL + keyval
+    flag = .FALSE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_{X}_DUP_FN(old, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    TYPE(MPI_{T}) :: old
+    INTEGER :: keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    LOGICAL :: flag
+    IF (.FALSE.) attribute_val_out = extra_state + old%MPI_VAL + keyval
+    attribute_val_out = attribute_val_in
+    flag = .TRUE.
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+  SUBROUTINE MPI_{X}_NULL_DELETE_FN(obj, keyval, attribute_val, extra_state, ierror)
+    TYPE(MPI_{T}) :: obj
+    INTEGER :: keyval, ierror
+    INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state
+    IF (.FALSE.) ierror = obj%MPI_VAL + keyval + INT(attribute_val + extra_state)
+    ierror = MPI_SUCCESS
+  END SUBROUTINE
+"""
+
+
+def gen_f08_module(mpi_h, desc, consts_path, out_path):
+    funcs, procs = load(mpi_h, desc)
+    consts = read_consts(consts_path)
+    kinds = handle_kinds(mpi_h)
+    types = sorted(HANDLE_TYPES.values())  # MPI_Session too, before sessions exist in C
+    L = ["! `use mpi_f08` of ringmpi: generated by fortran/gen_fortran.py; do not edit.",
+         "MODULE mpi_f08",
+         "  USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_PTR, C_INT, C_LONG_LONG",
+         "  IMPLICIT NONE",
+         "  PUBLIC"]
+    for t in types:
+        L += ["  TYPE, BIND(C) :: %s" % t, "    INTEGER(C_INT) :: MPI_VAL", "  END TYPE %s" % t]
+    # C's MPI_Status (include/mpi.h), field for field.
+    L += ["  TYPE, BIND(C) :: MPI_Status",
+          "    INTEGER(C_INT) :: MPI_SOURCE, MPI_TAG, MPI_ERROR",
+          "    INTEGER(C_INT) :: rmpi_cancelled",
+          "    INTEGER(C_LONG_LONG) :: rmpi_count",
+          "  END TYPE MPI_Status"]
+    for d, p in const_decls(consts):
+        n = d.split()[-1]
+        value = next((c[2] for c in consts if c[0] == n), None)
+        t = handle_type_of(value, kinds) if value is not None and d.startswith("INTEGER ") else None
+        if t:
+            L.append("  TYPE(%s), PARAMETER :: %s = %s(%d)" % (t, n, t, value))
+        else:
+            L += ["  " + d, "  " + p]
+    specials = {"MPI_STATUS_IGNORE": "TYPE(MPI_Status) :: MPI_STATUS_IGNORE",
+                "MPI_STATUSES_IGNORE": "TYPE(MPI_Status) :: MPI_STATUSES_IGNORE(1)"}
+    for n, block, decl in SPECIAL:
+        L += ["  " + specials.get(n, decl), "  COMMON /%s/ %s" % (block.upper(), n)]
+    # Handles compare with == and /= (MPI-4.1 §19.1.2).
+    for op, fn in (("==", "eq"), ("/=", "ne")):
+        L.append("  INTERFACE OPERATOR(%s)" % op)
+        L += ["    MODULE PROCEDURE rmpi_%s_%s" % (fn, t[4:].lower()) for t in types]
+        L.append("  END INTERFACE")
+    L.append("  PRIVATE :: %s" % ", ".join("rmpi_%s_%s" % (fn, t[4:].lower()) for fn in ("eq", "ne")
+                                            for t in types))
+    L.append("  ABSTRACT INTERFACE")
+    for proc in procs.values():
+        if proc["callback"] and proc["f08"] and not proc["name"].startswith("MPI_T_"):
+            L += ["    " + s for s in f08_callback_interface(proc)]
+    L.append("  END INTERFACE")
+    wrappers = []
+    for name, proc in f08_functions(funcs, procs):
+        generic = proc["f08"]["name"]
+        for pmpi in (False, True):
+            g = ("P" if pmpi else "") + generic
+            L.append("  INTERFACE %s" % g)
+            if f08_has_procedure(proc):
+                L.append("    MODULE PROCEDURE %s" % (("P" if pmpi else "") + f08_specific(proc)))
+                wrappers += f08_wrapper(proc, pmpi)
+            else:
+                L += ["    " + s for s in f08_interface(proc, pmpi)]
+            L.append("  END INTERFACE")
+    L.append("CONTAINS")
+    for t in types:
+        for op, fn in (("==", "eq"), ("/=", "ne")):
+            f = "rmpi_%s_%s" % (fn, t[4:].lower())
+            L += ["  ELEMENTAL LOGICAL FUNCTION %s(a, b)" % f,
+                  "    TYPE(%s), INTENT(IN) :: a, b" % t,
+                  "    %s = a%%MPI_VAL %s b%%MPI_VAL" % (f, op),
+                  "  END FUNCTION"]
+    for x, t in (("COMM", "Comm"), ("TYPE", "Datatype"), ("WIN", "Win")):
+        L += F08_PREDEFINED.replace("{X}", x).replace("{T}", t).strip("\n").split("\n")
+    L += ["  " + s for s in wrappers]
+    L.append("END MODULE mpi_f08")
+    text = []
+    for line in L:
+        text.extend(wrap_free(line))
+    write(out_path, "\n".join(text) + "\n")
+
+
+def f08_pairs(proc):
+    """{buffer name: (count name, datatype name)} for the choice buffers that
+    the next two parameters describe (buf, count, datatype)."""
+    ps = proc["params"]
+    out = {}
+    for i, p in enumerate(ps[:-2]):
+        if p.get("f08", {}).get("type") != BUFFER_F08:
+            continue
+        c, t = ps[i + 1], ps[i + 2]
+        if ("NUM_ELEM" in c["kind"] and not c["length"] and t["kind"] == "DATATYPE" and not t["length"]):
+            out[p["name"]] = (c["name"], t["name"])
+    return out
+
+
+def f08_glue_function(name, proc):
+    lname = name.lower()
+    spec = f08_specific(proc)
+    fps = f08_params(proc)
+    decls = []
+    for p in fps:
+        t = p["f08"]["type"]
+        if t == BUFFER_F08 or t.startswith("CHARACTER"):
+            decls.append("CFI_cdesc_t *f_" + p["name"])
+        elif p["name"] == "ierror":
+            decls.append("MPI_Fint *f_ierror")
+        else:
+            decls.append("void *f_" + p["name"])
+    ret = proc["f08"]["return_type"]
+    out = []
+    sig = ", ".join(decls) or "void"
+    if ret:
+        args, hidden = f77_signature(name, proc)
+        out.append("%s P%s(%s) {" % (FTYPE_C[ret], spec, sig))
+        out.append("  return p%s_(%s);" % (lname, ", ".join("f_" + p["name"] for p in fps)))
+        out.append("}")
+    else:
+        out.append("void P%s(%s) {" % (spec, sig))
+        if any(p["name"] == "ierror" for p in fps):
+            out.append("  MPI_Fint rmpi_ierror;")
+            out.append("  if (f_ierror == NULL) f_ierror = &rmpi_ierror;")
+        pairs = f08_pairs(proc)
+        has_type = any(p["kind"] == "DATATYPE" for p in proc["params"])
+        done = []
+        for p in fps:
+            if p["f08"]["type"] != BUFFER_F08:
+                continue
+            n = p["name"]
+            out.append("  void *b_%s = f_%s->base_addr;" % (n, n))
+            if n in pairs:
+                c, t = pairs[n]
+                out.append("  struct rmpi_f08_section s_%s;" % n)
+                out.append("  s_%s.made = 0;" % n)
+                out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
+                out.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, "%s", "%s", f_ierror)) return;' %
+                           (n, n, c, t, name, n))
+                out.append("    b_%s = s_%s.addr;" % (n, n))
+                out.append("    f_%s = &s_%s.count;" % (c, n))
+                out.append("    f_%s = &s_%s.type;" % (t, n))
+                out.append("  }")
+                done.append("  if (s_%s.made) rmpi_f08_section_done(&s_%s);" % (n, n))
+            elif has_type:
+                out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
+                out.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
+                out.append("    return;")
+                out.append("  }")
+        args, hidden = [], []
+        for fp in f90_params(proc):
+            n = fp["name"]
+            t = fp["f08"]["type"]
+            if t == BUFFER_F08:
+                args.append("b_" + n)
+            elif t.startswith("CHARACTER"):
+                args.append("(char *)f_%s->base_addr" % n)
+                hidden.append("f_%s->elem_len" % n)
+            else:
+                args.append("f_" + n)
+        if name in HAND_WRITTEN:
+            out.append("  p%s_(%s);" % (lname, ", ".join(args + hidden)))
+        else:
+            out.append("  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden)))
+        out += done
+        out.append("}")
+    out.append('extern __typeof__(P%s) %s __attribute__((weak, alias("P%s")));' % (spec, spec, spec))
+    return "\n".join(out) + "\n"
+
+
+def gen_f08_glue(funcs, procs):
+    parts = ["/* ---- mpi_f08: PMPI_X_f08 / PMPI_X_f08ts and their weak aliases ---- */"]
+    for name in sorted(HAND_WRITTEN):
+        proc = procs.get(name)
+        if proc and proc["f90"] and not f08_has_procedure(proc):
+            args, hidden = f77_signature(name, proc)
+            parts.append("void p%s_(%s);" % (name.lower(), ", ".join(args + hidden)))
+    for name, proc in f08_functions(funcs, procs):
+        if not f08_has_procedure(proc):
+            parts.append(f08_glue_function(name, proc))
+    return "\n".join(parts)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#include <ISO_Fortran_binding.h> /* gfortran's, for mpi_f08's descriptors */
 #include <mpi.h>
 
 #if defined(__GNUC__)
@@ -69,6 +70,32 @@ void rmpi_f_free_strings(char **a);
 void rmpi_f_free_argvs(char ***a, int n);
 /* Request indices count from 1 in Fortran. */
 void rmpi_f_indices_out(MPI_Fint *idx, int n);
+
+/* ---- mpi_f08's choice buffers (fortran/glue_f08.c) ------------------------
+ * TYPE(*), DIMENSION(..) arrives as a descriptor. A contiguous array (or a
+ * scalar) is passed by its address, without a copy. */
+static inline int rmpi_f08_contiguous(const CFI_cdesc_t *d) {
+  CFI_index_t sm = (CFI_index_t)d->elem_len;
+  for (int i = 0; i < d->rank; i++) {
+    if (d->dim[i].extent > 1 && d->dim[i].sm != sm) return 0;
+    sm *= d->dim[i].extent;
+  }
+  return 1;
+}
+
+/* A non-contiguous array section described by (count, datatype): sent or
+ * received in place through a datatype that lists its elements. */
+struct rmpi_f08_section {
+  void *addr;
+  MPI_Fint count, type;
+  int made;
+};
+int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI_Fint *count,
+                     const MPI_Fint *datatype, const char *call, const char *arg, MPI_Fint *ierror);
+void rmpi_f08_section_done(struct rmpi_f08_section *s);
+/* A non-contiguous section where none can be described (the buffers of the
+ * vector collectives, ...): MPI_ERR_UNSUPPORTED_OPERATION. */
+void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

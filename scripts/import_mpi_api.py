@@ -34,7 +34,7 @@ def convert(proc):
     x = proc.express
     out = {"name": ps["name"], "return_kind": ps["return_kind"],
            "deprecated": ps["attributes"]["deprecated"],
-           "callback": ps["attributes"]["callback"],
+           "callback": False,
            "c": str(x.iso_c) if x.iso_c else None,
            "c_large": None, "f90": None, "f08": None, "f08_large": None}
     f90 = {q._parseset["name"]: q for q in (x.f90.parameters if x.f90 else ())}
@@ -69,6 +69,10 @@ def convert(proc):
 def main():
     std.use_api_version(1)
     procs = [convert(p) for _, p in sorted(std.PROCEDURES.items())]
+    # The callbacks' prototypes (MPI_User_function, ...): the abstract
+    # interfaces of mpi_f08 and the C typedefs.
+    for _, c in sorted(std.CALLBACKS.items()):
+        procs.append(dict(convert(c), callback=True))
     doc = {"origin": "MPI-4.1, converted by scripts/import_mpi_api.py from the MPI Forum's "
                      "pympistandard (github.com/mpi-forum/pympistandard, "
                      "src/pympistandard/data/apis.json)",

@@ -1,0 +1,91 @@
+/* mpi_f08's choice buffers that are non-contiguous array sections
+ * (a(1, :), a(1:n:2)): MPI-4.1 §19.1.12 lets TYPE(*), DIMENSION(..) take
+ * them. Where the call describes the buffer by (count, datatype) and each
+ * array element is one datatype item, the section is passed in place
+ * through a derived datatype listing the elements' addresses: no copy, so
+ * nonblocking calls work too. Anything else is refused. */
+#include <stdio.h>
+
+#include "glue.h"
+
+/* Reports an error raised before the C call: under MPI_ERRORS_RETURN on
+ * MPI_COMM_WORLD the code goes to ierror, otherwise the job ends with the
+ * one-line message, as the library's own errors do. */
+static int refuse(int code, const char *call, const char *what, MPI_Fint *ierror) {
+  MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
+  int rank = 0;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int returns = eh == MPI_ERRORS_RETURN;
+  if (eh != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&eh);
+  if (!returns) {
+    fprintf(stderr, "ringmpi: rank %d: %s: %s\n", rank, call, what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  *ierror = code;
+  return code;
+}
+
+int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI_Fint *count,
+                     const MPI_Fint *datatype, const char *call, const char *arg, MPI_Fint *ierror) {
+  char what[256];
+  s->made = 0;
+  s->addr = d->base_addr;
+  s->count = *count;
+  s->type = *datatype;
+  MPI_Aint lb = 0, extent = 0;
+  if (*count <= 0 || MPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS)
+    return 0; /* nothing is accessed, or the C call reports the datatype */
+  CFI_index_t elements = 1;
+  for (int i = 0; i < d->rank; i++) elements *= d->dim[i].extent;
+  if (lb != 0 || extent != (MPI_Aint)d->elem_len) {
+    snprintf(what, sizeof what,
+             "%s: a non-contiguous array section needs a datatype of one array element "
+             "(element %zu bytes, datatype extent %ld) (MPI_ERR_UNSUPPORTED_OPERATION)",
+             arg, d->elem_len, (long)extent);
+    return refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
+  }
+  if ((CFI_index_t)*count > elements) {
+    snprintf(what, sizeof what, "%s: count %d is more than the %ld elements of the array section (MPI_ERR_COUNT)",
+             arg, (int)*count, (long)elements);
+    return refuse(MPI_ERR_COUNT, call, what, ierror);
+  }
+  /* The byte offsets of the first count elements, in array element order. */
+  MPI_Aint *displs = malloc(sizeof *displs * (size_t)*count);
+  if (displs == NULL) return refuse(MPI_ERR_NO_MEM, call, "no memory for the section's datatype", ierror);
+  CFI_index_t idx[CFI_MAX_RANK] = {0};
+  for (MPI_Fint k = 0; k < *count; k++) {
+    MPI_Aint off = 0;
+    for (int i = 0; i < d->rank; i++) off += (MPI_Aint)(idx[i] * d->dim[i].sm);
+    displs[k] = off;
+    for (int i = 0; i < d->rank; i++) {
+      if (++idx[i] < d->dim[i].extent) break;
+      idx[i] = 0;
+    }
+  }
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  int rc = MPI_Type_create_hindexed_block(*count, 1, displs, *datatype, &t);
+  free(displs);
+  if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
+  if (rc != MPI_SUCCESS) return refuse(rc, call, "the section's datatype could not be made", ierror);
+  s->count = 1;
+  s->type = t;
+  s->made = 1;
+  return 0;
+}
+
+/* The datatype may be freed at once: a pending nonblocking operation keeps
+ * what it needs (MPI-4.1 §5.1.9). */
+void rmpi_f08_section_done(struct rmpi_f08_section *s) {
+  MPI_Datatype t = s->type;
+  MPI_Type_free(&t);
+}
+
+void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror) {
+  char what[256];
+  snprintf(what, sizeof what,
+           "%s: a non-contiguous array section is not supported for this argument; pass a contiguous "
+           "array (MPI_ERR_UNSUPPORTED_OPERATION)",
+           arg);
+  refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
+}
