@@ -56,6 +56,12 @@ HAND_WRITTEN = {
     "MPI_Grequest_start", "MPI_Register_datarep",
 }
 
+# Procedures that exist in Fortran only (MPI-4.1 §19.1.17, §19.1.9): no C
+# function in mpi.h; their glue is written by hand in fortran/glue_f08.c.
+# MPI_F_sync_reg is in `use mpi` and mpi_f08, MPI_Sizeof in mpi_f08 (where
+# the descriptor gives the size of any type).
+FORTRAN_ONLY = {"MPI_F_sync_reg": ("mpi", "mpi_f08"), "MPI_Sizeof": ("mpi_f08",)}
+
 # The Fortran-callable predefined callbacks (MPI-4.1 §7.7.2, §18.1),
 # defined by fortran/glue_callbacks.c; declared EXTERNAL in mpif.h/use mpi.
 PREDEFINED_CALLBACKS = [
@@ -502,8 +508,10 @@ def gen_module(mpi_h, desc, consts_path, out_path):
     for n in PREDEFINED_CALLBACKS:
         lines.append("  EXTERNAL :: %s" % n)
     lines.append("  INTERFACE")
-    for _, rest, prefix, _ in funcs:
-        proc = binding_of(prefix + rest, procs)
+    names = [prefix + rest for _, rest, prefix, _ in funcs]
+    names += [n for n, where in FORTRAN_ONLY.items() if "mpi" in where]
+    for name in names:
+        proc = binding_of(name, procs)
         if proc is None:
             continue
         for pmpi in (False, True):
@@ -628,6 +636,7 @@ def f08_functions(funcs, procs):
         proc = procs.get(name)
         if proc and proc["f08"] and proc["f90"] and name not in EXEMPT:
             out.append((name, proc))
+    out += [(n, procs[n]) for n, where in FORTRAN_ONLY.items() if "mpi_f08" in where]
     return out
 
 
@@ -887,7 +896,7 @@ def gen_f08_glue(funcs, procs):
             args, hidden = f77_signature(name, proc)
             parts.append("void p%s_(%s);" % (name.lower(), ", ".join(args + hidden)))
     for name, proc in f08_functions(funcs, procs):
-        if not f08_has_procedure(proc):
+        if not f08_has_procedure(proc) and name not in FORTRAN_ONLY:
             parts.append(f08_glue_function(name, proc))
     return "\n".join(parts)
 

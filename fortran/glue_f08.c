@@ -89,3 +89,18 @@ void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror)
            arg);
   refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
 }
+
+/* ---- procedures that exist in Fortran only ------------------------------
+ * MPI_F_SYNC_REG (MPI-4.1 §19.1.17): an external call that takes the
+ * buffer, so the compiler must assume it was read and written. */
+void pmpi_f_sync_reg_(void *buf) { (void)buf; }
+extern __typeof__(pmpi_f_sync_reg_) mpi_f_sync_reg_ __attribute__((weak, alias("pmpi_f_sync_reg_")));
+void PMPI_F_sync_reg_f08ts(CFI_cdesc_t *buf) { (void)buf; }
+extern __typeof__(PMPI_F_sync_reg_f08ts) MPI_F_sync_reg_f08ts __attribute__((weak, alias("PMPI_F_sync_reg_f08ts")));
+
+/* MPI_Sizeof (MPI-4.1 §19.1.9): the size of one element of x, in bytes. */
+void PMPI_Sizeof_f08ts(CFI_cdesc_t *x, MPI_Fint *size, MPI_Fint *ierror) {
+  *size = (MPI_Fint)x->elem_len;
+  if (ierror != NULL) *ierror = MPI_SUCCESS;
+}
+extern __typeof__(PMPI_Sizeof_f08ts) MPI_Sizeof_f08ts __attribute__((weak, alias("PMPI_Sizeof_f08ts")));
