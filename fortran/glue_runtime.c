@@ -7,15 +7,18 @@
 /* Common blocks of mpif.h and `use mpi`: the storage is here, the program's
  * COMMON declarations name it (gfortran: /MPI_FORTRAN_BOTTOM/ is the
  * symbol mpi_fortran_bottom_), so every unit sees the same addresses. */
-MPI_Fint mpi_fortran_bottom_;
-MPI_Fint mpi_fortran_in_place_;
-MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
-MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
-MPI_Fint mpi_fortran_errcodes_ignore_[1];
-MPI_Fint mpi_fortran_unweighted_[1];
-MPI_Fint mpi_fortran_weights_empty_[1];
-char mpi_fortran_argv_null_[1];
-char mpi_fortran_argvs_null_[1];
+/* Aligned as gfortran aligns common blocks (16 bytes), which is more than
+ * mpi_f08's TYPE(MPI_Status) (a long long) needs. */
+#define RMPI_F_BLOCK __attribute__((aligned(16)))
+MPI_Fint mpi_fortran_bottom_ RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_in_place_ RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE] RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE] RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_errcodes_ignore_[1] RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_unweighted_[1] RMPI_F_BLOCK;
+MPI_Fint mpi_fortran_weights_empty_[1] RMPI_F_BLOCK;
+char mpi_fortran_argv_null_[1] RMPI_F_BLOCK;
+char mpi_fortran_argvs_null_[1] RMPI_F_BLOCK;
 
 static size_t trimmed(const char *s, size_t len) {
   while (len > 0 && s[len - 1] == ' ') len--;
