@@ -284,9 +284,10 @@ def glue_function(ret, name, params_text, proc):
         out.append("static inline __attribute__((always_inline)) void rmpi_f_%s(%s, const char *rmpi_name) {" %
                    (lname, ", ".join(args + hidden)))
         out.extend("  " + s for s in pre)
-        out.append("  RMPI_F_NAME(rmpi_name);")
+        # mpi_f08 passes NULL: its names are C's, and the stores vanish.
+        out.append("  if (rmpi_name) RMPI_F_NAME(rmpi_name);")
         out.append("  int rc = %s(%s);" % (name, ", ".join(call)))
-        out.append("  RMPI_F_NAME(NULL);")
+        out.append("  if (rmpi_name) RMPI_F_NAME(NULL);")
         out.extend("  " + s for s in post)
         if any(fp["name"] == "ierror" for fp in fps):
             out.append("  *f_ierror = rc;")

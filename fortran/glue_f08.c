@@ -19,7 +19,13 @@ static int refuse(int code, const char *call, const char *what, MPI_Fint *ierror
   const int returns = eh == MPI_ERRORS_RETURN;
   if (eh != MPI_ERRHANDLER_NULL) MPI_Errhandler_free(&eh);
   if (!returns) {
-    fprintf(stderr, "ringmpi: rank %d: %s: %s\n", rank, call, what);
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(code, text, &len);
+    fprintf(stderr, "ringmpi: rank %d: %s: %s (%s): argument %s\n", rank, call, text,
+            code == MPI_ERR_COUNT ? "MPI_ERR_COUNT" : code == MPI_ERR_NO_MEM ? "MPI_ERR_NO_MEM"
+                                                                            : "MPI_ERR_UNSUPPORTED_OPERATION",
+            what);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
   *ierror = code;
@@ -41,13 +47,13 @@ int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI
   if (lb != 0 || extent != (MPI_Aint)d->elem_len) {
     snprintf(what, sizeof what,
              "%s: a non-contiguous array section needs a datatype of one array element "
-             "(element %zu bytes, datatype extent %ld) (MPI_ERR_UNSUPPORTED_OPERATION)",
+             "(element %zu bytes, datatype extent %ld)",
              arg, d->elem_len, (long)extent);
     return refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
   }
   if ((CFI_index_t)*count > elements) {
-    snprintf(what, sizeof what, "%s: count %d is more than the %ld elements of the array section (MPI_ERR_COUNT)",
-             arg, (int)*count, (long)elements);
+    snprintf(what, sizeof what, "%s: count %d is more than the %ld elements of the array section", arg,
+             (int)*count, (long)elements);
     return refuse(MPI_ERR_COUNT, call, what, ierror);
   }
   /* The byte offsets of the first count elements, in array element order. */
@@ -84,8 +90,7 @@ void rmpi_f08_section_done(struct rmpi_f08_section *s) {
 void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror) {
   char what[256];
   snprintf(what, sizeof what,
-           "%s: a non-contiguous array section is not supported for this argument; pass a contiguous "
-           "array (MPI_ERR_UNSUPPORTED_OPERATION)",
+           "%s: a non-contiguous array section is not supported for this argument; pass a contiguous array",
            arg);
   refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
 }
