@@ -2,7 +2,8 @@
 
   find_mpi.py wrapper TOOLS MPIEXEC   mpifort/mpif90/mpif77 build and link a
       program (mpif.h, use mpi, use mpi_f08) that runs under mpiexec, and
-      -show / --showme:* answer as MPICH's and Open MPI's wrappers do
+      -show / --showme:* answer as MPICH's and Open MPI's wrappers do; a
+      wrong argument type is a compile-time error with `use mpi`/mpi_f08
   find_mpi.py cmake TOOLS MPIEXEC     CMake's find_package(MPI COMPONENTS
       Fortran) with MPI_Fortran_COMPILER = our mpifort finds all three
       bindings; the project builds and runs
@@ -84,6 +85,18 @@ def wrapper(tools, mpiexec, tmp):
         sys.exit(1)
     for opt in ("--showme:compile", "--showme:link", "-compile-info", "-link-info"):
         run([mpifort, opt])
+    # The explicit interfaces of `use mpi` and mpi_f08 make a wrong argument
+    # a compile-time error.
+    for module, call in (("mpi", "call MPI_Comm_rank(MPI_COMM_WORLD, 1.5, ierr)"),
+                         ("mpi_f08", "call MPI_Comm_rank(0, r)")):
+        path = os.path.join(tmp, "bad_%s.f90" % module)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write("program bad\n  use %s\n  integer :: ierr, r\n  %s\nend program\n" % (module, call))
+        p = subprocess.run([mpifort, "-c", path, "-o", os.path.join(tmp, "bad.o")], capture_output=True, text=True,
+                           timeout=120, cwd=tmp)
+        if p.returncode == 0:
+            print("FAIL: `use %s` accepts %r" % (module, call))
+            sys.exit(1)
 
 
 def cmake(tools, mpiexec, tmp):

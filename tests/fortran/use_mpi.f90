@@ -49,6 +49,31 @@ contains
     integer :: comm, code
     handled = handled + 1
   end subroutine
+
+  ! A generalized request: its query function fills the status.
+  subroutine greq_query(extra_state, status, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: status(MPI_STATUS_SIZE), ierr
+    call MPI_Status_set_elements(status, MPI_INTEGER, int(extra_state), ierr)
+    call MPI_Status_set_cancelled(status, .false., ierr)
+    status(MPI_SOURCE) = MPI_UNDEFINED
+    status(MPI_TAG) = MPI_UNDEFINED
+    ierr = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_free(extra_state, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierr
+    deletes = deletes + 100
+    ierr = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_cancel(extra_state, complete, ierr)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierr
+    ierr = MPI_SUCCESS
+  end subroutine
 end module
 
 program use_mpi_test
@@ -195,6 +220,18 @@ program use_mpi_test
   call MPI_Info_get(info, 'shape', MPI_MAX_INFO_VAL, value, flag, ierr)
   call check(.not. flag, 'MPI_Info_get of a missing key')
   call MPI_Info_free(info, ierr)
+
+  ! A generalized request completed by the program.
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 5_MPI_ADDRESS_KIND, reqs(1), ierr)
+  call MPI_Test(reqs(1), flag, status, ierr)
+  call check(.not. flag, 'generalized request pending')
+  call MPI_Grequest_complete(reqs(1), ierr)
+  call MPI_Wait(reqs(1), status, ierr)
+  call MPI_Get_count(status, MPI_INTEGER, i, ierr)
+  call check(i == 5, 'generalized request status from the Fortran query function')
+  call check(deletes == 102, 'generalized request free function')
+  call MPI_Test_cancelled(status, flag, ierr)
+  call check(.not. flag, 'MPI_Test_cancelled')
 
   ! The profiling interface: PMPI_ names reach the same code.
   call PMPI_Comm_rank(MPI_COMM_WORLD, i, ierr)
