@@ -36,12 +36,14 @@ static char *copy_trimmed(const char *s, size_t len) {
 
 char *rmpi_f_cstr(const char *s, size_t len) { return copy_trimmed(s, len); }
 
-/* An output string: C writes at most the MPI_MAX_* bound of the call, or
- * valuelen for MPI_Info_get and MPI_Info_get_string (never more than the
- * Fortran length the program passes as valuelen), plus the NUL. */
-char *rmpi_f_outbuf(const char *s, size_t len) {
+/* An output string: C writes at most the MPI_MAX_* bound of the call (all
+ * at most MPI_MAX_INFO_VAL), or what a length argument allows (bound:
+ * MPI_Info_get's valuelen, ...), plus the NUL; the Fortran length may be
+ * shorter (the copy back is cut to it). */
+char *rmpi_f_outbuf(const char *s, size_t len, size_t bound) {
   (void)s;
   size_t n = len + 1;
+  if (bound < ((size_t)1 << 30) && n < bound + 1) n = bound + 1; /* a negative valuelen is C's to refuse */
   if (n < MPI_MAX_INFO_VAL + 1) n = MPI_MAX_INFO_VAL + 1;
   char *c = calloc(n, 1);
   if (c == NULL) abort();
