@@ -43,7 +43,7 @@ EXEMPT = {
 
 # MPI-4.1 gives the large-count functions (MPI_Send_c, ...) no binding in
 # mpif.h or `use mpi`; in mpi_f08 they are overloads of the generic names
-# (MPI_Send with INTEGER(KIND=MPI_COUNT_KIND) counts), not generated yet.
+# (MPI_Send with INTEGER(KIND=MPI_COUNT_KIND) counts): large_overloads().
 LARGE_COUNT = re.compile(r"_c$")
 
 # Functions whose C glue is written by hand in fortran/glue_callbacks.c
@@ -320,12 +320,91 @@ def glue_function(ret, name, params_text, proc):
         else:
             out.append("  (void)rc;  /* MPI_PCONTROL has no IERROR */")
         out.append("}")
+        if proc.get("large"):
+            return "\n".join(out) + "\n"  # mpi_f08 only: no mpif.h entry point
         out.append("void p%s_(%s) {" % (lname, sig))
         out.append('  rmpi_f_%s(%s, "%s");' % (lname, ", ".join(arg_names(args + hidden)), fname))
         out.append("}")
     out.append("extern __typeof__(p%s_) %s_ __attribute__((weak, alias(\"p%s_\")));" %
                (lname, lname, lname))
     return "\n".join(out) + "\n"
+
+
+# ---- large counts (mpi_f08 only) -------------------------------------------------
+#
+# MPI_Send_c and the other large-count functions have no binding in mpif.h
+# or `use mpi`; mpi_f08 adds MPI_Send_c_f08ts to the generic MPI_Send, told
+# apart by its INTEGER(KIND=MPI_COUNT_KIND) counts. Their glue is made by
+# the same code from a view of the description whose Fortran types are
+# mpi_f08's large ones.
+
+
+def large_ftype(t):
+    """The mpif.h-style type that stands for an mpi_f08 type in the glue."""
+    if t == "TYPE(*), DIMENSION(..)":
+        return "<type>"
+    if t.startswith("CHARACTER"):
+        return "CHARACTER"
+    if t == "TYPE(C_PTR)":
+        return "INTEGER(KIND=MPI_ADDRESS_KIND)"
+    if t.startswith("PROCEDURE"):
+        return "EXTERNAL"
+    if t.startswith("TYPE(MPI_") and t != "TYPE(MPI_Status)":
+        return "INTEGER"
+    return t
+
+
+def large_view(proc, name_c):
+    params = []
+    for p in proc["params"]:
+        q = dict(p, large_only=False)
+        q.pop("f90", None)
+        q.pop("f08", None)
+        if "f08_large" in p:
+            q["f90"] = {"type": large_ftype(p["f08_large"]["type"]), "dims": ""}
+            q["f08"] = p["f08_large"]
+        params.append(q)
+    return dict(proc, name=name_c, params=params, large=True, f08_large=None,
+                f90={"name": name_c.upper(), "return_type": None},
+                f08={"name": proc["f08"]["name"], "return_type": None})
+
+
+def tkr(p):
+    """What Fortran's generic resolution sees of a dummy: type, kind, rank."""
+    f = p["f08"]
+    t = f["type"]
+    kinds = {"INTEGER": ("I", 4), "INTEGER(KIND=MPI_ADDRESS_KIND)": ("I", 8),
+             "INTEGER(KIND=MPI_COUNT_KIND)": ("I", 8), "INTEGER(KIND=MPI_OFFSET_KIND)": ("I", 8)}
+    return (kinds.get(t, t), f["dims"].count(",") + 1 if f["dims"] else 0)
+
+
+def large_overloads(funcs, procs):
+    """{name of the small function: view of its large one} for the large
+    functions of mpi.h that mpi_f08 can overload its generic name with."""
+    declared = {prefix + rest: params for _, rest, prefix, params in funcs}
+    out = {}
+    for name, params in declared.items():
+        if not LARGE_COUNT.search(name):
+            continue
+        small = procs.get(name[:-2])
+        if not small or not small.get("f08_large") or not small["f08"] or name[:-2] not in declared:
+            continue
+        view = large_view(small, name)
+        if f08_has_procedure(view) or any(p["kind"].startswith("POLYFUNCTION") for p in view["params"]):
+            continue
+        # Only where the counts tell the two apart (not when MPI_Aint and
+        # MPI_Count are the same kind, as for MPI_Type_get_extent).
+        a = [tkr(p) for p in f08_params(small) if not p["f08"]["optional"]]
+        b = [tkr(p) for p in f08_params(view) if not p["f08"]["optional"]]
+        if len(a) == len(b) and all(x == y or x[0] == "TYPE(*), DIMENSION(..)" for x, y in zip(a, b)):
+            continue
+        try:
+            glue_function("int", name, params, view)
+        except Skip as e:
+            SKIPPED[name] = str(e)
+            continue
+        out[name[:-2]] = (view, params)
+    return out
 
 
 def gen_glue(mpi_h, desc, out_path):
@@ -342,6 +421,10 @@ def gen_glue(mpi_h, desc, out_path):
             continue
         parts.append(glue_function(ret, name, params, proc))
     parts.append(gen_f08_glue(funcs, procs))
+    parts.append("/* ---- mpi_f08's large-count overloads ---- */")
+    for small, (view, params) in sorted(large_overloads(funcs, procs).items()):
+        parts.append(glue_function("int", view["name"], params, view))
+        parts.append(f08_glue_function(view["name"], view))
     write(out_path, "\n".join(parts))
 
 
@@ -563,7 +646,8 @@ def gen_module(mpi_h, desc, consts_path, out_path):
 
 def check(mpi_h, desc):
     funcs, procs = load(mpi_h, desc)
-    missing = []
+    large = large_overloads(funcs, procs)  # its failures join SKIPPED
+    missing = [why for name, why in SKIPPED.items() if LARGE_COUNT.search(name)]
     for _, rest, prefix, params in funcs:
         name = prefix + rest
         if name in EXEMPT or LARGE_COUNT.search(name):
@@ -580,7 +664,8 @@ def check(mpi_h, desc):
     if missing:
         print("functions of mpi.h without a Fortran binding:\n  " + "\n  ".join(missing))
         return 1
-    print("every function of mpi.h has its Fortran binding (%d functions)" % len(funcs))
+    print("every function of mpi.h has its Fortran binding (%d functions; %d large-count overloads in mpi_f08)" %
+          (len(funcs), len(large)))
     return 0
 
 
@@ -799,6 +884,7 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
             L += ["    " + s for s in f08_callback_interface(proc)]
     L.append("  END INTERFACE")
     wrappers = []
+    large = large_overloads(funcs, procs)
     for name, proc in f08_functions(funcs, procs):
         generic = proc["f08"]["name"]
         for pmpi in (False, True):
@@ -809,6 +895,8 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
                 wrappers += f08_wrapper(proc, pmpi)
             else:
                 L += ["    " + s for s in f08_interface(proc, pmpi)]
+            if name in large:
+                L += ["    " + s for s in f08_interface(large[name][0], pmpi)]
             L.append("  END INTERFACE")
     L.append("CONTAINS")
     for t in types:
@@ -833,6 +921,8 @@ def f08_pairs(proc):
     the next two parameters describe (buf, count, datatype)."""
     ps = proc["params"]
     out = {}
+    if proc.get("large"):
+        return out  # the section helper takes INTEGER counts
     for i, p in enumerate(ps[:-2]):
         if p.get("f08", {}).get("type") != BUFFER_F08:
             continue
