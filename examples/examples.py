@@ -50,6 +50,7 @@ def other_mpi(impl, srcdir):
     if impl == "openmpi" and os.geteuid() == 0:
         extra.append("--allow-run-as-root")
     env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    srcdir = os.path.abspath(srcdir)
     with tempfile.TemporaryDirectory(prefix="ringmpi-examples-") as tmp:
         programs = [(name, [mpicc, os.path.join(srcdir, name + ".c"), "-lm"]) for name in EXAMPLES]
         if mpifort:
