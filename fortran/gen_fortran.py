@@ -916,6 +916,18 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
     write(out_path, "\n".join(text) + "\n")
 
 
+# Calls that are done with their buffers when they return: a copy of a
+# non-contiguous section may stand in for it. Not the nonblocking and
+# persistent ones, the one-sided ones (the origin buffer is read at the
+# synchronisation), the split collective I/O ones, attached buffers.
+NOT_BLOCKING = re.compile(r"^MPI_(I[a-z]\w*|File_i\w+|\w+_init|\w+_begin|\w+_end|Put|Get|Accumulate|Get_accumulate|"
+                          r"Fetch_and_op|Compare_and_swap|Rput|Rget|Raccumulate|Rget_accumulate|Win_\w+|Buffer_\w+)(_c)?$")
+
+
+def f08_blocking(name):
+    return 0 if NOT_BLOCKING.match(name) else 1
+
+
 def f08_pairs(proc):
     """{buffer name: (count name, datatype name)} for the choice buffers that
     the next two parameters describe (buf, count, datatype)."""
@@ -929,6 +941,11 @@ def f08_pairs(proc):
         c, t = ps[i + 1], ps[i + 2]
         if ("NUM_ELEM" in c["kind"] and not c["length"] and t["kind"] == "DATATYPE" and not t["length"]):
             out[p["name"]] = (c["name"], t["name"])
+    # Only where each buffer has its own: MPI_Allreduce's recvbuf is next to
+    # the count and datatype that its sendbuf uses too.
+    buffers = [p["name"] for p in ps if p.get("f08", {}).get("type") == BUFFER_F08]
+    if any(b not in out for b in buffers):
+        return {}
     return out
 
 
@@ -960,29 +977,34 @@ def f08_glue_function(name, proc):
             out.append("  if (f_ierror == NULL) f_ierror = &rmpi_ierror;")
         pairs = f08_pairs(proc)
         has_type = any(p["kind"] == "DATATYPE" for p in proc["params"])
+        blocking = f08_blocking(name)
+        bufs = [p for p in fps if p["f08"]["type"] == BUFFER_F08]
         done = []
-        for p in fps:
-            if p["f08"]["type"] != BUFFER_F08:
-                continue
+        for p in bufs:
             n = p["name"]
             out.append("  void *b_%s = f_%s->base_addr;" % (n, n))
+            if has_type:
+                out.append("  struct rmpi_f08_section s_%s = {0};" % n)
+        for p in bufs:
+            n = p["name"]
+            if not has_type:
+                continue  # an address only (MPI_Get_address, MPI_Free_mem, ...)
+            out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
             if n in pairs:
                 c, t = pairs[n]
-                out.append("  struct rmpi_f08_section s_%s;" % n)
-                out.append("  s_%s.made = 0;" % n)
-                out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
-                out.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, "%s", "%s", f_ierror)) return;' %
-                           (n, n, c, t, name, n))
-                out.append("    b_%s = s_%s.addr;" % (n, n))
+                out.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;' %
+                           (n, n, c, t, blocking, name, n))
                 out.append("    f_%s = &s_%s.count;" % (c, n))
                 out.append("    f_%s = &s_%s.type;" % (t, n))
-                out.append("  }")
-                done.append("  if (s_%s.made) rmpi_f08_section_done(&s_%s);" % (n, n))
-            elif has_type:
-                out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
+            elif blocking:
+                out.append('    if (rmpi_f08_copy_in(&s_%s, f_%s, "%s", "%s", f_ierror)) goto done;' % (n, n, name, n))
+            else:
                 out.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
-                out.append("    return;")
-                out.append("  }")
+                out.append("    goto done;")
+            out.append("    b_%s = s_%s.addr;" % (n, n))
+            out.append("  }")
+            output = 1 if p["dir"] in ("out", "inout") else 0
+            done.append("  if (s_%s.made || s_%s.copy) rmpi_f08_section_done(&s_%s, f_%s, %d);" % (n, n, n, n, output))
         args, hidden = [], []
         for fp in f90_params(proc):
             n = fp["name"]
@@ -998,7 +1020,9 @@ def f08_glue_function(name, proc):
             out.append("  p%s_(%s);" % (lname, ", ".join(args + hidden)))
         else:
             out.append("  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden)))
-        out += done
+        if has_type and bufs:
+            out.append("done:")
+            out += done or ["  ;"]
         out.append("}")
     out.append('extern __typeof__(P%s) %s __attribute__((weak, alias("P%s")));' % (spec, spec, spec))
     return "\n".join(out) + "\n"

@@ -88,13 +88,18 @@ static inline int rmpi_f08_contiguous(const CFI_cdesc_t *d) {
 struct rmpi_f08_section {
   void *addr;
   MPI_Fint count, type;
-  int made;
+  int made;   /* type is a datatype made for the section */
+  void *copy; /* or addr is this contiguous copy of it */
 };
-int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI_Fint *count,
-                     const MPI_Fint *datatype, const char *call, const char *arg, MPI_Fint *ierror);
-void rmpi_f08_section_done(struct rmpi_f08_section *s);
-/* A non-contiguous section where none can be described (the buffers of the
- * vector collectives, ...): MPI_ERR_UNSUPPORTED_OPERATION. */
+int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count, const void *datatype,
+                     int blocking, const char *call, const char *arg, MPI_Fint *ierror);
+/* A blocking call's non-contiguous buffer that no datatype describes: a
+ * contiguous copy stands in for it (copied back if the call writes it). */
+int rmpi_f08_copy_in(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const char *call, const char *arg,
+                     MPI_Fint *ierror);
+void rmpi_f08_section_done(struct rmpi_f08_section *s, const CFI_cdesc_t *d, int output);
+/* A non-contiguous section of a nonblocking call that no datatype
+ * describes (the buffers of MPI_Ialltoallv, ...): MPI_ERR_UNSUPPORTED_OPERATION. */
 void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror);
 
 #if defined(__GNUC__)

@@ -3,8 +3,10 @@
  * them. Where the call describes the buffer by (count, datatype) and each
  * array element is one datatype item, the section is passed in place
  * through a derived datatype listing the elements' addresses: no copy, so
- * nonblocking calls work too. Anything else is refused. */
+ * nonblocking calls work too. Otherwise a blocking call gets a contiguous
+ * copy (copied back if it writes the buffer); a nonblocking one is refused. */
 #include <stdio.h>
+#include <string.h>
 
 #include "glue.h"
 
@@ -32,18 +34,52 @@ static int refuse(int code, const char *call, const char *what, MPI_Fint *ierror
   return code;
 }
 
-int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI_Fint *count,
-                     const MPI_Fint *datatype, const char *call, const char *arg, MPI_Fint *ierror) {
+static CFI_index_t elements_of(const CFI_cdesc_t *d) {
+  CFI_index_t n = 1;
+  for (int i = 0; i < d->rank; i++) n *= d->dim[i].extent;
+  return n;
+}
+
+/* Calls f(element address, k) for the section's elements in array order. */
+#define FOR_ELEMENTS(d, n, body)                                                       \
+  do {                                                                                 \
+    CFI_index_t idx_[CFI_MAX_RANK] = {0};                                              \
+    for (CFI_index_t k = 0; k < (n); k++) {                                            \
+      char *elem = (char *)(d)->base_addr;                                             \
+      for (int i_ = 0; i_ < (d)->rank; i_++) elem += idx_[i_] * (d)->dim[i_].sm;       \
+      body;                                                                            \
+      for (int i_ = 0; i_ < (d)->rank; i_++) {                                         \
+        if (++idx_[i_] < (d)->dim[i_].extent) break;                                   \
+        idx_[i_] = 0;                                                                  \
+      }                                                                                \
+    }                                                                                  \
+  } while (0)
+
+int rmpi_f08_copy_in(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const char *call, const char *arg,
+                     MPI_Fint *ierror) {
+  const CFI_index_t n = elements_of(d);
+  char *copy = malloc((size_t)n * d->elem_len + 1);
+  if (copy == NULL) return refuse(MPI_ERR_NO_MEM, call, arg, ierror);
+  FOR_ELEMENTS(d, n, memcpy(copy + (size_t)k * d->elem_len, elem, d->elem_len));
+  s->copy = copy;
+  s->addr = copy;
+  return 0;
+}
+
+int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count_p,
+                     const void *datatype_p, int blocking, const char *call, const char *arg, MPI_Fint *ierror) {
+  const MPI_Fint *count = count_p, *datatype = datatype_p;
   char what[256];
   s->made = 0;
+  s->copy = NULL;
   s->addr = d->base_addr;
   s->count = *count;
   s->type = *datatype;
   MPI_Aint lb = 0, extent = 0;
   if (*count <= 0 || MPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS)
     return 0; /* nothing is accessed, or the C call reports the datatype */
-  CFI_index_t elements = 1;
-  for (int i = 0; i < d->rank; i++) elements *= d->dim[i].extent;
+  const CFI_index_t elements = elements_of(d);
+  if ((lb != 0 || extent != (MPI_Aint)d->elem_len) && blocking) return rmpi_f08_copy_in(s, d, call, arg, ierror);
   if (lb != 0 || extent != (MPI_Aint)d->elem_len) {
     snprintf(what, sizeof what,
              "%s: a non-contiguous array section needs a datatype of one array element "
@@ -59,16 +95,7 @@ int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI
   /* The byte offsets of the first count elements, in array element order. */
   MPI_Aint *displs = malloc(sizeof *displs * (size_t)*count);
   if (displs == NULL) return refuse(MPI_ERR_NO_MEM, call, "no memory for the section's datatype", ierror);
-  CFI_index_t idx[CFI_MAX_RANK] = {0};
-  for (MPI_Fint k = 0; k < *count; k++) {
-    MPI_Aint off = 0;
-    for (int i = 0; i < d->rank; i++) off += (MPI_Aint)(idx[i] * d->dim[i].sm);
-    displs[k] = off;
-    for (int i = 0; i < d->rank; i++) {
-      if (++idx[i] < d->dim[i].extent) break;
-      idx[i] = 0;
-    }
-  }
+  FOR_ELEMENTS(d, (CFI_index_t)*count, displs[k] = (MPI_Aint)(elem - (char *)d->base_addr));
   MPI_Datatype t = MPI_DATATYPE_NULL;
   int rc = MPI_Type_create_hindexed_block(*count, 1, displs, *datatype, &t);
   free(displs);
@@ -82,9 +109,16 @@ int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const MPI
 
 /* The datatype may be freed at once: a pending nonblocking operation keeps
  * what it needs (MPI-4.1 §5.1.9). */
-void rmpi_f08_section_done(struct rmpi_f08_section *s) {
-  MPI_Datatype t = s->type;
-  MPI_Type_free(&t);
+void rmpi_f08_section_done(struct rmpi_f08_section *s, const CFI_cdesc_t *d, int output) {
+  if (s->made) {
+    MPI_Datatype t = s->type;
+    MPI_Type_free(&t);
+  }
+  if (s->copy != NULL) {
+    const char *copy = s->copy;
+    if (output) FOR_ELEMENTS(d, elements_of(d), memcpy(elem, copy + (size_t)k * d->elem_len, d->elem_len));
+    free(s->copy);
+  }
 }
 
 void rmpi_f08_noncontiguous(const char *call, const char *arg, MPI_Fint *ierror) {

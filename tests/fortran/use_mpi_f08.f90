@@ -38,6 +38,7 @@ program use_mpi_f08_test
   type(MPI_Status) :: status
   type(MPI_Request) :: reqs(2)
   type(MPI_Op) :: op
+  type(MPI_Datatype) :: pair
   real(8) :: grid(4, 5), col(5), x(3), y(3)
   integer :: iv(6)
   logical :: flag
@@ -77,6 +78,25 @@ program use_mpi_f08_test
              'non-contiguous nonblocking receive')
   call check(grid(1, 2) == 0 .and. grid(1, 4) == 0 .and. all(grid(2:, :) == 0), 'untouched elements')
   call check(reqs(1) == MPI_REQUEST_NULL, 'request freed')
+
+  ! Sections no datatype describes: a blocking call works on a copy.
+  do j = 1, 5
+    grid(3, j) = rank + j
+  end do
+  col = 0
+  call MPI_Allreduce(grid(3, :), col, 5, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+  call check(all(col == [(np * (np - 1) / 2 + np * j, j = 1, 5)]), 'MPI_Allreduce from a section')
+  grid(4, :) = -1
+  call MPI_Allreduce(col, grid(4, :), 5, MPI_DOUBLE_PRECISION, MPI_MAX, MPI_COMM_WORLD)
+  call check(all(grid(4, :) == col), 'MPI_Allreduce into a section')
+  call MPI_Type_contiguous(2, MPI_DOUBLE_PRECISION, pair)
+  call MPI_Type_commit(pair)
+  grid(2, :) = [(rank * 10 + j, j = 1, 5)]
+  col = -1
+  call MPI_Sendrecv(grid(2, 1:4), 2, pair, next, 4, col, 4, MPI_DOUBLE_PRECISION, prev, 4, MPI_COMM_WORLD, &
+                    MPI_STATUS_IGNORE)
+  call check(all(col(1:4) == [(prev * 10 + j, j = 1, 4)]) .and. col(5) == -1, 'section of pairs')
+  call MPI_Type_free(pair)
 
   ! Collectives, a user operation.
   iv = 0

@@ -7,6 +7,7 @@ program fortran_bad
   character(len=32) :: what
   integer :: rank, x
   double precision :: a(4, 4), b(4)
+  type(MPI_Request) :: req
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -20,10 +21,10 @@ program fortran_bad
       call bad_send_mpi()
     case ('f08_send_dest')
       call MPI_Send(a, 1, MPI_DOUBLE_PRECISION, 5, 0, MPI_COMM_WORLD)
-    case ('f08_section_reduce')
-      call MPI_Allreduce(a(1, :), b, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD)
+    case ('f08_section_ireduce')
+      call MPI_Iallreduce(a(1, :), b, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req)
     case ('f08_section_type')
-      call MPI_Send(a(1, :), 4, MPI_INTEGER, 0, 0, MPI_COMM_WORLD)
+      call MPI_Isend(a(1, :), 4, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, req)
     end select
     print '(A)', 'fortran_bad: the call was not reported as an error'
   end if

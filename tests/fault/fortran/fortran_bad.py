@@ -1,8 +1,8 @@
 """Bad input from Fortran under MPI_ERRORS_ARE_FATAL (fortran_bad.f90): the
 job ends, non-zero, with one line naming rank 1, the call as the binding
 names it (MPI_SEND from `use mpi`, MPI_Send from mpi_f08), the error class
-and the argument; non-contiguous buffers that mpi_f08 cannot pass are
-refused the same way. No process survives."""
+and the argument; non-contiguous buffers that mpi_f08 cannot pass to a
+nonblocking call are refused the same way. No process survives."""
 import os
 import sys
 
@@ -13,8 +13,8 @@ import faultlib as fl  # noqa: E402
 CASES = {
     "mpi_send_dest": ("MPI_SEND", "MPI_ERR_RANK", ["dest=5"]),
     "f08_send_dest": ("MPI_Send", "MPI_ERR_RANK", ["dest=5"]),
-    "f08_section_reduce": ("MPI_Allreduce", "MPI_ERR_UNSUPPORTED_OPERATION", ["sendbuf", "non-contiguous"]),
-    "f08_section_type": ("MPI_Send", "MPI_ERR_UNSUPPORTED_OPERATION", ["buf", "element 8 bytes", "extent 4"]),
+    "f08_section_ireduce": ("MPI_Iallreduce", "MPI_ERR_UNSUPPORTED_OPERATION", ["sendbuf", "non-contiguous"]),
+    "f08_section_type": ("MPI_Isend", "MPI_ERR_UNSUPPORTED_OPERATION", ["buf", "element 8 bytes", "extent 4"]),
 }
 
 
