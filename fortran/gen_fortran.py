@@ -971,40 +971,40 @@ def f08_glue_function(name, proc):
         out.append("  return p%s_(%s);" % (lname, ", ".join("f_" + p["name"] for p in fps)))
         out.append("}")
     else:
-        out.append("void P%s(%s) {" % (spec, sig))
-        if any(p["name"] == "ierror" for p in fps):
-            out.append("  MPI_Fint rmpi_ierror;")
-            out.append("  if (f_ierror == NULL) f_ierror = &rmpi_ierror;")
         pairs = f08_pairs(proc)
         has_type = any(p["kind"] == "DATATYPE" for p in proc["params"])
         blocking = f08_blocking(name)
         bufs = [p for p in fps if p["f08"]["type"] == BUFFER_F08]
-        done = []
-        for p in bufs:
-            n = p["name"]
-            out.append("  void *b_%s = f_%s->base_addr;" % (n, n))
-            if has_type:
-                out.append("  struct rmpi_f08_section s_%s = {0};" % n)
-        for p in bufs:
-            n = p["name"]
-            if not has_type:
-                continue  # an address only (MPI_Get_address, MPI_Free_mem, ...)
-            out.append("  if (__builtin_expect(!rmpi_f08_contiguous(f_%s), 0)) {" % n)
-            if n in pairs:
-                c, t = pairs[n]
-                out.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;' %
-                           (n, n, c, t, blocking, name, n))
-                out.append("    f_%s = &s_%s.count;" % (c, n))
-                out.append("    f_%s = &s_%s.type;" % (t, n))
-            elif blocking:
-                out.append('    if (rmpi_f08_copy_in(&s_%s, f_%s, "%s", "%s", f_ierror)) goto done;' % (n, n, name, n))
-            else:
-                out.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
-                out.append("    goto done;")
-            out.append("    b_%s = s_%s.addr;" % (n, n))
-            out.append("  }")
-            output = 1 if p["dir"] in ("out", "inout") else 0
-            done.append("  if (s_%s.made || s_%s.copy) rmpi_f08_section_done(&s_%s, f_%s, %d);" % (n, n, n, n, output))
+        sections = has_type and bufs  # non-contiguous buffers need work
+        slow = []
+        if sections:
+            # The non-contiguous case, out of the way of the common one.
+            slow.append("static __attribute__((noinline, cold)) void rmpi_sections_%s(%s) {" % (lname, sig))
+            done = []
+            for p in bufs:
+                n = p["name"]
+                slow.append("  void *b_%s = f_%s->base_addr;" % (n, n))
+                slow.append("  struct rmpi_f08_section s_%s = {0};" % n)
+            for p in bufs:
+                n = p["name"]
+                slow.append("  if (!rmpi_f08_contiguous(f_%s)) {" % n)
+                if n in pairs:
+                    c, t = pairs[n]
+                    slow.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;'
+                                % (n, n, c, t, blocking, name, n))
+                    slow.append("    f_%s = &s_%s.count;" % (c, n))
+                    slow.append("    f_%s = &s_%s.type;" % (t, n))
+                elif blocking:
+                    slow.append('    if (rmpi_f08_copy_in(&s_%s, f_%s, "%s", "%s", f_ierror)) goto done;' %
+                                (n, n, name, n))
+                else:
+                    slow.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
+                    slow.append("    goto done;")
+                slow.append("    b_%s = s_%s.addr;" % (n, n))
+                slow.append("  }")
+                output = 1 if p["dir"] in ("out", "inout") else 0
+                done.append("  if (s_%s.made || s_%s.copy) rmpi_f08_section_done(&s_%s, f_%s, %d);" %
+                            (n, n, n, n, output))
         args, hidden = [], []
         for fp in f90_params(proc):
             n = fp["name"]
@@ -1017,12 +1017,28 @@ def f08_glue_function(name, proc):
             else:
                 args.append("f_" + n)
         if name in HAND_WRITTEN:
-            out.append("  p%s_(%s);" % (lname, ", ".join(args + hidden)))
+            the_call = "  p%s_(%s);" % (lname, ", ".join(args + hidden))
         else:
-            out.append("  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden)))
-        if has_type and bufs:
-            out.append("done:")
-            out += done or ["  ;"]
+            the_call = "  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden))
+        if sections:
+            slow.append(the_call)
+            slow.append("done:")
+            slow += done
+            slow.append("}")
+            out += slow
+        out.append("void P%s(%s) {" % (spec, sig))
+        if any(p["name"] == "ierror" for p in fps):
+            out.append("  MPI_Fint rmpi_ierror;")
+            out.append("  if (f_ierror == NULL) f_ierror = &rmpi_ierror;")
+        if sections:
+            cond = " || ".join("!rmpi_f08_contiguous(f_%s)" % p["name"] for p in bufs)
+            out.append("  if (__builtin_expect(%s, 0)) {" % cond)
+            out.append("    rmpi_sections_%s(%s);" % (lname, ", ".join("f_" + p["name"] for p in fps)))
+            out.append("    return;")
+            out.append("  }")
+        for p in bufs:
+            out.append("  void *b_%s = f_%s->base_addr;" % (p["name"], p["name"]))
+        out.append(the_call)
         out.append("}")
     out.append('extern __typeof__(P%s) %s __attribute__((weak, alias("P%s")));' % (spec, spec, spec))
     return "\n".join(out) + "\n"

@@ -76,6 +76,8 @@ void rmpi_f_indices_out(MPI_Fint *idx, int n);
  * scalar) is passed by its address, without a copy. */
 static inline int rmpi_f08_contiguous(const CFI_cdesc_t *d) {
   CFI_index_t sm = (CFI_index_t)d->elem_len;
+  if (d->rank == 0) return 1; /* a scalar */
+  if (d->rank == 1) return d->dim[0].sm == sm || d->dim[0].extent <= 1;
   for (int i = 0; i < d->rank; i++) {
     if (d->dim[i].extent > 1 && d->dim[i].sm != sm) return 0;
     sm *= d->dim[i].extent;
