@@ -61,6 +61,7 @@ HAND_WRITTEN = {
 # MPI_F_sync_reg is in `use mpi` and mpi_f08, MPI_Sizeof in mpi_f08 (where
 # the descriptor gives the size of any type).
 FORTRAN_ONLY = {"MPI_F_sync_reg": ("mpi", "mpi_f08"), "MPI_Sizeof": ("mpi_f08",)}
+# (`use mpi` has MPI_SIZEOF as module procedures: sizeof_generic.)
 
 # The Fortran-callable predefined callbacks (MPI-4.1 §7.7.2, §18.1),
 # defined by fortran/glue_callbacks.c; declared EXTERNAL in mpif.h/use mpi.
@@ -552,6 +553,28 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
 # ---- use mpi -----------------------------------------------------------------------
 
 
+# MPI_SIZEOF in `use mpi` (MPI-4.1 §19.1.9): a generic over the intrinsic
+# types and kinds, any rank, answered by storage_size.
+SIZEOF_TYPES = ["INTEGER(KIND=%d)" % k for k in (1, 2, 4, 8)] + ["REAL(KIND=%d)" % k for k in (4, 8, 16)] + \
+    ["COMPLEX(KIND=%d)" % k for k in (4, 8, 16)] + ["LOGICAL(KIND=%d)" % k for k in (1, 2, 4, 8)] + \
+    ["CHARACTER(LEN=*)"]
+
+
+def sizeof_generic():
+    names = ["rmpi_sizeof_%d" % i for i in range(len(SIZEOF_TYPES))]
+    out = ["  INTERFACE MPI_SIZEOF", "    MODULE PROCEDURE %s" % ", ".join(names), "  END INTERFACE",
+           "  PRIVATE :: %s" % ", ".join(names), "CONTAINS"]
+    for n, t in zip(names, SIZEOF_TYPES):
+        size = "LEN(x)" if t.startswith("CHARACTER") else "STORAGE_SIZE(x) / 8"
+        out += ["  SUBROUTINE %s(x, size, ierror)" % n,
+                "    %s, DIMENSION(..), INTENT(IN) :: x" % t,
+                "    INTEGER, INTENT(OUT) :: size, ierror",
+                "    size = %s" % size,
+                "    ierror = MPI_SUCCESS",
+                "  END SUBROUTINE"]
+    return out
+
+
 # C's MPI_Status (include/mpi.h), field for field: mpi_f08's status, and
 # `use mpi`'s for MPI_Status_f082f / MPI_Status_f2f08.
 MPI_STATUS_TYPE = ["  TYPE, BIND(C) :: MPI_Status",
@@ -634,6 +657,7 @@ def gen_module(mpi_h, desc, consts_path, out_path):
         for pmpi in (False, True):
             lines.extend("    " + s for s in module_interface(proc, pmpi))
     lines.append("  END INTERFACE")
+    lines += sizeof_generic()
     lines.append("END MODULE mpi")
     text = []
     for line in lines:

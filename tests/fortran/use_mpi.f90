@@ -233,6 +233,12 @@ program use_mpi_test
   call MPI_Test_cancelled(status, flag, ierr)
   call check(.not. flag, 'MPI_Test_cancelled')
 
+  ! MPI_SIZEOF: bytes of one element of any intrinsic type.
+  call MPI_Sizeof(addr, i, ierr)
+  call check(i == 8, 'MPI_Sizeof of an INTEGER(KIND=MPI_ADDRESS_KIND)')
+  call MPI_Sizeof(statuses, i, ierr)
+  call check(i == 4, 'MPI_Sizeof of an INTEGER array')
+
   ! The profiling interface: PMPI_ names reach the same code.
   call PMPI_Comm_rank(MPI_COMM_WORLD, i, ierr)
   call check(i == rank, 'PMPI_Comm_rank')

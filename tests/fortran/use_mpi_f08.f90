@@ -129,6 +129,12 @@ program use_mpi_f08_test
   call MPI_Comm_free(dup)
   call check(dup == MPI_COMM_NULL, 'MPI_Comm_free')
 
+  ! MPI_Sizeof: the descriptor says the element size.
+  call MPI_Sizeof(grid, n)
+  call check(n == 8, 'MPI_Sizeof of a DOUBLE PRECISION array')
+  call MPI_Sizeof(name, n)
+  call check(n == MPI_MAX_OBJECT_NAME, 'MPI_Sizeof of a CHARACTER')
+
   ! The profiling interface.
   call PMPI_Comm_rank(MPI_COMM_WORLD, i)
   call check(i == rank, 'PMPI_Comm_rank')
