@@ -544,10 +544,17 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
         lines.append("      EXTERNAL P%s" % n)
     for n in PREDEFINED_CALLBACKS:
         lines.append("      EXTERNAL %s" % n)
+    out = []
     for line in lines:
-        if not line.startswith("!") and len(line) > 72:
-            sys.exit("gen_fortran.py mpif: line longer than 72 columns: " + line)
-    write(out_path, "\n".join(lines) + "\n")
+        # A longer statement is continued the way both forms read: '&' in
+        # column 73 (free form's continuation, past fixed form's statement
+        # field) and '&' in column 6 of the next line (fixed form's, and a
+        # leading '&' that free form allows).
+        while not line.startswith("!") and len(line) > 72:
+            out.append(line[:72] + "&")
+            line = "     &" + line[72:]
+        out.append(line)
+    write(out_path, "\n".join(out) + "\n")
 
 
 # ---- use mpi -----------------------------------------------------------------------
