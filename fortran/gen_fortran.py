@@ -232,7 +232,9 @@ def glue_function(ret, name, params_text, proc):
         elif kind == "STRING":
             t = "s_" + dp["name"]
             if dp["dir"] == "in":
-                pre.append("char *%s = rmpi_f_cstr(%s, %s_len);" % (t, n, n))
+                # Info keys and values lose their leading blanks too (MPI-4.1 §10).
+                conv = "rmpi_f_cstr_info" if name.startswith("MPI_Info_") else "rmpi_f_cstr"
+                pre.append("char *%s = %s(%s, %s_len);" % (t, conv, n, n))
             else:
                 # C writes up to the bound of the call, or up to what a
                 # length argument says (MPI_Info_get's valuelen, ...).
@@ -292,10 +294,12 @@ def glue_function(ret, name, params_text, proc):
             call.append("(%s)%s" % (ptype, n))
             if kind == "INDEX" and dp["dir"] == "out" and has_requests:
                 # Fortran counts request indices from 1 (MPI-4.1 §3.7.5).
+                # (Only when the call set them: an error leaves them as they were.)
+                ok = "(rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)"
                 if dp["length"]:
-                    post.append("rmpi_f_indices_out(%s, *f_outcount);" % n)
+                    post.append("if %s rmpi_f_indices_out(%s, *f_outcount);" % (ok, n))
                 else:
-                    post.append("if (*%s >= 0) *%s += 1;" % (n, n))
+                    post.append("if (%s && *%s >= 0) *%s += 1;" % (ok, n, n))
     sig = ", ".join(args + hidden) or "void"
     fret = proc["f90"]["return_type"]
     out = []

@@ -61,6 +61,7 @@ static inline void *rmpi_f_errcodes(MPI_Fint *p) {
 
 /* CHARACTER arguments (blank padded, with gfortran's hidden length). */
 char *rmpi_f_cstr(const char *s, size_t len);          /* trimmed, NUL-terminated copy */
+char *rmpi_f_cstr_info(const char *s, size_t len);     /* and without leading blanks */
 char *rmpi_f_outbuf(const char *s, size_t len, size_t bound); /* room for what C writes */
 void rmpi_f_padout(char *s, size_t len, const char *c); /* copy back, blank padded */
 char **rmpi_f_argv(const char *s, size_t len);          /* up to the first blank entry */

@@ -36,6 +36,11 @@ static char *copy_trimmed(const char *s, size_t len) {
 
 char *rmpi_f_cstr(const char *s, size_t len) { return copy_trimmed(s, len); }
 
+char *rmpi_f_cstr_info(const char *s, size_t len) {
+  while (len > 0 && *s == ' ') s++, len--;
+  return copy_trimmed(s, len);
+}
+
 /* An output string: C writes at most the MPI_MAX_* bound of the call (all
  * at most MPI_MAX_INFO_VAL), or what a length argument allows (bound:
  * MPI_Info_get's valuelen, ...), plus the NUL; the Fortran length may be

@@ -212,7 +212,7 @@ program use_mpi_test
 
   ! Info: keys and values are strings.
   call MPI_Info_create(info, ierr)
-  call MPI_Info_set(info, 'colour', 'blue  ', ierr)
+  call MPI_Info_set(info, '  colour', '  blue  ', ierr)  ! leading and trailing blanks go
   call MPI_Info_get(info, 'colour', MPI_MAX_INFO_VAL, value, flag, ierr)
   call check(flag .and. value == 'blue', 'MPI_Info_get')
   call MPI_Info_get_nthkey(info, 0, key, ierr)
