@@ -66,7 +66,10 @@ def check_run(mpiexec, exe, want=None):
 
 
 def wrapper(tools, mpiexec, tmp):
-    for name, src, text in (("mpif77", "t77.f", F77), ("mpif90", "t90.f90", F90), ("mpifort", "t.f90", PROGRAM)):
+    # mpif.h in free form too (its lines are valid in both forms).
+    free = F77.replace("      PROGRAM T77", "program t77free").replace("\n      ", "\n")
+    for name, src, text in (("mpif77", "t77.f", F77), ("mpif90", "t77free.f90", free), ("mpif90", "t90.f90", F90),
+                            ("mpifort", "t.f90", PROGRAM)):
         path = os.path.join(tmp, src)
         with open(path, "w", encoding="utf-8") as fh:
             fh.write(text)
