@@ -7,6 +7,7 @@ module f08_support
   use mpi_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
   implicit none
+  integer :: errors_seen = 0
 contains
   subroutine check(ok, what)
     logical, intent(in) :: ok
@@ -15,6 +16,22 @@ contains
       print '(2A)', 'use_mpi_f08: failed: ', what
       call MPI_Abort(MPI_COMM_WORLD, 1)
     end if
+  end subroutine
+
+  subroutine copy_twice(oldcomm, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror)
+    type(MPI_Comm) :: oldcomm
+    integer :: keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, attribute_val_out
+    logical :: flag
+    attribute_val_out = 2 * attribute_val_in + extra_state
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine
+
+  subroutine on_error(comm, error_code)
+    type(MPI_Comm) :: comm
+    integer :: error_code
+    errors_seen = errors_seen + 1
   end subroutine
 
   subroutine maxabs(invec, inoutvec, len, datatype)
@@ -39,6 +56,9 @@ program use_mpi_f08_test
   type(MPI_Request) :: reqs(2)
   type(MPI_Op) :: op
   type(MPI_Datatype) :: pair
+  type(MPI_Errhandler) :: eh
+  integer :: keyval
+  integer(kind=MPI_ADDRESS_KIND) :: val
   real(8) :: grid(4, 5), col(5), x(3), y(3)
   integer :: iv(6)
   logical :: flag
@@ -128,6 +148,29 @@ program use_mpi_f08_test
   call check(cls == MPI_ERR_RANK, 'MPI_ERR_RANK in ierror')
   call MPI_Comm_free(dup)
   call check(dup == MPI_COMM_NULL, 'MPI_Comm_free')
+
+  ! Callbacks with mpi_f08's interfaces: attribute copy (the program's and
+  ! MPI_COMM_DUP_FN), an error handler.
+  call MPI_Comm_create_keyval(copy_twice, MPI_COMM_NULL_DELETE_FN, keyval, 1_MPI_ADDRESS_KIND)
+  call MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, 20_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_get_attr(dup, keyval, val, flag)
+  call check(flag .and. val == 41, 'f08 copy callback')
+  call MPI_Comm_free(dup)
+  call MPI_Comm_free_keyval(keyval)
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, keyval, 0_MPI_ADDRESS_KIND)
+  call MPI_Comm_set_attr(MPI_COMM_WORLD, keyval, 5_MPI_ADDRESS_KIND)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup)
+  call MPI_Comm_get_attr(dup, keyval, val, flag)
+  call check(flag .and. val == 5, 'MPI_COMM_DUP_FN in mpi_f08')
+  call MPI_Comm_create_errhandler(on_error, eh)
+  call MPI_Comm_set_errhandler(dup, eh)
+  call MPI_Send(x, 1, MPI_DOUBLE_PRECISION, -5, 0, dup)
+  call check(errors_seen == 1, 'f08 error handler')
+  call MPI_Errhandler_free(eh)
+  call MPI_Comm_free(dup)
+  call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval)
+  call MPI_Comm_free_keyval(keyval)
 
   ! MPI_Sizeof: the descriptor says the element size.
   call MPI_Sizeof(grid, n)
