@@ -918,6 +918,14 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
         if proc["callback"] and proc["f08"] and not proc["name"].startswith("MPI_T_"):
             L += ["    " + s for s in f08_callback_interface(proc)]
     L.append("  END INTERFACE")
+    # The C function the glue recognises (glue_callbacks.c), with the f08
+    # interface: an external procedure, its address is C's.
+    conv = procs.get("MPI_Datarep_conversion_function")
+    if conv and conv["f08"]:
+        L.append("  INTERFACE")
+        L += ["    " + x.replace("MPI_Datarep_conversion_function", "MPI_CONVERSION_FN_NULL")
+              for x in f08_callback_interface(conv)]
+        L.append("  END INTERFACE")
     wrappers = []
     large = large_overloads(funcs, procs)
     for name, proc in f08_functions(funcs, procs):
