@@ -57,6 +57,9 @@ program use_mpi_f08_test
   type(MPI_Op) :: op
   type(MPI_Datatype) :: pair
   type(MPI_Errhandler) :: eh
+  type(MPI_File) :: fh
+  integer(kind=MPI_OFFSET_KIND) :: offset
+  character(len=64) :: path
   integer :: keyval
   integer(kind=MPI_ADDRESS_KIND) :: val
   real(8) :: grid(4, 5), col(5), x(3), y(3)
@@ -171,6 +174,24 @@ program use_mpi_f08_test
   call MPI_Comm_free(dup)
   call MPI_Comm_delete_attr(MPI_COMM_WORLD, keyval)
   call MPI_Comm_free_keyval(keyval)
+
+  ! MPI-IO: a file name (a string through MPI_Bcast of MPI_CHARACTER too),
+  ! offsets of MPI_OFFSET_KIND.
+  if (rank == 0) write (path, '(A, I0, A)') '/tmp/ringmpi_fortran_', getpid(), '.dat'
+  call MPI_Bcast(path, len(path), MPI_CHARACTER, 0, MPI_COMM_WORLD)
+  call MPI_File_open(MPI_COMM_WORLD, path, ior(ior(MPI_MODE_CREATE, MPI_MODE_RDWR), MPI_MODE_DELETE_ON_CLOSE), &
+                     MPI_INFO_NULL, fh)
+  offset = rank * 4_MPI_OFFSET_KIND
+  call MPI_File_write_at(fh, offset, rank + 1000, 1, MPI_INTEGER, MPI_STATUS_IGNORE)
+  call MPI_File_sync(fh)  ! sync, barrier, sync: the others' writes are visible (MPI-4.1 §14.6.1)
+  call MPI_Barrier(MPI_COMM_WORLD)
+  call MPI_File_sync(fh)
+  call MPI_File_read_at(fh, prev * 4_MPI_OFFSET_KIND, i, 1, MPI_INTEGER, status)
+  call check(i == prev + 1000, 'MPI_File_read_at')
+  call MPI_File_get_size(fh, offset)
+  call check(offset == 4_MPI_OFFSET_KIND * np, 'MPI_File_get_size')
+  call MPI_File_close(fh)
+  call check(fh == MPI_FILE_NULL, 'MPI_File_close')
 
   ! MPI_Sizeof: the descriptor says the element size.
   call MPI_Sizeof(grid, n)
