@@ -4,7 +4,7 @@
       mpiexec ends with status 123 and the report naming both receives (with
       their arguments), the ranks in MPI_Barrier and the wait-for cycle.
   examples.py mpich|openmpi SRCDIR   builds every example (but the deadlock)
-      with mpicc.<impl> and runs it with mpiexec.<impl> at 4 ranks: the same
+      with mpicc.<impl> (the Fortran ones with mpifort.<impl>) and runs it with mpiexec.<impl> at 4 ranks: the same
       source runs on a cluster's MPI. Exit 77 (meson: skipped) when that MPI
       is not installed.
 """
@@ -15,6 +15,8 @@ import sys
 import tempfile
 
 EXAMPLES = ["ring", "pi", "prefix", "jacobi", "scatter_columns", "split"]
+# The Fortran (mpi_f08) versions, built with that MPI's mpifort.
+FORTRAN_EXAMPLES = ["pi_f08", "ring_f08", "jacobi_f08"]
 
 
 def fail(what, proc=None):
@@ -40,6 +42,7 @@ def deadlock(mpiexec, exe):
 
 def other_mpi(impl, srcdir):
     mpicc, mpiexec = shutil.which("mpicc." + impl), shutil.which("mpiexec." + impl)
+    mpifort = shutil.which("mpifort." + impl)
     if not mpicc or not mpiexec:
         print("mpicc.%s or mpiexec.%s not installed: skipped" % (impl, impl))
         sys.exit(77)
@@ -47,13 +50,19 @@ def other_mpi(impl, srcdir):
     if impl == "openmpi" and os.geteuid() == 0:
         extra.append("--allow-run-as-root")
     env = dict(os.environ, OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
+    srcdir = os.path.abspath(srcdir)
     with tempfile.TemporaryDirectory(prefix="ringmpi-examples-") as tmp:
-        for name in EXAMPLES:
+        programs = [(name, [mpicc, os.path.join(srcdir, name + ".c"), "-lm"]) for name in EXAMPLES]
+        if mpifort:
+            programs += [(name, [mpifort, os.path.join(srcdir, name + ".f90")]) for name in FORTRAN_EXAMPLES]
+        else:
+            print("mpifort.%s not installed: the Fortran examples are not built" % impl)
+        for name, build in programs:
             exe = os.path.join(tmp, name)
-            p = subprocess.run([mpicc, "-o", exe, os.path.join(srcdir, name + ".c"), "-lm"],
+            p = subprocess.run(build[:1] + ["-o", exe] + build[1:], cwd=tmp,
                                capture_output=True, text=True, timeout=120)
             if p.returncode != 0:
-                fail("%s does not build with mpicc.%s" % (name, impl), p)
+                fail("%s does not build with %s" % (name, os.path.basename(build[0])), p)
             p = subprocess.run([mpiexec, "-n", "4"] + extra + [exe], capture_output=True, text=True, timeout=120,
                                env=env)
             if p.returncode != 0:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks the #include arrows of lib/ and launcher/ against scripts/layers.txt.
+"""Checks the #include arrows of lib/, launcher/ and fortran/ against scripts/layers.txt.
 
 Fails, naming file and line, when an #include crosses a layer the wrong way,
 names a folder the map does not know, or when headers include each other in
@@ -52,7 +52,8 @@ def closure(arrows):
 def sources(root, arrows):
     """(layer, path relative to root) of every C++ file in a layer."""
     for layer in arrows:
-        base = os.path.join(root, "launcher" if layer == "launcher" else os.path.join("lib", layer))
+        # launcher/ and fortran/ (the Fortran bindings) are top-level folders.
+        base = os.path.join(root, layer if layer in ("launcher", "fortran") else os.path.join("lib", layer))
         if not os.path.isdir(base):
             continue
         for d, _, files in os.walk(base):

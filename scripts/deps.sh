@@ -1,7 +1,7 @@
 # Sourced by setup.sh and test.sh: makes sure the Debian packages ringmpi
 # needs are installed. As root it installs what is missing with apt-get;
 # otherwise it prints the exact apt-get line and fails.
-RINGMPI_PACKAGES="gcc g++ meson ninja-build pkg-config cmake python3 libhwloc-dev hwloc liburing-dev doctest-dev libbenchmark-dev"
+RINGMPI_PACKAGES="gcc g++ gfortran meson ninja-build pkg-config cmake python3 libhwloc-dev hwloc liburing-dev doctest-dev libbenchmark-dev"
 
 ringmpi_missing_packages() {
   missing=""

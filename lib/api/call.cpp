@@ -9,6 +9,15 @@
 #include "core/errors.hpp"
 #include "core/runtime.hpp"
 
+// The Fortran name of the call in progress (MPI_SEND for MPI_Send), set
+// around the C call by the Fortran bindings' glue (fortran/glue.h) and read
+// only when an error is reported: the one-line message then names the call
+// as the Fortran program wrote it. Exported for libringmpi_fortran, outside
+// mpi.h: no C program uses it.
+extern "C" {
+__attribute__((visibility("default"))) thread_local const char* rmpi_fortran_call = nullptr;
+}
+
 namespace ringmpi::api {
 namespace {
 
@@ -111,8 +120,10 @@ int Call::fail(int error_code, const char* fmt, ...) {
   va_start(ap, fmt);
   std::vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (handler_ != nullptr) return dispatch_to(*handler_, handler_object_, error_code, name_, msg);
-  return dispatch_error(comm_, error_code, name_, msg);
+  // A call made through mpif.h or `use mpi` is named as the program wrote it.
+  const char* name = rmpi_fortran_call != nullptr ? rmpi_fortran_call : name_;
+  if (handler_ != nullptr) return dispatch_to(*handler_, handler_object_, error_code, name, msg);
+  return dispatch_error(comm_, error_code, name, msg);
 }
 
 int Call::not_running() {

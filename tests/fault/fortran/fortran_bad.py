@@ -1,0 +1,37 @@
+"""Bad input from Fortran under MPI_ERRORS_ARE_FATAL (fortran_bad.f90): the
+job ends, non-zero, with one line naming rank 1, the call as the binding
+names it (MPI_SEND from `use mpi`, MPI_Send from mpi_f08), the error class
+and the argument; non-contiguous buffers that mpi_f08 cannot pass to a
+nonblocking call are refused the same way. No process survives."""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import faultlib as fl  # noqa: E402
+
+# case -> (call, class, words the message must contain)
+CASES = {
+    "mpi_send_dest": ("MPI_SEND", "MPI_ERR_RANK", ["dest=5"]),
+    "f08_send_dest": ("MPI_Send", "MPI_ERR_RANK", ["dest=5"]),
+    "f08_section_ireduce": ("MPI_Iallreduce", "MPI_ERR_UNSUPPORTED_OPERATION", ["sendbuf", "non-contiguous"]),
+    "f08_section_type": ("MPI_Isend", "MPI_ERR_UNSUPPORTED_OPERATION", ["buf", "element 8 bytes", "extent 4"]),
+}
+
+
+def make_test(case, call, cls, words):
+    def test(ctx):
+        r = ctx.mpiexec(["-n", "2", "--timeout", "60", ctx.prog("fortran_bad"), case], limit=90)
+        fl.check(r.rc not in (0, None), "the job must fail", r)
+        fl.check("was not reported as an error" not in r.out, "the call succeeded", r)
+        lines = [l for l in r.lines("err") if l.startswith("ringmpi: rank 1: " + call + ":")]
+        fl.check(lines, "a 'ringmpi: rank 1: %s:' line" % call, r)
+        fl.check(any(cls in l and all(w in l for w in words) for l in lines),
+                 "the message names %s and %s" % (cls, words), r)
+        fl.check(r.elapsed < 30, "the job ended promptly", r)
+        fl.check_no_survivors(r)
+    test.__name__ = "test_" + case
+    return test
+
+
+if __name__ == "__main__":
+    fl.main([make_test(c, *v) for c, v in CASES.items()])
