@@ -28,11 +28,12 @@ import os
 import re
 import sys
 
-# ENVVAR of a wrapper -> (language, what compiles it by default, a source file name).
+# ENVVAR of a wrapper -> (language, what compiles it by default, a source file name, its API).
 LANGUAGES = {
-    "MPICH_CC": ("C", "the C compiler ringmpi was built with", "prog.c"),
-    "MPICH_CXX": ("C++", "the C++ compiler ringmpi was built with", "prog.cpp"),
-    "MPICH_FC": ("Fortran", "the Fortran compiler ringmpi was built with", "prog.f90"),
+    "MPICH_CC": ("C", "the C compiler ringmpi was built with", "prog.c", "mpi.h"),
+    "MPICH_CXX": ("C++", "the C++ compiler ringmpi was built with", "prog.cpp", "mpi.h"),
+    "MPICH_FC": ("Fortran", "the Fortran compiler ringmpi was built with", "prog.f90",
+                 "mpif.h, use mpi, use mpi_f08; mpif90 and mpif77 are other names of mpifort"),
 }
 
 # Variables mpiexec sets in every rank's environment (lib/shm/arena.hpp,
@@ -129,15 +130,15 @@ def wrapper_options(script):
 
 
 def wrapper_page(name, envvar, t, options):
-    lang, compiler, src = LANGUAGES.get(envvar, ("MPI", "the compiler ringmpi was built with", "prog.c"))
+    lang, compiler, src, api = LANGUAGES.get(envvar, ("MPI", "the compiler ringmpi was built with", "prog.c", "mpi.h"))
     out = header(name, "1", t["version"], "compile and link %s MPI programs against ringmpi" % lang)
     out += ".SH SYNOPSIS\n%s [%s] %s...\n" % (bold(name), italic("compiler arguments"), italic("files"))
     out += ".SH DESCRIPTION\n%s\n" % esc(
         "%s runs %s, passing it every argument unchanged, and adds ringmpi's include flag and, when it "
         "links, its link flags with an rpath, so that programs run without LD_LIBRARY_PATH, from the build tree "
-        "as well as after meson install. The only API is the standard MPI %s API of MPI-%s (mpi.h), so the "
+        "as well as after meson install. The only API is the standard MPI %s API of MPI-%s (%s), so the "
         "same source builds with MPICH's and Open MPI's wrappers. "
-        "It does not link when one of -c, -E, -S, -M or -MM is given." % (name, compiler, lang, t["mpi_version"]))
+        "It does not link when one of -c, -E, -S, -M or -MM is given." % (name, compiler, lang, t["mpi_version"], api))
     out += ".SH OPTIONS\n%s\n" % esc(
         "Only these, as the first argument, are the wrapper's own (the others of MPICH's and Open MPI's "
         "wrappers, so that build systems such as CMake's FindMPI and meson find the flags):")
