@@ -15,7 +15,7 @@ constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
 enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
-          trace, check };
+          trace, check, universe };
 
 struct Spec {
   std::string_view name;
@@ -35,6 +35,7 @@ constexpr Spec kSpecs[] = {
     {"V", Id::version, 0},         {"no-deadlock-check", Id::no_deadlock, 0},
     {"trace", Id::trace, 1},
     {"check", Id::check, 0},
+    {"universe-size", Id::universe, 1}, {"usize", Id::universe, 1},
 };
 
 const Spec* find_spec(std::string_view name) {
@@ -148,6 +149,14 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
         o.trace_path = values[0];
         break;
       case Id::check: o.check = true; break;
+      case Id::universe: {
+        const auto n = parse_long(values[0]);
+        if (!n || *n < 1 || *n > kMaxRanks)
+          return fail("option '" + arg + "': '" + values[0] + "' is not a number of processes (1.." +
+                      std::to_string(kMaxRanks) + ")");
+        o.universe_size = static_cast<int>(*n);
+        break;
+      }
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");
@@ -208,7 +217,8 @@ options:
                          at all (default: core when the ranks fit on the
                          cores, none otherwise)
   --report-bindings      print where each rank is bound, on stderr
-  --tag-output, -l       prefix every output line with "[rank] "
+  --tag-output, -l       prefix every output line with "[rank] " ("[s.rank] "
+                         for rank `rank` of the s-th MPI_Comm_spawn)
   -x VAR                 export VAR from mpiexec's environment to the ranks
   -x VAR=value           set VAR to value in every rank
   -genv VAR value        set VAR to value in every rank (also -env)
@@ -227,6 +237,12 @@ options:
                          message's signature matches its own; the first
                          mismatch ends the job with one message naming the call
                          and both ranks' arguments (exit status 1)
+  --universe-size N      MPI_UNIVERSE_SIZE, the processes the job expects to
+                         run at once, spawned ones included (also --usize;
+                         default: the cores hwloc sees, at least N of -n);
+                         the job has room for 32 processes more than that,
+                         and MPI_Comm_spawn beyond the room fails with
+                         MPI_ERR_SPAWN
   -v, --verbose          say which event loop and binding are used
   -h, --help             this text
   -V, --version          ringmpi's version
