@@ -15,6 +15,7 @@ import sys
 import tempfile
 
 EXAMPLES = ["ring", "pi", "prefix", "jacobi", "scatter_columns", "split"]
+EXAMPLES.append("master_worker")  # issue 32: MPI_Comm_spawn
 
 
 def fail(what, proc=None):
