@@ -1,10 +1,10 @@
 // Process creation and management (MPI-4.1 chapter 11). MPI_Comm_spawn and
 // MPI_Comm_spawn_multiple start processes through mpiexec inside this job
 // (lib/comm/dynamic.cpp, docs/design/dynamic-processes.md); here are their
-// argument checks and the reserved info keys. Ports, name publishing and
-// MPI_Comm_join are not implemented and say so
-// (MPI_ERR_UNSUPPORTED_OPERATION, through the error handler of the
-// communicator involved, as any error). MPI_Comm_get_parent lives with the
+// argument checks and the reserved info keys. Ports (lib/comm/ports.cpp),
+// the name service and MPI_Comm_join (api/names.cpp) work between the
+// processes of one job; a port of another job (another mpiexec run) is
+// MPI_ERR_PORT with a message saying so. MPI_Comm_get_parent lives with the
 // communicator queries. MPI_Comm_disconnect works on every communicator.
 #include <unistd.h>
 
@@ -17,7 +17,9 @@
 
 #include "api/call.hpp"
 #include "api/comm_free.hpp"
+#include "api/names.hpp"
 #include "comm/dynamic.hpp"
+#include "comm/ports.hpp"
 #include "core/info.hpp"
 
 using namespace ringmpi;
@@ -25,18 +27,11 @@ using ringmpi::api::Call;
 
 namespace ringmpi::api {
 int deliver(Call& call, const comm::Made& m, MPI_Comm* newcomm);
+int check_info(Call& call, MPI_Info info, const char* arg);
 }
+using ringmpi::api::check_info;
 
 namespace {
-
-int unsupported(Call& call, MPI_Comm comm, const char* what) {
-  if (int e = call.initialized()) return e;
-  if (comm != MPI_COMM_NULL && comm::lookup(comm)) call.raise_on(comm);
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "%s is not supported: a ringmpi job can start processes (MPI_Comm_spawn) but does not yet "
-                   "connect groups through ports, published names or sockets",
-                   what);
-}
 
 template <class... V>
 std::string said(const char* fmt, V... v) {
@@ -204,47 +199,105 @@ int MPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_o
                       intercomm, array_of_errcodes);
 }
 
-int MPI_Open_port(MPI_Info, char*) {
+// MPI-4.1 §11.4: ports inside one job (lib/comm/ports.cpp); the info
+// argument carries no key ringmpi uses.
+int MPI_Open_port(MPI_Info info, char* port_name) {
   Call call("MPI_Open_port");
-  return unsupported(call, MPI_COMM_NULL, "opening a port (MPI_Open_port)");
+  if (int e = call.initialized()) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(port_name, "port_name")) return e;
+  const std::string name = comm::open_port();
+  if (name.empty())
+    return call.fail(MPI_ERR_PORT, "this process has 64 ports open already; close one with MPI_Close_port first");
+  std::snprintf(port_name, MPI_MAX_PORT_NAME, "%s", name.c_str());
+  return MPI_SUCCESS;
 }
 
-int MPI_Close_port(const char*) {
+int MPI_Close_port(const char* port_name) {
   Call call("MPI_Close_port");
-  return unsupported(call, MPI_COMM_NULL, "closing a port (MPI_Close_port)");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(port_name, "port_name")) return e;
+  std::string why;
+  if (int e = comm::close_port(port_name, &why)) return call.fail(e, "%s", why.c_str());
+  return MPI_SUCCESS;
 }
 
-int MPI_Comm_accept(const char*, MPI_Info, int, MPI_Comm comm, MPI_Comm* newcomm) {
+namespace {
+// Accept and connect: port_name and info matter on the root only.
+int accept_or_connect(Call& call, bool accepting, const char* port_name, MPI_Info info, int root, MPI_Comm comm,
+                      MPI_Comm* newcomm) {
+  comm::Comm* c;
+  if (int e = call.intracomm(comm, "comm", &c)) return e;
+  if (int e = call.not_null(newcomm, "newcomm")) return e;
+  *newcomm = MPI_COMM_NULL;
+  comm::LocalError bad;
+  if (root < 0 || root >= c->size())
+    bad = {MPI_ERR_ROOT, said("argument root=%d is outside 0..%d of comm", root, c->size() - 1), comm::BadArg::root,
+           root};
+  else if (c->rank == root && !port_name)
+    bad = {MPI_ERR_PORT, "argument port_name is NULL on the root", comm::BadArg::spawn, 0};
+  else if (c->rank == root && info != MPI_INFO_NULL && !core::info_state().table.get(info))
+    bad = {MPI_ERR_INFO, said("argument info=0x%x is not a valid info object", static_cast<unsigned>(info)),
+           comm::BadArg::spawn, 0};
+  const std::string port = c->rank == root && port_name ? port_name : "";
+  const comm::Made m = accepting ? comm::accept(*c, root, port, bad) : comm::connect(*c, root, port, bad);
+  return api::deliver(call, m, newcomm);
+}
+}  // namespace
+
+int MPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm) {
   Call call("MPI_Comm_accept");
-  if (newcomm) *newcomm = MPI_COMM_NULL;
-  return unsupported(call, comm, "accepting a connection (MPI_Comm_accept)");
+  return accept_or_connect(call, true, port_name, info, root, comm, newcomm);
 }
 
-int MPI_Comm_connect(const char*, MPI_Info, int, MPI_Comm comm, MPI_Comm* newcomm) {
+int MPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm) {
   Call call("MPI_Comm_connect");
-  if (newcomm) *newcomm = MPI_COMM_NULL;
-  return unsupported(call, comm, "connecting to a port (MPI_Comm_connect)");
+  return accept_or_connect(call, false, port_name, info, root, comm, newcomm);
 }
 
-int MPI_Publish_name(const char*, MPI_Info, const char*) {
+// MPI-4.1 §11.4.4: the name service is a directory of the user's
+// (api/names.cpp), shared by every job of that user on this machine.
+int MPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name) {
   Call call("MPI_Publish_name");
-  return unsupported(call, MPI_COMM_NULL, "publishing a service name (MPI_Publish_name)");
+  if (int e = call.initialized()) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(service_name, "service_name")) return e;
+  if (int e = call.not_null(port_name, "port_name")) return e;
+  std::string why;
+  if (int e = api::publish_name(service_name, port_name, &why)) return call.fail(e, "%s", why.c_str());
+  return MPI_SUCCESS;
 }
 
-int MPI_Unpublish_name(const char*, MPI_Info, const char*) {
+int MPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name) {
   Call call("MPI_Unpublish_name");
-  return unsupported(call, MPI_COMM_NULL, "unpublishing a service name (MPI_Unpublish_name)");
+  if (int e = call.initialized()) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(service_name, "service_name")) return e;
+  if (int e = call.not_null(port_name, "port_name")) return e;
+  std::string why;
+  if (int e = api::unpublish_name(service_name, port_name, &why)) return call.fail(e, "%s", why.c_str());
+  return MPI_SUCCESS;
 }
 
-int MPI_Lookup_name(const char*, MPI_Info, char*) {
+int MPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name) {
   Call call("MPI_Lookup_name");
-  return unsupported(call, MPI_COMM_NULL, "looking up a service name (MPI_Lookup_name)");
+  if (int e = call.initialized()) return e;
+  if (int e = check_info(call, info, "info")) return e;
+  if (int e = call.not_null(service_name, "service_name")) return e;
+  if (int e = call.not_null(port_name, "port_name")) return e;
+  std::string why, port;
+  if (int e = api::lookup_name(service_name, &port, &why)) return call.fail(e, "%s", why.c_str());
+  std::snprintf(port_name, MPI_MAX_PORT_NAME, "%s", port.c_str());
+  return MPI_SUCCESS;
 }
 
-int MPI_Comm_join(int, MPI_Comm* intercomm) {
+// MPI-4.1 §11.8.4 (api/names.cpp: the exchange over the socket).
+int MPI_Comm_join(int fd, MPI_Comm* intercomm) {
   Call call("MPI_Comm_join");
-  if (intercomm) *intercomm = MPI_COMM_NULL;
-  return unsupported(call, MPI_COMM_NULL, "joining over a socket (MPI_Comm_join)");
+  if (int e = call.initialized()) return e;
+  if (int e = call.not_null(intercomm, "intercomm")) return e;
+  *intercomm = MPI_COMM_NULL;
+  return api::join(call, fd, intercomm);
 }
 
 // MPI-3.1 §10.5.4: collective; waits for the communication on comm to

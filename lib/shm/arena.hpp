@@ -109,6 +109,10 @@ struct alignas(kCacheLine) RankSlot {
   std::atomic<std::uint32_t> sleeping;  // nonzero while this rank may be in futex_wait(doorbell)
   std::atomic<std::int32_t> pid;        // set by the rank in MPI_Init
   std::atomic<std::uint32_t> finalized; // set by the rank in MPI_Finalize
+  // Ports this process has open (MPI_Open_port; bit i: port id i). Written
+  // only by the process (release), read by connecting processes (acquire):
+  // lib/comm/ports.cpp.
+  std::atomic<std::uint64_t> open_ports;
   // Deadlock detection (protocol: launcher/deadlock.cpp). Written only by the
   // rank, read only by mpiexec.
   alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
