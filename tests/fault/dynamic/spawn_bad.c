@@ -1,4 +1,4 @@
-/* Bad input to MPI_Comm_spawn(_multiple) and the calls not implemented yet.
+/* Bad input to MPI_Comm_spawn(_multiple), ports and names.
  * `spawn_bad CASE` does one wrong thing under MPI_ERRORS_ARE_FATAL (the job
  * must end with a message naming the call, the class and the argument);
  * `spawn_bad returns` runs every case under MPI_ERRORS_RETURN and checks the
@@ -30,7 +30,7 @@ static int spawn_info(const char* cmd, int n, const char* key, const char* value
 
 static int run(const char* name, const char* self) {
   MPI_Comm c = MPI_COMM_NULL;
-  char port[MPI_MAX_PORT_NAME];
+  char port[MPI_MAX_PORT_NAME] = "";
   if (!strcmp(name, "no_such_command")) return spawn_info("/nonexistent/ringmpi-prog", 2, NULL, NULL, &c);
   if (!strcmp(name, "not_in_path")) return spawn_info("ringmpi-no-such-program", 1, NULL, NULL, &c);
   if (!strcmp(name, "maxprocs_negative")) return spawn_info(self, -1, NULL, NULL, &c);
@@ -40,8 +40,15 @@ static int run(const char* name, const char* self) {
   if (!strcmp(name, "bad_wdir")) return spawn_info(self, 1, "wdir", "/nonexistent/dir", &c);
   if (!strcmp(name, "bad_root"))
     return MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, MPI_INFO_NULL, size, MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);
-  if (!strcmp(name, "open_port")) return MPI_Open_port(MPI_INFO_NULL, port);
-  if (!strcmp(name, "lookup_name")) return MPI_Lookup_name("ringmpi-unpublished", MPI_INFO_NULL, port);
+  if (!strcmp(name, "lookup_name")) return MPI_Lookup_name("ringmpi-never-published", MPI_INFO_NULL, port);
+  if (!strcmp(name, "bad_port")) return MPI_Comm_connect("tcp://elsewhere:1", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
+  if (!strcmp(name, "closed_port")) {
+    if (rank == 0) {
+      MPI_Open_port(MPI_INFO_NULL, port);
+      MPI_Close_port(port);
+    }
+    return MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
+  }
   fprintf(stderr, "spawn_bad: unknown case %s\n", name);
   MPI_Abort(MPI_COMM_WORLD, 2);
   return 0;
@@ -87,8 +94,9 @@ int main(int argc, char** argv) {
   EXPECT(run("bad_soft", argv[0]), MPI_ERR_INFO_VALUE);
   EXPECT(run("bad_wdir", argv[0]), MPI_ERR_SPAWN);
   EXPECT(run("bad_root", argv[0]), MPI_ERR_ROOT);
-  EXPECT(run("open_port", argv[0]), MPI_ERR_UNSUPPORTED_OPERATION);
-  EXPECT(run("lookup_name", argv[0]), MPI_ERR_UNSUPPORTED_OPERATION);
+  EXPECT(run("lookup_name", argv[0]), MPI_ERR_NAME);
+  EXPECT(run("bad_port", argv[0]), MPI_ERR_PORT);
+  EXPECT(run("closed_port", argv[0]), MPI_ERR_PORT);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) printf("spawn_bad: all error codes as expected\n");
   MPI_Finalize();

@@ -19,7 +19,9 @@ CASES = {
     "bad_soft": (1, "MPI_Comm_spawn", "MPI_ERR_INFO_VALUE", ["soft='1:x'"]),
     "bad_wdir": (1, "MPI_Comm_spawn", "MPI_ERR_SPAWN", ["/nonexistent/dir"]),
     "bad_root": (2, "MPI_Comm_spawn", "MPI_ERR_ROOT", ["root=2"]),
-    "open_port": (1, "MPI_Open_port", "MPI_ERR_UNSUPPORTED_OPERATION", ["not supported"]),
+    "lookup_name": (1, "MPI_Lookup_name", "MPI_ERR_NAME", ["'ringmpi-never-published'", "not published"]),
+    "bad_port": (2, "MPI_Comm_connect", "MPI_ERR_PORT", ["'tcp://elsewhere:1'", "not a port name"]),
+    "closed_port": (2, "MPI_Comm_connect", "MPI_ERR_PORT", ["is not open"]),
 }
 
 
