@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
     CHECK_MPI(MPI_Send(&code, 1, MPI_INT, 0, 0, parent));
     CHECK_MPI(MPI_Comm_disconnect(&parent));
   } else {
-    char* cmds[2] = {argv[0], argv[0]};
+    /* Absolute: a relative command is looked up from the child's wdir. */
+    char self[4096];
+    CHECK(realpath(argv[0], self) != NULL);
+    char* cmds[2] = {self, self};
     char* a0[] = {"first", NULL};
     char* a1[] = {"second", "x y", NULL};
     char** argvs[2] = {a0, a1};

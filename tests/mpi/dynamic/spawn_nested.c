@@ -14,7 +14,7 @@ static int relay(MPI_Comm parent, int depth, const char* self) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int below = 0;
   if (depth < 2) {
-    char d[8];
+    char d[16];
     snprintf(d, sizeof d, "%d", depth + 1);
     char* args[] = {d, NULL};
     MPI_Comm kids;
