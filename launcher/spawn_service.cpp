@@ -9,7 +9,8 @@
 //   2. Everything that can make a spawn fail is checked before the first
 //      fork (programs resolved, working directories, room in the arena), so
 //      a spawn starts all its processes or none; a failed one answers an
-//      error class, one sentence and one error code per process asked for.
+//      error class and one sentence (every process asked for gets
+//      MPI_ERR_SPAWN as its error code).
 //   3. The arena's `started` is raised (release) before the processes of a
 //      spawn are forked, and ranks_/streams_ grow to it first: the slots
 //      [old started, new started) are theirs, the deadlock detector waits
@@ -67,11 +68,14 @@ std::string check_wdir(const std::string& wdir) {
   return {};
 }
 
+// Nothing is started: every process asked for gets MPI_ERR_SPAWN, which the
+// library fills in itself (reply.codes stays empty, so that the answer to a
+// huge maxprocs still fits one datagram).
 shm::SpawnReply refuse(int error, std::string message, std::int32_t asked) {
+  (void)asked;
   shm::SpawnReply r;
   r.error = error;
   r.message = std::move(message);
-  r.codes.assign(static_cast<std::size_t>(asked > 0 ? asked : 0), MPI_ERR_SPAWN);
   return r;
 }
 

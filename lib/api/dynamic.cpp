@@ -101,7 +101,10 @@ std::string read_command(const char* command, char** argv, int maxprocs, MPI_Inf
   const core::Info* in = core::info_state().table.get(info);
   *code = MPI_ERR_INFO;
   if (!in) return said("argument %sinfo=0x%x is not a valid info object", which, static_cast<unsigned>(info));
-  *code = MPI_ERR_INFO_VALUE;
+  // A malformed value makes the info argument invalid (MPI_ERR_INFO; the
+  // class MPI_ERR_INFO_VALUE means a value too long); a host that is not
+  // this machine is a place no process can be started (MPI_ERR_SPAWN).
+  *code = MPI_ERR_INFO;
   if (const std::string* v = in->find("wdir")) {
     if (v->empty()) return said("info key wdir of %scommand '%s' is empty", which, command);
     c->wdir = (*v)[0] == '/' || c->wdir.empty() ? *v : c->wdir + "/" + *v;
@@ -115,6 +118,7 @@ std::string read_command(const char* command, char** argv, int maxprocs, MPI_Inf
   if (const std::string* v = in->find("host")) {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
+    *code = MPI_ERR_SPAWN;
     if (*v != host && *v != "localhost" && *v != "127.0.0.1")
       return said("info key host='%s' of %scommand '%s' names another machine; a ringmpi job runs on this one "
                   "('%s') only",

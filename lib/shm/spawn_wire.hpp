@@ -41,7 +41,7 @@ struct SpawnReply {
   std::int32_t base = 0;   // first slot of the new world
   std::int32_t size = 0;   // processes started
   std::vector<std::int32_t> counts;  // processes started per command
-  std::vector<std::int32_t> codes;   // with error: one per process asked for
+  std::vector<std::int32_t> codes;   // with error: per process asked for (missing ones: MPI_ERR_SPAWN)
   std::string message;               // with error: one sentence
 };
 
