@@ -3,8 +3,8 @@
  * must end with a message naming the call, the class and the argument);
  * `spawn_bad returns` runs every case under MPI_ERRORS_RETURN and checks the
  * classes and the per-process error codes. `spawn_bad child-crash`,
- * `child-early-exit`: a spawned child crashes / exits before MPI_Init (for
- * spawn_crash.py). */
+ * `child-early-exit`: a spawned child crashes / exits before MPI_Init;
+ * `child-deadlock`: parent and child wait for each other (spawn_crash.py). */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -61,7 +61,20 @@ int main(int argc, char** argv) {
   if (argc == 2 && !strcmp(argv[1], "early-exit")) return 0;  /* a child that never calls MPI_Init */
   MPI_Init(&argc, &argv);
   MPI_Comm_get_parent(&parent);
+  if (parent != MPI_COMM_NULL && argc == 2 && !strcmp(argv[1], "wait")) {  /* child-deadlock */
+    int v;
+    MPI_Recv(&v, 1, MPI_INT, 0, 0, parent, MPI_STATUS_IGNORE);  /* nobody sends it */
+    MPI_Finalize();
+    return 0;
+  }
   if (parent != MPI_COMM_NULL) {  /* the child of child-crash */
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    if (me == 0) {
+      printf("spawned child %d here\n", me);
+      fflush(stdout);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);  /* rank 0's line is out before anyone crashes */
     raise(SIGSEGV);
     return 1;
   }
@@ -75,6 +88,14 @@ int main(int argc, char** argv) {
                    MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);
     MPI_Barrier(c);  /* the crashing children never get here */
     fprintf(stderr, "rank %d: the spawn with crashing children returned\n", rank);
+    MPI_Abort(MPI_COMM_WORLD, 4);
+  }
+  if (!strcmp(argv[1], "child-deadlock")) {
+    char* args[] = {"wait", NULL};
+    MPI_Comm c;
+    int v;
+    MPI_Comm_spawn(argv[0], args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);
+    MPI_Recv(&v, 1, MPI_INT, 0, 0, c, MPI_STATUS_IGNORE);  /* the child waits too */
     MPI_Abort(MPI_COMM_WORLD, 4);
   }
   if (strcmp(argv[1], "returns") != 0) {

@@ -31,6 +31,22 @@ def test_child_exits_before_init(ctx):
 def test_tag_output(ctx):
     r = ctx.mpiexec(["-n", "1", "--tag-output", PROG, "child-crash"])
     fl.check(r.rc != 0, "the job failed", r)
+    fl.check_in("[1.0] spawned child 0 here", r.out, "the child's line tagged with its spawn and rank", r)
+    fl.check_no_survivors(r)
+
+
+def test_deadlock_covers_children(ctx):
+    r = ctx.mpiexec(["-n", "1", PROG, "child-deadlock"])
+    fl.check_status(r, 123)
+    fl.check_in("rank 0 waits for spawn 1 rank 0", r.err, "the report names the spawned process waited for", r)
+    fl.check_in("spawn 1 rank 0 (process 1,", r.err, "the report has a line for the spawned process", r)
+    fl.check_no_survivors(r)
+
+
+def test_timeout_covers_children(ctx):
+    r = ctx.mpiexec(["-n", "1", "--no-deadlock-check", "--timeout", "1", PROG, "child-deadlock"])
+    fl.check_status(r, 124)
+    fl.check_in("spawn 1 rank 0", r.err, "the timeout report lists the spawned process", r)
     fl.check_no_survivors(r)
 
 
@@ -40,4 +56,5 @@ if __name__ == "__main__":
         i = argv.index("--prog")
         PROG = argv[i + 1]
         del argv[i:i + 2]
-    fl.main([test_child_crash, test_child_exits_before_init, test_tag_output], argv)
+    fl.main([test_child_crash, test_child_exits_before_init, test_tag_output, test_deadlock_covers_children,
+             test_timeout_covers_children], argv)
