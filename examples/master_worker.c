@@ -22,9 +22,9 @@ static void worker(MPI_Comm master) {
     MPI_Status st;
     MPI_Recv(&first, 1, MPI_LONG, 0, MPI_ANY_TAG, master, &st);
     if (st.MPI_TAG == STOP) break;
-    double sum = 0;
-    for (long i = first; i < first + TASK_SIZE; ++i) sum += (double)i * (double)i;
-    MPI_Send(&sum, 1, MPI_DOUBLE, 0, RESULT, master);
+    long long sum = 0;  /* exact: the total stays below 2^63 */
+    for (long long i = first; i < first + TASK_SIZE; ++i) sum += i * i;
+    MPI_Send(&sum, 1, MPI_LONG_LONG, 0, RESULT, master);
   }
   MPI_Comm_disconnect(&master);
 }
@@ -45,12 +45,12 @@ static void master(const char *self, int workers) {
       long first = next * TASK_SIZE;
       MPI_Send(&first, 1, MPI_LONG, w, WORK, team);
     }
-    double total = 0;
+    long long total = 0;
     int done_by[64] = {0};
     while (busy > 0) {
-      double part;
+      long long part;
       MPI_Status st;
-      MPI_Recv(&part, 1, MPI_DOUBLE, MPI_ANY_SOURCE, RESULT, team, &st);
+      MPI_Recv(&part, 1, MPI_LONG_LONG, MPI_ANY_SOURCE, RESULT, team, &st);
       total += part;
       --busy;
       if (st.MPI_SOURCE < 64) done_by[st.MPI_SOURCE]++;
@@ -61,9 +61,9 @@ static void master(const char *self, int workers) {
       }
     }
     for (int w = 0; w < workers; ++w) MPI_Send(NULL, 0, MPI_LONG, w, STOP, team);
-    const double n = (double)TASKS * TASK_SIZE;
-    const double expect = (n - 1) * n * (2 * n - 1) / 6;  /* sum of i^2 for i < n */
-    printf("sum of squares below %.0f: %.6e (expected %.6e) by %d workers, tasks per worker:", n, total, expect,
+    const long long n = (long long)TASKS * TASK_SIZE;
+    const long long expect = (n - 1) * n / 2 * (2 * n - 1) / 3;  /* sum of i^2 for i < n */
+    printf("sum of squares below %lld: %lld (expected %lld) by %d workers, tasks per worker:", n, total, expect,
            workers);
     for (int w = 0; w < workers && w < 64; ++w) printf(" %d", done_by[w]);
     printf("\n");
