@@ -62,6 +62,9 @@ class Job {
 
   // Starts every rank and supervises them; returns mpiexec's exit status.
   int run();
+  // Processes the job had: mpiexec's ranks and the spawned ones (slots
+  // 0..processes()-1), e.g. for --trace's merge.
+  int processes() const { return static_cast<int>(ranks_.size()); }
 
  private:
   using Clock = std::chrono::steady_clock;

@@ -224,12 +224,15 @@ int main(int argc, char** argv) {
   setup.spawn_listen_fd = spawn_fd;
   setup.launcher_name = launcher_name;
   int status;
+  int processes;
   {
     Job job(setup);
     status = job.run();
+    processes = job.processes();
   }
   if (trace) {
-    if (const std::string why = merge_trace(trace->path(), o.nranks, o.trace_path); !why.empty()) {
+    // Spawned processes too: their files are named by their slot.
+    if (const std::string why = merge_trace(trace->path(), processes, o.trace_path); !why.empty()) {
       say("--trace: " + why);
       if (status == 0) status = kExitInternal;
     }
