@@ -191,6 +191,9 @@ int main(int argc, char** argv) {
     say("cannot create the shared arena for " + std::to_string(o.nranks) + " ranks: " + error);
     return kExitInternal;
   }
+  // Spawned processes cost fds too; best effort (a spawn that runs out
+  // fails the job with a message naming the open-file limit).
+  raise_fd_limit(static_cast<int>(slots), inherited.nofile);
   std::string launcher_name;
   const int spawn_fd = listen_for_spawns(&launcher_name);
   if (spawn_fd < 0 && o.verbose) say(std::string("MPI_Comm_spawn unavailable: no socket: ") + std::strerror(errno));

@@ -90,6 +90,15 @@ int main(int argc, char** argv) {
     fprintf(stderr, "rank %d: the spawn with crashing children returned\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 4);
   }
+  if (!strcmp(argv[1], "publish")) {  /* publish-NAME: publishes and exits without unpublishing */
+    char port[MPI_MAX_PORT_NAME];
+    MPI_Open_port(MPI_INFO_NULL, port);
+    const char* service = getenv("SPAWN_BAD_SERVICE");
+    if (!service || MPI_Publish_name(service, MPI_INFO_NULL, port) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 4);
+    printf("published %s as %s\n", service, port);
+    MPI_Finalize();
+    return 0;
+  }
   if (!strcmp(argv[1], "child-deadlock")) {
     char* args[] = {"wait", NULL};
     MPI_Comm c;

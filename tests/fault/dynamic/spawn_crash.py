@@ -50,6 +50,49 @@ def test_timeout_covers_children(ctx):
     fl.check_no_survivors(r)
 
 
+def names_dir():
+    xdg = os.environ.get("XDG_RUNTIME_DIR")
+    if xdg and os.path.isdir(xdg) and os.stat(xdg).st_uid == os.geteuid():
+        return os.path.join(xdg, "ringmpi-names")
+    return "/tmp/ringmpi-%d/names" % os.geteuid()
+
+
+def test_names_belong_to_the_user(ctx):
+    service = "ringmpi-test-private-%d" % os.getpid()
+    r = ctx.mpiexec(["-n", "1", PROG, "publish"], env={"SPAWN_BAD_SERVICE": service})
+    fl.check_status(r, 0)
+    d = names_dir()
+    path = os.path.join(d, service.encode().hex())
+    try:
+        st = os.stat(d)
+        fl.check(st.st_uid == os.geteuid() and (st.st_mode & 0o777) == 0o700, "the names directory is 0700, ours")
+        fl.check(os.path.exists(path), "the published name has its file " + path)
+        if os.geteuid() == 0:
+            # Another user can neither read the name nor publish beside it.
+            pid = os.fork()
+            if pid == 0:
+                code = 0
+                try:
+                    os.setgroups([])
+                    os.setresgid(65534, 65534, 65534)
+                    os.setresuid(65534, 65534, 65534)
+                    for attempt in (lambda: open(path).read(), lambda: os.listdir(d),
+                                    lambda: open(os.path.join(d, "intruder"), "w")):
+                        try:
+                            attempt()
+                            code = 1
+                        except PermissionError:
+                            pass
+                finally:
+                    os._exit(code)
+            _, status = os.waitpid(pid, 0)
+            fl.check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+                     "uid 65534 could reach the name service directory of uid %d" % os.geteuid())
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
+
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     if "--prog" in argv:
@@ -57,4 +100,4 @@ if __name__ == "__main__":
         PROG = argv[i + 1]
         del argv[i:i + 2]
     fl.main([test_child_crash, test_child_exits_before_init, test_tag_output, test_deadlock_covers_children,
-             test_timeout_covers_children], argv)
+             test_timeout_covers_children, test_names_belong_to_the_user], argv)
