@@ -1,12 +1,32 @@
 /* MPI_Comm_spawn of 1 and then 4 children from MPI_COMM_WORLD: a message
  * each way between every child and a parent, an intercommunicator bcast and
- * allreduce, MPI_Intercomm_merge and an allreduce on the merged
- * communicator, MPI_UNIVERSE_SIZE / MPI_APPNUM, MPI_Comm_disconnect. The
+ * allreduce, MPI_Intercomm_merge and an allreduce and a window (put with
+ * fences) on the merged communicator, MPI_UNIVERSE_SIZE / MPI_APPNUM, MPI_Comm_disconnect. The
  * program spawns itself; a child knows it is one from MPI_Comm_get_parent. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+
+/* One-sided communication on the merged communicator: everyone puts its
+ * rank into slot `rank` of rank 0's window. */
+static void rma_on(MPI_Comm all) {
+  int arank, asize;
+  MPI_Comm_rank(all, &arank);
+  MPI_Comm_size(all, &asize);
+  int* base = NULL;
+  MPI_Win win;
+  CHECK_MPI(MPI_Win_allocate(arank == 0 ? (MPI_Aint)(asize * sizeof(int)) : 0, sizeof(int), MPI_INFO_NULL, all,
+                             &base, &win));
+  if (arank == 0)
+    for (int i = 0; i < asize; ++i) base[i] = -1;
+  CHECK_MPI(MPI_Win_fence(0, win));
+  CHECK_MPI(MPI_Put(&arank, 1, MPI_INT, 0, arank, 1, MPI_INT, win));
+  CHECK_MPI(MPI_Win_fence(0, win));
+  if (arank == 0)
+    for (int i = 0; i < asize; ++i) CHECK(base[i] == i);
+  CHECK_MPI(MPI_Win_free(&win));
+}
 
 static void child(MPI_Comm parent, const char* tag) {
   int rank, size, psize, flag, *appnum;
@@ -48,6 +68,7 @@ static void child(MPI_Comm parent, const char* tag) {
   CHECK_MPI(MPI_Allreduce(&arank, &sum, 1, MPI_INT, MPI_SUM, all));
   CHECK(sum == asize * (asize - 1) / 2);
   CHECK_MPI(MPI_Barrier(all));
+  rma_on(all);
   MPI_Comm_free(&all);
   CHECK_MPI(MPI_Comm_disconnect(&parent));
   MPI_Comm p2;
@@ -94,6 +115,7 @@ static void parents(const char* self, int n) {
   CHECK_MPI(MPI_Allreduce(&arank, &sum, 1, MPI_INT, MPI_SUM, all));
   CHECK(sum == asize * (asize - 1) / 2);
   CHECK_MPI(MPI_Barrier(all));
+  rma_on(all);
   MPI_Comm_free(&all);
   CHECK_MPI(MPI_Comm_disconnect(&inter));
   CHECK(inter == MPI_COMM_NULL);
