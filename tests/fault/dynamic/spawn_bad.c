@@ -44,6 +44,8 @@ static int run(const char* name, const char* self) {
     return MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, MPI_INFO_NULL, size, MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);
   if (!strcmp(name, "lookup_name")) return MPI_Lookup_name("ringmpi-never-published", MPI_INFO_NULL, port);
   if (!strcmp(name, "bad_port")) return MPI_Comm_connect("tcp://elsewhere:1", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
+  if (!strcmp(name, "foreign_port"))  /* a port of another mpiexec run */
+    return MPI_Comm_connect("ringmpi-port:ringmpi-1-00000000deadbeef:0:0", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
   if (!strcmp(name, "closed_port")) {
     if (rank == 0) {
       MPI_Open_port(MPI_INFO_NULL, port);
@@ -129,6 +131,7 @@ int main(int argc, char** argv) {
   EXPECT(run("lookup_name", argv[0]), MPI_ERR_NAME);
   EXPECT(run("bad_port", argv[0]), MPI_ERR_PORT);
   EXPECT(run("closed_port", argv[0]), MPI_ERR_PORT);
+  EXPECT(run("foreign_port", argv[0]), MPI_ERR_PORT);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) printf("spawn_bad: all error codes as expected\n");
   MPI_Finalize();
