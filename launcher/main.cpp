@@ -199,7 +199,8 @@ int main(int argc, char** argv) {
   if (spawn_fd < 0 && o.verbose) say(std::string("MPI_Comm_spawn unavailable: no socket: ") + std::strerror(errno));
   const shm::Arena arena = shm::Arena::map(arena_fd, &error);
   if (!arena.mapped()) {
-    say("cannot map the shared arena: " + error);
+    say("cannot map the shared arena of " + std::to_string(slots) + " process slots: " + error +
+        (o.universe_size > 0 ? " (is --universe-size " + std::to_string(o.universe_size) + " too large?)" : ""));
     return kExitInternal;
   }
 
