@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../expect.h"
 
@@ -91,6 +92,14 @@ int main(int argc, char** argv) {
     MPI_Barrier(c);  /* the crashing children never get here */
     fprintf(stderr, "rank %d: the spawn with crashing children returned\n", rank);
     MPI_Abort(MPI_COMM_WORLD, 4);
+  }
+  if (!strcmp(argv[1], "print-launcher")) {  /* names mpiexec's spawn socket, waits for SPAWN_BAD_GO */
+    const char* go = getenv("SPAWN_BAD_GO");
+    printf("launcher %s\n", getenv("RINGMPI_LAUNCHER") ? getenv("RINGMPI_LAUNCHER") : "");
+    fflush(stdout);
+    for (int i = 0; i < 2000 && go && access(go, F_OK) != 0; ++i) usleep(10000);
+    MPI_Finalize();
+    return 0;
   }
   if (!strcmp(argv[1], "publish")) {  /* publish-NAME: publishes and exits without unpublishing */
     char port[MPI_MAX_PORT_NAME];

@@ -1,8 +1,12 @@
 """A spawned process that crashes, or exits before MPI_Init, takes the whole
 job down with one line naming it (which spawn, its rank, the program), and
-nothing is left behind (spawn_bad.c child-crash / child-early-exit)."""
+nothing is left behind (spawn_bad.c child-crash / child-early-exit);
+deadlock and timeout reports cover spawned processes; the name service and
+mpiexec's spawn socket are out of reach for another user."""
 import os
+import socket
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import faultlib as fl  # noqa: E402
@@ -93,6 +97,49 @@ def test_names_belong_to_the_user(ctx):
             os.unlink(path)
 
 
+def ask_launcher(name, uid=None):
+    """Connects to mpiexec's spawn socket (as uid, in a child), sends a
+    malformed request; True when mpiexec answered."""
+    pid = os.fork()
+    if pid == 0:
+        answered = False
+        try:
+            if uid is not None:
+                os.setgroups([])
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+            s.settimeout(10)
+            s.connect("\0" + name)
+            s.send(b"not a spawn request")
+            answered = len(s.recv(4096)) > 0
+        except OSError:
+            pass
+        finally:
+            os._exit(1 if answered else 0)
+    _, status = os.waitpid(pid, 0)
+    return os.WEXITSTATUS(status) == 1
+
+
+def test_spawn_socket_refuses_other_users(ctx):
+    if os.geteuid() != 0:
+        return  # needs root to become another user
+    with tempfile.TemporaryDirectory() as tmp:
+        go = os.path.join(tmp, "go")
+        p, tag = ctx.start(["-n", "1", PROG, "print-launcher"], env={"SPAWN_BAD_GO": go})
+        try:
+            line = p.stdout.readline().decode()
+            fl.check(line.startswith("launcher ringmpi-"), "the rank names mpiexec's spawn socket: %r" % line)
+            name = line.split()[1]
+            fl.check(not ask_launcher(name, uid=65534), "mpiexec answered a process of uid 65534")
+            fl.check(ask_launcher(name), "mpiexec answers a process of its own uid (a malformed request)")
+        finally:
+            open(go, "w").close()
+            r = ctx.finish(p)
+        fl.check_status(r, 0)
+        fl.check_no_survivors(tag)
+
+
 if __name__ == "__main__":
     argv = sys.argv[1:]
     if "--prog" in argv:
@@ -100,4 +147,5 @@ if __name__ == "__main__":
         PROG = argv[i + 1]
         del argv[i:i + 2]
     fl.main([test_child_crash, test_child_exits_before_init, test_tag_output, test_deadlock_covers_children,
-             test_timeout_covers_children, test_names_belong_to_the_user], argv)
+             test_timeout_covers_children, test_names_belong_to_the_user, test_spawn_socket_refuses_other_users],
+            argv)
