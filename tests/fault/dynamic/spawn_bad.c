@@ -70,6 +70,11 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 0;
   }
+  if (parent != MPI_COMM_NULL && argc == 2 && !strcmp(argv[1], "fatal")) {  /* child-fatal */
+    int v = 0;
+    MPI_Send(&v, 1, MPI_INT, 99, 0, MPI_COMM_WORLD);  /* no rank 99: a fatal error */
+    return 1;
+  }
   if (parent != MPI_COMM_NULL) {  /* the child of child-crash */
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -84,8 +89,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (argc != 2) MPI_Abort(MPI_COMM_WORLD, 2);
-  if (!strcmp(argv[1], "child-crash") || !strcmp(argv[1], "child-early-exit")) {
-    char* args[] = {"early-exit", NULL};
+  if (!strcmp(argv[1], "child-crash") || !strcmp(argv[1], "child-early-exit") || !strcmp(argv[1], "child-fatal")) {
+    char* args[] = {!strcmp(argv[1], "child-fatal") ? "fatal" : "early-exit", NULL};
     MPI_Comm c;
     MPI_Comm_spawn(argv[0], !strcmp(argv[1], "child-crash") ? MPI_ARGV_NULL : args, 2, MPI_INFO_NULL, 0,
                    MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);

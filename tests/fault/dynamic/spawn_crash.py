@@ -32,6 +32,17 @@ def test_child_exits_before_init(ctx):
     fl.check_no_survivors(r)
 
 
+def test_child_fatal_error(ctx):
+    r = ctx.mpiexec(["-n", "2", PROG, "child-fatal"])
+    fl.check(r.rc != 0, "the job failed", r)
+    fl.check(any(l.startswith("ringmpi: spawn 1 rank ") and "(process " in l and "MPI_Send" in l and
+                 "MPI_ERR_RANK" in l for l in r.lines("err")),
+             "the child's own message names it as spawn 1 rank R (process P)", r)
+    fl.check(any("spawn 1 rank" in l and "fatal MPI error" in l for l in fl.mpiexec_lines(r)),
+             "mpiexec's line names the spawned process", r)
+    fl.check_no_survivors(r)
+
+
 def test_tag_output(ctx):
     r = ctx.mpiexec(["-n", "1", "--tag-output", PROG, "child-crash"])
     fl.check(r.rc != 0, "the job failed", r)
@@ -146,6 +157,6 @@ if __name__ == "__main__":
         i = argv.index("--prog")
         PROG = argv[i + 1]
         del argv[i:i + 2]
-    fl.main([test_child_crash, test_child_exits_before_init, test_tag_output, test_deadlock_covers_children,
+    fl.main([test_child_crash, test_child_exits_before_init, test_child_fatal_error, test_tag_output, test_deadlock_covers_children,
              test_timeout_covers_children, test_names_belong_to_the_user, test_spawn_socket_refuses_other_users],
             argv)
