@@ -3,6 +3,7 @@
 #include <hwloc.h>
 #include <hwloc/glibc-sched.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -94,6 +95,7 @@ BindPlan plan_binding(Bind requested, int nranks) {
     return plan;
   }
   const std::string unit_name = unit_type == HWLOC_OBJ_CORE ? "core" : "pu";
+  plan.cores = units;
 
   if (requested == Bind::automatic) {
     if (nranks > units) {
@@ -127,6 +129,24 @@ BindPlan plan_binding(Bind requested, int nranks) {
     hwloc_cpuset_to_glibc_sched_affinity(topo.t, target->cpuset, &p.cpus, sizeof p.cpus);
   }
   return plan;
+}
+
+int default_universe(const BindPlan& plan, int nranks) {
+  if (plan.cores > 0) return std::max(plan.cores, nranks);
+  const int cpus = usable_cpus();
+  if (cpus > 0 && nranks >= cpus && !foreign_topology_requested()) return nranks;  // cores <= cpus
+  Topology topo;
+  if (hwloc_topology_init(&topo.t) != 0) {
+    topo.t = nullptr;
+    return std::max(nranks, cpus);
+  }
+  hwloc_topology_set_components(topo.t, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "x86");
+  hwloc_topology_set_all_types_filter(topo.t, HWLOC_TYPE_FILTER_KEEP_NONE);
+  hwloc_topology_set_type_filter(topo.t, HWLOC_OBJ_CORE, HWLOC_TYPE_FILTER_KEEP_ALL);
+  if (hwloc_topology_load(topo.t) != 0) return std::max(nranks, cpus);
+  int units = hwloc_get_nbobjs_by_type(topo.t, HWLOC_OBJ_CORE);
+  if (units <= 0) units = hwloc_get_nbobjs_by_type(topo.t, HWLOC_OBJ_PU);
+  return std::max(nranks, units);
 }
 
 }  // namespace ringmpi::launcher

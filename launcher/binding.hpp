@@ -30,9 +30,15 @@ struct BindPlan {
   bool apply = false;           // false for foreign (synthetic/XML) topologies
   std::string reason;           // why, for --verbose
   std::vector<Placement> ranks; // empty when policy is none
+  int cores = 0;                // cores hwloc saw, 0 when the plan did not load the topology
 };
 
 // On a topology error returns policy none with the error in reason.
 BindPlan plan_binding(Bind requested, int nranks);
+
+// MPI_UNIVERSE_SIZE by default: the cores hwloc sees (PUs where it sees no
+// cores), at least nranks. Loads the topology only when `plan` did not and
+// the answer is not nranks anyway (more ranks than usable CPUs).
+int default_universe(const BindPlan& plan, int nranks);
 
 }  // namespace ringmpi::launcher

@@ -46,9 +46,11 @@
 
 namespace ringmpi::launcher {
 
-std::optional<std::string> DeadlockWatch::tick(const std::vector<bool>& gone) {
-  const std::uint32_t n = arena_.nranks();
-  if (gone.size() < n) return std::nullopt;  // not every rank started yet
+std::optional<std::string> DeadlockWatch::tick(const std::vector<bool>& gone, const std::vector<std::string>& labels) {
+  // The processes started so far: mpiexec's ranks, then spawned ones.
+  const auto n = static_cast<std::uint32_t>(gone.size());
+  if (n == 0 || n < arena_.header().started.load(std::memory_order_acquire)) return std::nullopt;  // still starting
+  if (last_rounds_.size() != n) last_rounds_.clear();  // a spawn added processes: start over
   std::vector<std::uint32_t> rounds(n, 0);
   bool all_stuck = true, any_live = false;
   for (std::uint32_t r = 0; r < n; ++r) {
@@ -64,14 +66,14 @@ std::optional<std::string> DeadlockWatch::tick(const std::vector<bool>& gone) {
   last_rounds_ = rounds;
   if (!all_stuck || !any_live) return std::nullopt;
   return "deadlock: every rank still running is blocked in MPI and no message is in flight:" +
-         describe_ranks(arena_, gone);
+         describe_ranks(arena_, gone, labels);
 }
 
 namespace {
 
 // A wait-for cycle among the stuck ranks, in words ("rank 0 -> rank 1 ->
 // rank 0"), or "" when the edges (one per rank at most) form none.
-std::string wait_for_cycle(const std::vector<int>& waits_for) {
+std::string wait_for_cycle(const std::vector<int>& waits_for, const std::vector<std::string>& names) {
   const std::size_t n = waits_for.size();
   std::vector<int> state(n, 0);  // 0 unvisited, 1 on the current path, 2 done
   for (std::size_t start = 0; start < n; ++start) {
@@ -89,9 +91,9 @@ std::string wait_for_cycle(const std::vector<int>& waits_for) {
       bool in = false;
       for (std::size_t p : path) {
         in = in || p == r;
-        if (in) text += "rank " + std::to_string(p) + " -> ";
+        if (in) text += names[p] + " -> ";
       }
-      return text + "rank " + std::to_string(r);
+      return text + names[r];
     }
     for (std::size_t p : path) state[p] = 2;
   }
@@ -100,11 +102,15 @@ std::string wait_for_cycle(const std::vector<int>& waits_for) {
 
 }  // namespace
 
-std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone) {
+std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone,
+                           const std::vector<std::string>& labels) {
   std::string text;
-  std::vector<int> waits_for(arena.nranks(), -1);
-  for (std::uint32_t r = 0; r < arena.nranks(); ++r) {
-    text += "\n  rank " + std::to_string(r);
+  const auto n = static_cast<std::uint32_t>(gone.size());
+  std::vector<std::string> names(n);
+  for (std::uint32_t r = 0; r < n; ++r) names[r] = r < labels.size() ? labels[r] : "rank " + std::to_string(r);
+  std::vector<int> waits_for(n, -1);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    text += "\n  " + names[r];
     if (r < gone.size() && gone[r]) {
       text += " has exited";
       continue;
@@ -122,16 +128,16 @@ std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gon
     const int target = slot.stuck_waits_for.load(std::memory_order_relaxed);
     char secs[32];
     std::snprintf(secs, sizeof secs, "%.1f", rounds * 0.05);
-    if (target >= 0 && static_cast<std::uint32_t>(target) < arena.nranks()) {
+    if (target >= 0 && static_cast<std::uint32_t>(target) < n) {
       waits_for[r] = target;
-      text += " waits for rank " + std::to_string(target) + " in " + call;
+      text += " waits for " + names[static_cast<std::uint32_t>(target)] + " in " + call;
     } else {
       text += std::string(" waits in ") + call;
     }
     text += std::string(" (idle for at least ") + secs + " s)";
   }
   // Only ranks that are stuck have edges, so a cycle here is one of waiting ranks.
-  const std::string cycle = wait_for_cycle(waits_for);
+  const std::string cycle = wait_for_cycle(waits_for, names);
   if (!cycle.empty()) text += "\n  wait-for cycle: " + cycle;
   return text;
 }

@@ -20,14 +20,18 @@ inline constexpr std::uint32_t kStuckRounds = 20;
 // One line per rank ("  rank 2 waits in MPI_Recv (idle for at least 1.5 s)",
 // "  rank 0 is not waiting in MPI (computing, or just entered a call)",
 // "  rank 3 has exited"), for the deadlock report and the hang report.
-std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone);
+// Covers the processes started so far (gone.size(): mpiexec's ranks and the
+// spawned ones); labels[r] names process r ("rank 3", "spawn 1 rank 0 ...";
+// empty: "rank r" for all).
+std::string describe_ranks(const shm::Arena& arena, const std::vector<bool>& gone,
+                           const std::vector<std::string>& labels = {});
 
 class DeadlockWatch {
  public:
   explicit DeadlockWatch(const shm::Arena& arena) : arena_(arena) {}
   // One look. `gone[r]`: rank r has been reaped. Returns the report (several
   // lines) when the job is deadlocked, nothing otherwise.
-  std::optional<std::string> tick(const std::vector<bool>& gone);
+  std::optional<std::string> tick(const std::vector<bool>& gone, const std::vector<std::string>& labels = {});
 
  private:
   const shm::Arena& arena_;

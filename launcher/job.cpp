@@ -6,7 +6,9 @@
 //   - 2 pipes per rank (stdout, stderr; read ends non-blocking, ours alone)
 //   - 1 pidfd per rank: readable once the rank has exited; then waitid()
 //   - the signalfd of SIGINT/SIGTERM/SIGHUP (blocked in mpiexec)
-//   - the exec error pipe: {rank, errno} from a child whose execve failed
+//   - the exec error pipes: {slot, errno} from a child whose execve failed
+//   - the spawn socket: MPI_Comm_spawn requests (spawn_service.cpp); a
+//     spawned process is then supervised exactly like mpiexec's ranks
 //   - mpiexec's stdin and rank 0's stdin pipe (StdinForwarder)
 //   Deadlines (--timeout, the SIGKILL escalation) are the wait's timeout.
 //
@@ -71,7 +73,8 @@ Job::~Job() {
   for (std::size_t i = 0; i < streams_.size(); ++i) close_stream(static_cast<int>(i));
   for (Rank& r : ranks_)
     if (r.pidfd >= 0) close(r.pidfd);
-  if (exec_error_fd_ >= 0) close(exec_error_fd_);
+  for (int fd : exec_error_fds_)
+    if (fd >= 0) close(fd);
 }
 
 void Job::watch(int fd, Kind kind, int index) {
@@ -90,6 +93,7 @@ int Job::run() {
   if (o_.timeout_s > 0)
     timeout_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
   if (s_.signal_fd >= 0) watch(s_.signal_fd, Kind::signal, 0);
+  if (s_.spawn_listen_fd >= 0) watch(s_.spawn_listen_fd, Kind::spawn_listen, 0);
   if (o_.deadlock_check && s_.arena) {
     deadlock_.emplace(*s_.arena);
     deadlock_at_ = Clock::now() + std::chrono::milliseconds(kDeadlockTickMs);
@@ -106,6 +110,7 @@ int Job::run() {
   }
   for (std::size_t i = 0; i < streams_.size(); ++i) read_stream(static_cast<int>(i), true);
   if (s_.signal_fd >= 0) unwatch(s_.signal_fd);
+  if (s_.spawn_listen_fd >= 0) unwatch(s_.spawn_listen_fd);
   stdin_.reset();
   return outcome_.value_or(0);
 }
@@ -122,7 +127,8 @@ void Job::dispatch(const Ready& ready) {
     case Kind::stream: read_stream(t.index, false); break;
     case Kind::pidfd: reap(t.index); break;
     case Kind::signal: read_signals(); break;
-    case Kind::exec_error: read_exec_errors(); break;
+    case Kind::exec_error: read_exec_errors(ready.fd); break;
+    case Kind::spawn_listen: accept_spawns(); break;
   }
 }
 
@@ -182,6 +188,7 @@ void Job::reap(int r) {
   const shm::RankSlot& slot = s_.arena->slot(static_cast<std::uint32_t>(r));
   RankEnd end;
   end.rank = r;
+  end.label = label(r);
   end.pid = rank.pid;
   end.how = info.si_code;
   end.code = info.si_status;
@@ -192,27 +199,36 @@ void Job::reap(int r) {
   }
   end.called_init = slot.pid.load(std::memory_order_acquire) != 0;
   end.finalized = slot.finalized.load(std::memory_order_acquire) != 0;
-  end.nranks = o_.nranks;
+  end.nranks = static_cast<int>(ranks_.size());
   end.others_running = live_;
+  end.spawned = rank.spawn_id != 0;
   const Verdict v = judge(end);
   if (v.failed) fail(v.exit_status, v.message, SIGKILL);
 }
 
 void Job::read_exec_errors() {
-  if (exec_error_fd_ < 0) return;
+  for (std::size_t i = 0; i < exec_error_fds_.size(); ++i)
+    if (exec_error_fds_[i] >= 0) read_exec_errors(exec_error_fds_[i]);
+}
+
+void Job::read_exec_errors(int fd) {
   for (;;) {
     ExecError e{};
-    const ssize_t n = read(exec_error_fd_, &e, sizeof e);
+    const ssize_t n = read(fd, &e, sizeof e);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno == EAGAIN) return;
     if (n != static_cast<ssize_t>(sizeof e)) {  // EOF: every child has exec'd or exited
-      unwatch(exec_error_fd_);
-      close(exec_error_fd_);
-      exec_error_fd_ = -1;
+      unwatch(fd);
+      close(fd);
+      for (int& f : exec_error_fds_)
+        if (f == fd) f = -1;
       return;
     }
+    const bool known = e.rank >= 0 && static_cast<std::size_t>(e.rank) < ranks_.size();
+    const std::string program = known ? ranks_[static_cast<std::size_t>(e.rank)].program : o_.program[0];
     fail(e.error == ENOENT || e.error == ENOTDIR ? 127 : 126,
-         "cannot run '" + o_.program[0] + "' on rank " + std::to_string(e.rank) + ": " + std::strerror(e.error),
+         "cannot run '" + program + "' on " + (known ? label(e.rank) : "rank " + std::to_string(e.rank)) + ": " +
+             std::strerror(e.error),
          SIGKILL);
   }
 }
@@ -222,7 +238,7 @@ void Job::read_signals() {
   while (read(s_.signal_fd, &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
     const int sig = static_cast<int>(si.ssi_signo);
     if (sig == SIGQUIT) {  // hang report; the job goes on
-      message("SIGQUIT: state of the ranks:" + describe_ranks(*s_.arena, gone_ranks()));
+      message("SIGQUIT: state of the ranks:" + describe_ranks(*s_.arena, gone_ranks(), labels()));
       continue;
     }
     if (!outcome_) {
@@ -267,14 +283,14 @@ void Job::check_deadlines() {
     fail(kExitTimeout,
          "timeout: the job did not finish within " + seconds_text(o_.timeout_s) +
              " s (--timeout / MPIEXEC_TIMEOUT); killing the remaining " + ranks_text(live_) +
-             "; they were:" + describe_ranks(*s_.arena, gone_ranks()),
+             "; they were:" + describe_ranks(*s_.arena, gone_ranks(), labels()),
          SIGKILL);
   }
   if (deadlock_at_ && now >= *deadlock_at_) {
     deadlock_at_ = now + std::chrono::milliseconds(kDeadlockTickMs);
     if (outcome_) {
       deadlock_at_.reset();
-    } else if (auto report = deadlock_->tick(gone_ranks())) {
+    } else if (auto report = deadlock_->tick(gone_ranks(), labels())) {
       deadlock_at_.reset();
       fail(kExitDeadlock, *report + "\nmpiexec: the job cannot make progress; killing the remaining " + ranks_text(live_) +
                               " (exit status 123; --no-deadlock-check turns this check off)",

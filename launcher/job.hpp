@@ -19,6 +19,7 @@
 #include "output.hpp"
 #include "poller.hpp"
 #include "shm/arena.hpp"
+#include "shm/spawn_wire.hpp"
 #include "spawn.hpp"
 #include "stdin_forward.hpp"
 
@@ -46,6 +47,10 @@ struct JobSetup {
   int signal_fd = -1;             // signalfd for the forwarded signals
   bool forward_stdin = true;      // false: rank 0 reads /dev/null too
   const Inherited* inherited = nullptr;
+  // MPI_Comm_spawn (spawn_service.cpp): the listening socket and its
+  // abstract name (shm::kEnvLauncher); -1 / empty: no spawning.
+  int spawn_listen_fd = -1;
+  std::string launcher_name;
 };
 
 class Job {
@@ -57,10 +62,13 @@ class Job {
 
   // Starts every rank and supervises them; returns mpiexec's exit status.
   int run();
+  // Processes the job had: mpiexec's ranks and the spawned ones (slots
+  // 0..processes()-1), e.g. for --trace's merge.
+  int processes() const { return static_cast<int>(ranks_.size()); }
 
  private:
   using Clock = std::chrono::steady_clock;
-  enum class Kind { stream, pidfd, signal, exec_error };
+  enum class Kind { stream, pidfd, signal, exec_error, spawn_listen };
   struct Target {
     Kind kind;
     int index;
@@ -71,13 +79,38 @@ class Job {
     std::unique_ptr<LineForwarder> forwarder;
     bool to_stdout = true;
   };
+  // Every process of the job, by slot: mpiexec's ranks, then the spawned
+  // ones (spawn_service.cpp).
   struct Rank {
     pid_t pid = 0;
     int pidfd = -1;
     bool reaped = false;
+    int spawn_id = 0;    // 0: started by mpiexec; s: by the s-th spawn
+    int world_rank = 0;  // its rank in its MPI_COMM_WORLD
+    std::string program;
+  };
+  // What start_one needs besides the slot.
+  struct Launch {
+    const char* path = nullptr;
+    char* const* argv = nullptr;
+    char* const* sh_argv = nullptr;
+    char* const* envp = nullptr;
+    const char* wdir = nullptr;
+    const cpu_set_t* cpus = nullptr;
+    bool feed_stdin = false;
+    int devnull = -1;
+    int exec_error_fd = -1;  // write end
   };
 
   bool spawn_all();
+  // Forks process `slot` (ranks_ and streams_ sized already) and watches it.
+  bool start_one(int slot, const Launch& l);
+  // "rank 3", or "spawn 1 rank 0 (process 4)".
+  std::string label(int slot) const;
+  std::vector<std::string> labels() const;
+  // The spawn service (spawn_service.cpp).
+  void accept_spawns();
+  shm::SpawnReply serve_spawn(const shm::SpawnRequest& req);
   void dispatch(const Ready& ready);
   void watch(int fd, Kind kind, int index);
   void unwatch(int fd);
@@ -85,6 +118,7 @@ class Job {
   void close_stream(int index);
   void reap(int rank);
   void read_exec_errors();
+  void read_exec_errors(int fd);
   void read_signals();
   void fail(int exit_status, const std::string& message, int signal_to_send);
   void signal_all(int sig);
@@ -101,7 +135,10 @@ class Job {
   std::vector<Stream> streams_;
   std::unique_ptr<StdinForwarder> stdin_;
   std::unordered_map<int, Target> targets_;
-  int exec_error_fd_ = -1;  // read end; the children hold the write end until they exec
+  // Read ends of the exec error pipes (one for mpiexec's ranks, one per
+  // spawn); the children hold the write ends until they exec.
+  std::vector<int> exec_error_fds_;
+  int spawns_ = 0;  // spawns done so far
   int live_ = 0;            // ranks not reaped yet
   std::vector<char> buf_;
   std::vector<Ready> ready_;

@@ -1,5 +1,6 @@
 // Job::spawn_all: pipes, environment and fork/exec of every rank (the
 // child's side is in spawn.cpp). Registers each rank's fds with the loop.
+// start_one also starts the processes of MPI_Comm_spawn (spawn_service.cpp).
 #include <fcntl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -21,6 +22,100 @@ void set_nonblocking(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOC
 
 }  // namespace
 
+std::string Job::label(int slot) const {
+  const Rank& r = ranks_[static_cast<std::size_t>(slot)];
+  if (r.spawn_id == 0) return "rank " + std::to_string(slot);
+  return "spawn " + std::to_string(r.spawn_id) + " rank " + std::to_string(r.world_rank) + " (process " +
+         std::to_string(slot) + ", " + r.program + ")";
+}
+
+std::vector<std::string> Job::labels() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < ranks_.size(); ++i) out.push_back(label(static_cast<int>(i)));
+  return out;
+}
+
+bool Job::start_one(int r, const Launch& l) {
+  int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
+  if (!make_pipe(out) || !make_pipe(err) || (l.feed_stdin && !make_pipe(in))) {
+    for (int fd : {out[0], out[1], err[0], err[1], in[0], in[1]})
+      if (fd >= 0) close(fd);
+    message("cannot create pipes for " + label(r) + ": " + std::strerror(errno) +
+            " (too many ranks for the open-file limit?)");
+    return false;
+  }
+  ChildSetup cs;
+  cs.rank = r;
+  cs.path = l.path;
+  cs.argv = l.argv;
+  cs.sh_argv = l.sh_argv;
+  cs.envp = l.envp;
+  cs.arena_fd = s_.arena_fd;
+  cs.wdir = l.wdir;
+  cs.exec_error_fd = l.exec_error_fd;
+  cs.parent = getpid();
+  cs.sigmask = &s_.inherited->sigmask;
+  cs.sigpipe = &s_.inherited->sigpipe;
+  cs.nofile = &s_.inherited->nofile;
+  cs.stdin_fd = l.feed_stdin ? in[0] : l.devnull;
+  cs.stdout_fd = out[1];
+  cs.stderr_fd = err[1];
+  cs.cpus = l.cpus;
+  const pid_t pid = spawn_rank(cs);
+  const int fork_errno = errno;
+  close(out[1]);
+  close(err[1]);
+  if (l.feed_stdin) close(in[0]);
+  if (pid < 0) {
+    close(out[0]);
+    close(err[0]);
+    if (l.feed_stdin) close(in[1]);
+    message("cannot start " + label(r) + ": fork: " + std::strerror(fork_errno));
+    return false;
+  }
+  Rank& rank = ranks_[static_cast<std::size_t>(r)];
+  rank.pid = pid;
+  ++live_;
+  for (int k = 0; k < 2; ++k) {
+    Stream& st = streams_[static_cast<std::size_t>(2 * r + k)];
+    st.fd = k == 0 ? out[0] : err[0];
+    st.rank = r;
+    st.to_stdout = k == 0;
+    // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false
+    // positive, GCC bug 105329) on "[" + std::to_string(r) + "] ".
+    std::string prefix;
+    if (o_.tag_output) {
+      prefix = "[";
+      if (rank.spawn_id != 0) {
+        prefix += std::to_string(rank.spawn_id);
+        prefix += ".";
+        prefix += std::to_string(rank.world_rank);
+      } else {
+        prefix += std::to_string(r);
+      }
+      prefix += "] ";
+    }
+    st.forwarder = std::make_unique<LineForwarder>(k == 0 ? out_ : err_, 2 * r + k, prefix);
+    set_nonblocking(st.fd);
+    watch(st.fd, Kind::stream, 2 * r + k);
+  }
+  if (l.feed_stdin) {
+    set_nonblocking(in[1]);
+    stdin_ = std::make_unique<StdinForwarder>(*s_.poller, 0, in[1]);
+  }
+  rank.pidfd = pidfd_open(pid);
+  if (rank.pidfd < 0) {
+    message(std::string("pidfd_open failed (Linux 5.3 or later is needed): ") + std::strerror(errno));
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+    rank.reaped = true;
+    --live_;
+    return false;
+  }
+  watch(rank.pidfd, Kind::pidfd, r);
+  return true;
+}
+
 bool Job::spawn_all() {
   const int n = o_.nranks;
   int exec_pipe[2];
@@ -28,12 +123,14 @@ bool Job::spawn_all() {
     message(std::string("cannot create a pipe: ") + std::strerror(errno));
     return false;
   }
-  exec_error_fd_ = exec_pipe[0];
-  set_nonblocking(exec_error_fd_);
-  watch(exec_error_fd_, Kind::exec_error, 0);
+  exec_error_fds_.push_back(exec_pipe[0]);
+  set_nonblocking(exec_pipe[0]);
+  watch(exec_pipe[0], Kind::exec_error, 0);
   const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
-  std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, n);
+  std::vector<std::string> extra;
+  if (!s_.launcher_name.empty()) extra.push_back(std::string(shm::kEnvLauncher) + "=" + s_.launcher_name);
+  std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, n, extra);
   const std::size_t rank_entry = env.size() - 1;
   Argv envp(std::move(env));
   Argv argv(o_.program);
@@ -41,89 +138,27 @@ bool Job::spawn_all() {
   sh.insert(sh.end(), o_.program.begin() + 1, o_.program.end());
   Argv sh_argv(std::move(sh));
 
-  ChildSetup cs;
-  cs.path = s_.program_path.c_str();
-  cs.argv = argv.data();
-  cs.sh_argv = sh_argv.data();
-  cs.arena_fd = s_.arena_fd;
-  cs.exec_error_fd = exec_pipe[1];
-  cs.parent = getpid();
-  cs.sigmask = &s_.inherited->sigmask;
-  cs.sigpipe = &s_.inherited->sigpipe;
-  cs.nofile = &s_.inherited->nofile;
+  Launch l;
+  l.path = s_.program_path.c_str();
+  l.argv = argv.data();
+  l.sh_argv = sh_argv.data();
+  l.devnull = devnull;
+  l.exec_error_fd = exec_pipe[1];
 
   bool ok = true;
   ranks_.resize(static_cast<std::size_t>(n));
   streams_.resize(static_cast<std::size_t>(2 * n));
   for (int r = 0; r < n && ok; ++r) {
-    int out[2] = {-1, -1}, err[2] = {-1, -1}, in[2] = {-1, -1};
-    const bool feed_stdin = r == 0 && s_.forward_stdin;
-    if (!make_pipe(out) || !make_pipe(err) || (feed_stdin && !make_pipe(in))) {
-      for (int fd : {out[0], out[1], err[0], err[1], in[0], in[1]})
-        if (fd >= 0) close(fd);
-      message("cannot create pipes for rank " + std::to_string(r) + ": " + std::strerror(errno) +
-              " (too many ranks for the open-file limit?)");
-      ok = false;
-      break;
-    }
+    ranks_[static_cast<std::size_t>(r)].world_rank = r;
+    ranks_[static_cast<std::size_t>(r)].program = o_.program[0];
     envp[rank_entry] = std::string(shm::kEnvRank) + "=" + std::to_string(r);
     envp.refresh();
-    cs.rank = r;
-    cs.envp = envp.data();
-    cs.stdin_fd = feed_stdin ? in[0] : devnull;
-    cs.stdout_fd = out[1];
-    cs.stderr_fd = err[1];
-    cs.cpus = s_.binding->policy != Bind::none && s_.binding->apply
-                  ? &s_.binding->ranks[static_cast<std::size_t>(r)].cpus
-                  : nullptr;
-    const pid_t pid = spawn_rank(cs);
-    const int fork_errno = errno;
-    close(out[1]);
-    close(err[1]);
-    if (feed_stdin) close(in[0]);
-    if (pid < 0) {
-      close(out[0]);
-      close(err[0]);
-      if (feed_stdin) close(in[1]);
-      message("cannot start rank " + std::to_string(r) + ": fork: " + std::strerror(fork_errno));
-      ok = false;
-      break;
-    }
-    Rank& rank = ranks_[static_cast<std::size_t>(r)];
-    rank.pid = pid;
-    ++live_;
-    for (int k = 0; k < 2; ++k) {
-      Stream& st = streams_[static_cast<std::size_t>(2 * r + k)];
-      st.fd = k == 0 ? out[0] : err[0];
-      st.rank = r;
-      st.to_stdout = k == 0;
-      // Appended piece by piece: GCC 12 at -O3 warns (-Wrestrict, a false
-      // positive, GCC bug 105329) on "[" + std::to_string(r) + "] ".
-      std::string prefix;
-      if (o_.tag_output) {
-        prefix = "[";
-        prefix += std::to_string(r);
-        prefix += "] ";
-      }
-      st.forwarder = std::make_unique<LineForwarder>(k == 0 ? out_ : err_, 2 * r + k, prefix);
-      set_nonblocking(st.fd);
-      watch(st.fd, Kind::stream, 2 * r + k);
-    }
-    if (feed_stdin) {
-      set_nonblocking(in[1]);
-      stdin_ = std::make_unique<StdinForwarder>(*s_.poller, 0, in[1]);
-    }
-    rank.pidfd = pidfd_open(pid);
-    if (rank.pidfd < 0) {
-      message(std::string("pidfd_open failed (Linux 5.3 or later is needed): ") + std::strerror(errno));
-      ok = false;
-      kill(pid, SIGKILL);
-      waitpid(pid, nullptr, 0);
-      rank.reaped = true;
-      --live_;
-      break;
-    }
-    watch(rank.pidfd, Kind::pidfd, r);
+    l.envp = envp.data();
+    l.feed_stdin = r == 0 && s_.forward_stdin;
+    l.cpus = s_.binding->policy != Bind::none && s_.binding->apply
+                 ? &s_.binding->ranks[static_cast<std::size_t>(r)].cpus
+                 : nullptr;
+    ok = start_one(r, l);
   }
   if (devnull >= 0) close(devnull);
   close(exec_pipe[1]);  // from now on only children that have not exec'd yet hold it

@@ -2,11 +2,16 @@
 // Order of work: command line, program lookup, limits, binding plan, arena,
 // signals, event loop backend, then the Job (job.cpp) runs and supervises.
 #include <fcntl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +25,7 @@
 #include "options.hpp"
 #include "poller.hpp"
 #include "shm/arena.hpp"
+#include "shm/spawn_wire.hpp"
 #include "spawn.hpp"
 #include "trace.hpp"
 #include "tunables/tunables.hpp"
@@ -60,6 +66,31 @@ bool raise_fd_limit(int nranks, const rlimit& now) {
   raised.rlim_cur = now.rlim_max == RLIM_INFINITY ? need : std::min(now.rlim_max, std::max(need, now.rlim_cur));
   setrlimit(RLIMIT_NOFILE, &raised);
   return raised.rlim_cur >= need;
+}
+
+// The spawn service's socket (spawn_service.cpp): abstract (no file to
+// remove on any exit path), named after mpiexec's pid and a random number;
+// -1 when it cannot be made (MPI_Comm_spawn then says so).
+int listen_for_spawns(std::string* name) {
+  std::uint64_t nonce = 0;
+  if (getrandom(&nonce, sizeof nonce, 0) != static_cast<ssize_t>(sizeof nonce)) nonce = static_cast<std::uint64_t>(getpid());
+  char text[64];
+  std::snprintf(text, sizeof text, "ringmpi-%d-%016llx", static_cast<int>(getpid()), static_cast<unsigned long long>(nonce));
+  const int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return -1;
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::size_t len = std::strlen(text);
+  std::memcpy(addr.sun_path + 1, text, len);
+  int rcvbuf = static_cast<int>(shm::kSpawnMaxMessage) + 4096;
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+  if (bind(fd, reinterpret_cast<const sockaddr*>(&addr), static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + len)) != 0 ||
+      listen(fd, 64) != 0) {
+    close(fd);
+    return -1;
+  }
+  *name = text;
+  return fd;
 }
 
 std::unique_ptr<Poller> choose_poller(bool verbose) {
@@ -149,14 +180,27 @@ int main(int argc, char** argv) {
   std::string error;
   std::uint32_t flags = tunables::value(tunables::Id::force_copy_fallback, 0) == 1 ? std::uint32_t{shm::kFlagForceCopyFallback} : 0u;
   if (o.check) flags |= shm::kFlagCheck;  // --check
-  const int arena_fd = shm::Arena::create(static_cast<std::uint32_t>(o.nranks), capacity, flags, &error);
+  // Room for MPI_Comm_spawn (docs/design/dynamic-processes.md): process
+  // slots for max(universe, np) + kSpawnHeadroom, ring and collective sizes
+  // still those of np.
+  const int universe = o.universe_size > 0 ? o.universe_size : default_universe(binding, o.nranks);
+  const auto slots = static_cast<std::uint32_t>(std::max(universe, o.nranks)) + shm::kSpawnHeadroom;
+  const int arena_fd = shm::Arena::create(slots, capacity, flags, &error, static_cast<std::uint32_t>(o.nranks),
+                                          static_cast<std::uint32_t>(universe));
   if (arena_fd < 0) {
     say("cannot create the shared arena for " + std::to_string(o.nranks) + " ranks: " + error);
     return kExitInternal;
   }
+  // Spawned processes cost fds too; best effort (a spawn that runs out
+  // fails the job with a message naming the open-file limit).
+  raise_fd_limit(static_cast<int>(slots), inherited.nofile);
+  std::string launcher_name;
+  const int spawn_fd = listen_for_spawns(&launcher_name);
+  if (spawn_fd < 0 && o.verbose) say(std::string("MPI_Comm_spawn unavailable: no socket: ") + std::strerror(errno));
   const shm::Arena arena = shm::Arena::map(arena_fd, &error);
   if (!arena.mapped()) {
-    say("cannot map the shared arena: " + error);
+    say("cannot map the shared arena of " + std::to_string(slots) + " process slots: " + error +
+        (o.universe_size > 0 ? " (is --universe-size " + std::to_string(o.universe_size) + " too large?)" : ""));
     return kExitInternal;
   }
 
@@ -181,18 +225,24 @@ int main(int argc, char** argv) {
   // Reading a terminal we do not own would stop mpiexec with SIGTTIN.
   setup.forward_stdin = !(isatty(0) && tcgetpgrp(0) != getpgrp());
   setup.inherited = &inherited;
+  setup.spawn_listen_fd = spawn_fd;
+  setup.launcher_name = launcher_name;
   int status;
+  int processes;
   {
     Job job(setup);
     status = job.run();
+    processes = job.processes();
   }
   if (trace) {
-    if (const std::string why = merge_trace(trace->path(), o.nranks, o.trace_path); !why.empty()) {
+    // Spawned processes too: their files are named by their slot.
+    if (const std::string why = merge_trace(trace->path(), processes, o.trace_path); !why.empty()) {
       say("--trace: " + why);
       if (status == 0) status = kExitInternal;
     }
   }
   close(signal_fd);
+  if (spawn_fd >= 0) close(spawn_fd);
   close(arena_fd);
   return status;
 }

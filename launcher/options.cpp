@@ -16,7 +16,7 @@ constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
 enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
-          trace, check };
+          trace, check, universe };
 
 // One row per option: the parser reads names, id and values; --help and the
 // man page (option_docs) read names, args and help. A new option is one row
@@ -36,7 +36,8 @@ constexpr Spec kSpecs[] = {
      "pin each rank to one core, to one NUMA node, or not at all (default: core when the ranks fit on the "
      "cores, none otherwise)"},
     {"--report-bindings", "", Id::report, 0, "print where each rank is bound, on stderr"},
-    {"--tag-output -l --prepend-rank", "", Id::tag, 0, "prefix every output line with \"[rank] \""},
+    {"--tag-output -l --prepend-rank", "", Id::tag, 0,
+     "prefix every output line with \"[rank] \" (\"[s.rank] \" for rank `rank` of the s-th MPI_Comm_spawn)"},
     {"-x", "VAR[=value]", Id::export_var, 1,
      "-x VAR exports VAR from mpiexec's environment to the ranks; -x VAR=value sets VAR to value in every rank"},
     {"-genv -env", "VAR value", Id::genv, 2, "set VAR to value in every rank"},
@@ -52,6 +53,10 @@ constexpr Spec kSpecs[] = {
      "check arguments across ranks: every collective verifies that all ranks pass the same call, root, op "
      "and type signature (count x datatype), every receive that the message's signature matches its own; the "
      "first mismatch ends the job with one message naming the call and both ranks' arguments (exit status 1)"},
+    {"--universe-size --usize", "N", Id::universe, 1,
+     "MPI_UNIVERSE_SIZE, the processes the job expects to run at once, spawned ones included (default: the "
+     "cores hwloc sees, at least N of -n); the job has room for 32 processes more than that, and MPI_Comm_spawn "
+     "beyond the room fails with MPI_ERR_SPAWN"},
     {"-v --verbose", "", Id::verbose, 0, "say which event loop and binding are used"},
     {"-h --help", "", Id::help, 0, "print this text (options, exit statuses, environment) and exit"},
     {"-V --version", "", Id::version, 0, "print ringmpi's version and exit"},
@@ -252,6 +257,14 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
         o.trace_path = values[0];
         break;
       case Id::check: o.check = true; break;
+      case Id::universe: {
+        const auto n = parse_long(values[0]);
+        if (!n || *n < 1 || *n > kMaxRanks)
+          return fail("option '" + arg + "': '" + values[0] + "' is not a number of processes (1.." +
+                      std::to_string(kMaxRanks) + ")");
+        o.universe_size = static_cast<int>(*n);
+        break;
+      }
       case Id::timeout: {
         const auto s = parse_seconds(values[0]);
         if (!s) return fail("option '" + arg + "': '" + values[0] + "' is not a number of seconds (0 = no limit)");

@@ -32,6 +32,7 @@ struct Options {
   bool deadlock_check = true;  // --no-deadlock-check turns it off
   std::string trace_path;  // --trace FILE: Chrome trace-event JSON written there ("" = off)
   bool check = false;          // --check: ranks verify arguments across ranks (shm::kFlagCheck)
+  int universe_size = 0;       // --universe-size N: MPI_UNIVERSE_SIZE (0: the cores hwloc sees, at least nranks)
   // Variables set in every rank's environment, in command-line order (a later
   // setting of the same name wins). Everything else is inherited from mpiexec.
   std::vector<std::pair<std::string, std::string>> env;

@@ -58,9 +58,11 @@ Resolved resolve_program(const std::string& name, const char* path_env) {
 
 std::vector<std::string> rank_environment(const char* const* base,
                                           const std::vector<std::pair<std::string, std::string>>& settings,
-                                          int arena_fd, int nranks) {
+                                          int arena_fd, int nranks, const std::vector<std::string>& extra) {
   auto ours = [](std::string_view name) {
-    return name == shm::kEnvArenaFd || name == shm::kEnvRank || name == shm::kEnvSize;
+    return name == shm::kEnvArenaFd || name == shm::kEnvRank || name == shm::kEnvSize ||
+           name == shm::kEnvWorldBase || name == shm::kEnvAppnum || name == shm::kEnvParent ||
+           name == shm::kEnvLauncher || name == shm::kEnvSpawnId;
   };
   auto set_later = [&](std::string_view name, std::size_t after) {
     for (std::size_t j = after; j < settings.size(); ++j)
@@ -78,6 +80,7 @@ std::vector<std::string> rank_environment(const char* const* base,
       env.push_back(settings[i].first + "=" + settings[i].second);
   env.push_back(std::string(shm::kEnvArenaFd) + "=" + std::to_string(arena_fd));
   env.push_back(std::string(shm::kEnvSize) + "=" + std::to_string(nranks));
+  env.insert(env.end(), extra.begin(), extra.end());
   env.push_back(std::string(shm::kEnvRank) + "=0");
   return env;
 }
@@ -99,6 +102,11 @@ namespace {
   setpgid(0, 0);
   if (dup2(s.stdin_fd, 0) < 0 || dup2(s.stdout_fd, 1) < 0 || dup2(s.stderr_fd, 2) < 0) _exit(127);
   fcntl(s.arena_fd, F_SETFD, 0);
+  if (s.wdir && chdir(s.wdir) != 0) {  // checked by mpiexec before the fork; this is a race
+    const ExecError report{s.rank, errno};
+    [[maybe_unused]] ssize_t n = write(s.exec_error_fd, &report, sizeof report);
+    _exit(127);
+  }
   if (s.cpus) sched_setaffinity(0, sizeof(cpu_set_t), s.cpus);
   if (s.nofile) setrlimit(RLIMIT_NOFILE, s.nofile);
   if (s.sigpipe) sigaction(SIGPIPE, s.sigpipe, nullptr);

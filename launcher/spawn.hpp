@@ -32,11 +32,14 @@ struct Resolved {
 Resolved resolve_program(const std::string& name, const char* path_env);
 
 // The ranks' environment: mpiexec's (base), then the -x/-genv settings (a
-// later one of the same name wins), then ringmpi's own variables. The rank
-// entry (RINGMPI_RANK=0) is last, for the caller to rewrite per rank.
+// later one of the same name wins), then ringmpi's own variables (`extra`:
+// more of them, "NAME=value", e.g. a spawned world's RINGMPI_WORLD_BASE).
+// ringmpi's variables inherited from mpiexec's own environment (an mpiexec
+// run by a rank of another job) are dropped. The rank entry
+// (RINGMPI_RANK=0) is last, for the caller to rewrite per rank.
 std::vector<std::string> rank_environment(const char* const* base,
                                           const std::vector<std::pair<std::string, std::string>>& settings,
-                                          int arena_fd, int nranks);
+                                          int arena_fd, int nranks, const std::vector<std::string>& extra = {});
 
 struct ExecError {
   int rank;
@@ -64,6 +67,7 @@ struct ChildSetup {
   char* const* envp = nullptr;
   int stdin_fd = -1, stdout_fd = -1, stderr_fd = -1;  // the child's ends
   int arena_fd = -1;
+  const char* wdir = nullptr;       // nullptr: mpiexec's working directory
   const cpu_set_t* cpus = nullptr;  // nullptr: not bound
   int exec_error_fd = -1;
   pid_t parent = 0;

@@ -22,7 +22,8 @@ std::string others_clause(int others) {
 
 Verdict judge(const RankEnd& e) {
   Verdict v;
-  const std::string who = "rank " + std::to_string(e.rank) + " (pid " + std::to_string(e.pid) + ")";
+  const std::string who =
+      (e.label.empty() ? "rank " + std::to_string(e.rank) : e.label) + " (pid " + std::to_string(e.pid) + ")";
   const bool by_signal = e.how == CLD_KILLED || e.how == CLD_DUMPED;
   const int status = by_signal ? 128 + e.code : e.code;
   const std::string note_text = e.note_text.empty() ? "" : ": " + e.note_text;
@@ -38,6 +39,9 @@ Verdict judge(const RankEnd& e) {
                 (desc ? std::string(", ") + desc : "") + (e.how == CLD_DUMPED ? ", core dumped" : "") + ")";
   } else if (e.code != 0) {
     v.message = who + " exited with status " + std::to_string(e.code);
+  } else if (e.spawned && !e.called_init) {
+    // Its parents wait in MPI_Comm_spawn until it is in MPI_Init.
+    v.message = who + " exited with status 0 before calling MPI_Init; a spawned process must call MPI_Init";
   } else if (e.called_init && !e.finalized && e.nranks > 1) {
     // The others would wait for it forever in their next collective or in
     // MPI_Finalize; with one rank nobody is left waiting.

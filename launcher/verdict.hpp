@@ -13,6 +13,8 @@ namespace ringmpi::launcher {
 
 struct RankEnd {
   int rank = 0;
+  std::string label;  // how messages name it ("rank 3", "spawn 1 rank 0 (...)"); empty: "rank N"
+  bool spawned = false;  // started by MPI_Comm_spawn: exiting before MPI_Init fails the job
   pid_t pid = 0;
   int how = 0;            // CLD_EXITED, CLD_KILLED or CLD_DUMPED (waitid)
   int code = 0;           // exit status or signal number

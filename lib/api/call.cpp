@@ -28,6 +28,18 @@ int current_rank() {
   return env ? std::atoi(env) : 0;
 }
 
+// "rank 3", or for a spawned process what mpiexec calls it too:
+// "spawn 1 rank 0 (process 3)" (its MPI_COMM_WORLD rank, and its number in
+// the job, which other processes' messages use).
+std::string who() {
+  const core::Runtime& r = core::rt();
+  const char* spawn = std::getenv(shm::kEnvSpawnId);  // set by mpiexec for spawned processes only
+  if (r.phase == core::Phase::before_init || !spawn || std::atoi(spawn) <= 0)
+    return "rank " + std::to_string(current_rank());
+  return "spawn " + std::to_string(std::atoi(spawn)) + " rank " + std::to_string(r.rank - r.world_base) +
+         " (process " + std::to_string(r.rank) + ")";
+}
+
 [[noreturn]] void die(int error_code, const char* call, const char* message) {
   const int cls = core::error_class_of(error_code);
   // User codes may have no string, and a callback may return any int at all.
@@ -35,7 +47,7 @@ int current_rank() {
   if (text.empty()) text = "error code " + std::to_string(error_code);
   const std::string cls_name = cls < 0 ? "not a valid MPI error code" : core::error_class_name(cls);
   char line[1024];
-  std::snprintf(line, sizeof line, "rank %d: %s: %s (%s)%s%s", current_rank(), call, text.c_str(),
+  std::snprintf(line, sizeof line, "%s: %s: %s (%s)%s%s", who().c_str(), call, text.c_str(),
                 cls_name.c_str(), message ? ": " : "", message ? message : "");
   std::fprintf(stderr, "ringmpi: %s\n", line);
   core::abort_job(shm::ExitKind::fatal_error, 1, line);

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/call.hpp"
+#include "comm/dynamic.hpp"
 #include "api/coll_check.hpp"
 #include "coll/barrier.hpp"
 #include "comm/create.hpp"
@@ -71,14 +72,14 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return MPI_SUCCESS;
 }
 
-// Processes are never spawned (MPI_Comm_spawn is not implemented), so no
-// process has a parent: MPI_COMM_NULL, as the standard says for a process
-// started otherwise (MPI-3.1 §10.3.2).
+// A spawned process's intercommunicator to its parents (comm/dynamic.hpp);
+// MPI_COMM_NULL for a process mpiexec started, and once the parent
+// intercommunicator is freed or disconnected (MPI-4.1 §11.3.2).
 int MPI_Comm_get_parent(MPI_Comm* parent) {
   Call call("MPI_Comm_get_parent");
   if (int e = call.initialized()) return e;
   if (int e = call.not_null(parent, "parent")) return e;
-  *parent = MPI_COMM_NULL;
+  *parent = comm::parent();
   return MPI_SUCCESS;
 }
 

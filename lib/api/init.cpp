@@ -19,6 +19,7 @@
 #include "coll/barrier.hpp"
 #include "coll/segment.hpp"
 #include "comm/comm.hpp"
+#include "comm/dynamic.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "io/file.hpp"
@@ -58,35 +59,44 @@ int do_init(Call& call, int required, int* provided) {
   if (r.phase == core::Phase::finalized)
     return call.fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
 
-  long fd = -1, rank = 0, size = 1;
+  long fd = -1, rank = 0, size = 1, base = 0, appnum = 0;
   std::string error;
   if (parse_env_int(shm::kEnvArenaFd, &fd)) {
     if (!parse_env_int(shm::kEnvRank, &rank) || !parse_env_int(shm::kEnvSize, &size) || rank < 0 ||
         size < 1 || rank >= size)
       init_failure(std::string("inconsistent ") + shm::kEnvRank + "/" + shm::kEnvSize +
                    " in the environment; start the program with ringmpi's mpiexec");
+    if (std::getenv(shm::kEnvWorldBase) && (!parse_env_int(shm::kEnvWorldBase, &base) || base < 0))
+      init_failure(std::string("malformed ") + shm::kEnvWorldBase + " in the environment");
+    if (std::getenv(shm::kEnvAppnum) && !parse_env_int(shm::kEnvAppnum, &appnum)) appnum = 0;
     r.arena = shm::Arena::map(static_cast<int>(fd), &error);
     if (!r.arena.mapped()) init_failure(error);
     close(static_cast<int>(fd));
-    if (r.arena.nranks() != static_cast<std::uint32_t>(size))
-      init_failure("the arena was made for " + std::to_string(r.arena.nranks()) + " ranks but " +
-                   shm::kEnvSize + " says " + std::to_string(size));
+    // The arena has a slot for every process of the job, spawned ones too
+    // (docs/design/dynamic-processes.md); this world is slots base..base+size-1.
+    if (static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(size) > r.arena.nranks())
+      init_failure("the arena has " + std::to_string(r.arena.nranks()) + " process slots but " + shm::kEnvSize +
+                   " and " + shm::kEnvWorldBase + " ask for slots " + std::to_string(base) + ".." +
+                   std::to_string(base + size - 1));
   } else {
-    // Singleton: started without mpiexec.
+    // Singleton: started without mpiexec (it cannot spawn: no launcher).
     const int own = shm::Arena::create(1, shm::default_ring_capacity(1), 0, &error);
     if (own < 0) init_failure(error);
     r.arena = shm::Arena::map(own, &error);
     close(own);
     if (!r.arena.mapped()) init_failure(error);
   }
-  r.rank = static_cast<int>(rank);
-  r.size = static_cast<int>(size);
+  r.rank = static_cast<int>(base + rank);
+  r.size = static_cast<int>(r.arena.nranks());
+  r.world_base = static_cast<int>(base);
+  r.world_size = static_cast<int>(size);
+  r.appnum = static_cast<int>(appnum);
   r.check_mode = (r.arena.header().flags & shm::kFlagCheck) != 0;  // mpiexec --check
   r.arena.slot(r.rank).pid.store(static_cast<std::int32_t>(getpid()), std::memory_order_relaxed);
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
   r.main_thread = static_cast<unsigned long>(pthread_self());
   if (provided) *provided = r.thread_level;
-  comm::init_world(r.rank, r.size);
+  comm::init_world(static_cast<int>(rank), r.world_size, r.world_base);
   install_call_report();
   r.phase = core::Phase::running;
   p2p::init();
@@ -95,7 +105,10 @@ int do_init(Call& call, int required, int* provided) {
   // blocking collective; a nonblocking one cannot run that round (its start
   // is local), so a program that runs only nonblocking collectives on
   // MPI_COMM_WORLD would otherwise run every one of them as a message schedule.
-  if (r.size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
+  if (r.world_size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
+  // A spawned process: the intercommunicator to its parents, and the hello
+  // that lets their MPI_Comm_spawn return (comm/dynamic.cpp).
+  if (!comm::attach_parent(&error)) init_failure(error);
   if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);
   // From the next call on, every call takes the call lock (this one never held it).
   r.serialize_calls = r.thread_level == MPI_THREAD_MULTIPLE;

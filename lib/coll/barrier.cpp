@@ -1,4 +1,5 @@
-// World barrier: a counter and a generation word in the arena header.
+// World barrier: a counter and a generation word in the RankSlot of the
+// world's first slot (each spawn is a world of its own: shm/arena.hpp).
 // Each arriver reads the generation, then increments the count; the last
 // arriver resets the count (relaxed) and then bumps the generation (release),
 // so a rank that sees the new generation also sees the count at zero when it
@@ -15,13 +16,13 @@ namespace ringmpi::coll {
 
 void barrier_world() {
   core::Runtime& r = core::rt();
-  if (r.size == 1) return;
-  shm::ArenaHeader& h = r.arena.header();
+  if (r.world_size == 1) return;
+  shm::RankSlot& h = r.arena.slot(static_cast<std::uint32_t>(r.world_base));
   const std::uint32_t gen = h.barrier_generation.load(std::memory_order_acquire);
-  if (h.barrier_count.fetch_add(1, std::memory_order_acq_rel) + 1 == std::uint32_t(r.size)) {
+  if (h.barrier_count.fetch_add(1, std::memory_order_acq_rel) + 1 == std::uint32_t(r.world_size)) {
     h.barrier_count.store(0, std::memory_order_relaxed);
     h.barrier_generation.store(gen + 1, std::memory_order_release);
-    for (int i = 0; i < r.size; ++i)
+    for (int i = r.world_base; i < r.world_base + r.world_size; ++i)
       if (i != r.rank) p2p::wake(i);
     return;
   }

@@ -335,7 +335,7 @@ Segment* install(comm::Comm& c, int index, std::vector<int> numa, bool single_co
   std::byte* seg = rt.arena.coll_segment(static_cast<std::uint32_t>(c.peer_world[0]), static_cast<std::uint32_t>(index));
   const std::uint32_t N = rt.arena.nranks();
   std::byte* slots = seg + shm::coll_control_bytes(N);
-  const std::size_t slot_bytes = shm::coll_slot_bytes(N);
+  const std::size_t slot_bytes = rt.arena.header().coll_slot_bytes;
   // My slot's pages in my node's memory (only this rank writes them). Where
   // hwloc was not loaded the machine has one node and there is nothing to do.
   if (g_topology_loaded)

@@ -44,10 +44,10 @@ std::shared_ptr<const Errhandler> lookup_errhandler(MPI_Errhandler h) {
   return p ? *p : nullptr;
 }
 
-void init_world(int rank, int size) {
+void init_world(int rank, int size, int base) {
   State& s = state();
   std::vector<int> all(size);
-  std::iota(all.begin(), all.end(), 0);
+  std::iota(all.begin(), all.end(), base);
   auto world = std::make_unique<Comm>();
   world->local = world->remote = group::Group::from_world_ranks(all);
   world->rank = rank;
@@ -58,12 +58,12 @@ void init_world(int rank, int size) {
   s.comms.put_predefined(core::handle_index(MPI_COMM_WORLD), std::move(world));
 
   auto self = std::make_unique<Comm>();
-  self->local = self->remote = group::Group::from_world_ranks({rank});
+  self->local = self->remote = group::Group::from_world_ranks({base + rank});
   self->rank = 0;
   self->context = kSelfContext;
   self->errhandler = lookup_errhandler(MPI_ERRORS_ARE_FATAL);
   self->name = "MPI_COMM_SELF";
-  self->peer_world = {rank};
+  self->peer_world = {base + rank};
   s.comms.put_predefined(core::handle_index(MPI_COMM_SELF), std::move(self));
 }
 

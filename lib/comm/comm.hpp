@@ -97,6 +97,7 @@ struct State {
   std::unique_ptr<NumaCache> numa;  // hwloc topology, loaded on the first NUMA split
   core::HandleTable<Comm> comms{core::Kind::comm};
   core::HandleTable<std::shared_ptr<const Errhandler>> errhandlers{core::Kind::errhandler};
+  MPI_Comm parent = MPI_COMM_NULL;  // a spawned process's parent intercommunicator (comm/dynamic.hpp)
 };
 State& make_state();
 inline State& state() {
@@ -104,8 +105,9 @@ inline State& state() {
   return __builtin_expect(p != nullptr, 1) ? *p : make_state();
 }
 
-// Creates MPI_COMM_WORLD and MPI_COMM_SELF for this rank (MPI_Init).
-void init_world(int rank, int size);
+// Creates MPI_COMM_WORLD (ranks 0..size-1 on the world ranks base..base+size-1)
+// and MPI_COMM_SELF for this rank (MPI_Init).
+void init_world(int rank, int size, int base = 0);
 // The communicator behind h, or nullptr for an invalid/freed handle.
 inline Comm* lookup(MPI_Comm h) { return state().comms.get(h); }
 // Puts a new communicator into the handle table (its context slot already

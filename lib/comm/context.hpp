@@ -12,8 +12,11 @@
 //    (the colours of MPI_Comm_split) share an id.
 // 3. An intercommunicator uses one id in both directions, so its id is free
 //    in every process of both groups.
-// 4. MPI_COMM_WORLD owns 0/1, MPI_COMM_SELF 2/3, 4..15 are never used; slot s
-//    of the pool owns kFirstDynamic + 2s and + 2s + 1.
+// 4. MPI_COMM_WORLD owns 0/1, MPI_COMM_SELF 2/3, kPortContext (4) carries
+//    the roots' handshake of MPI_Comm_accept/MPI_Comm_connect between
+//    processes that share no communicator (lib/comm/ports.cpp: messages
+//    stamped with the sender's world rank, tagged by port), 5..15 are never
+//    used; slot s of the pool owns kFirstDynamic + 2s and + 2s + 1.
 // 5. Agreement takes no extra round: every creating call carries each
 //    participant's free mask (a bitmap of free slots) in the one collective
 //    round it needs anyway, reduced with bitwise AND; the new communicator
@@ -66,6 +69,7 @@
 namespace ringmpi::comm {
 
 inline constexpr std::uint32_t kFirstDynamic = 16;
+inline constexpr std::uint32_t kPortContext = 4;
 
 class ContextPool {
  public:

@@ -17,7 +17,7 @@
 namespace ringmpi::comm {
 
 // The argument a LocalError is about, named in the other ranks' messages.
-enum class BadArg : int { none, color, split_type, group, local_leader, peer_comm, remote_leader, tag };
+enum class BadArg : int { none, color, split_type, group, local_leader, peer_comm, remote_leader, tag, root, spawn };
 
 // An error found by the caller before the round (code MPI_SUCCESS: none):
 // the class, the full sentence for this rank, and the argument and value the

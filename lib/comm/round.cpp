@@ -28,6 +28,8 @@ std::string describe_bad(const Entry& e) {
     case BadArg::peer_comm: return "an invalid peer_comm";
     case BadArg::remote_leader: return "remote_leader=" + v;
     case BadArg::tag: return "tag=" + v;
+    case BadArg::root: return "root=" + v;
+    case BadArg::spawn: return "an invalid command, argv, maxprocs or info to spawn";
     case BadArg::none: break;
   }
   return "an invalid argument";

@@ -155,9 +155,11 @@ void refresh_environment_attributes() {
   v[env_host] = MPI_PROC_NULL;        // no host process
   v[env_io] = MPI_ANY_SOURCE;         // every rank can do I/O
   v[env_wtime_is_global] = 1;         // CLOCK_MONOTONIC is one clock for the whole node
-  v[env_universe_size] = rt().size;   // no spawning: the universe is the job
+  // mpiexec --universe-size (default: the cores hwloc sees, at least np);
+  // a singleton's is 1 plus the room its arena keeps for spawns.
+  v[env_universe_size] = rt().arena.mapped() ? static_cast<int>(rt().arena.header().universe) : rt().world_size;
   v[env_lastusedcode] = last_used_code();
-  v[env_appnum] = 0;                  // one application (no MPMD launch)
+  v[env_appnum] = rt().appnum;        // 0, or the command's index in MPI_Comm_spawn_multiple
 }
 
 int create_keyval(AttrObject object, CopyFn copy, DeleteFn del, void* extra_state, int* keyval) {

@@ -72,7 +72,7 @@ Info environment() {
     for (std::size_t i = 1; i < args.size(); ++i) rest += (i > 1 ? " " : "") + args[i];
     if (!rest.empty()) env.set("argv", rest);
   }
-  env.set("maxprocs", std::to_string(rt().size));
+  env.set("maxprocs", std::to_string(rt().world_size));
   char buf[4096];
   if (getcwd(buf, sizeof buf)) env.set("wdir", buf);
   if (gethostname(buf, sizeof buf) == 0) {

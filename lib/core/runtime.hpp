@@ -28,8 +28,21 @@ struct Runtime {
   Runtime();
   ~Runtime();
   Phase phase = Phase::before_init;
+  // rank: this process's slot in the arena, what p2p and the collective
+  // segments call its world rank; size: the arena's slot count, the bound
+  // of every array indexed by world rank. Without spawns they are the
+  // MPI_COMM_WORLD rank and np. MPI_COMM_WORLD itself is the slots
+  // [world_base, world_base + world_size) (docs/design/dynamic-processes.md).
   int rank = 0;
   int size = 1;
+  int world_base = 0;
+  int world_size = 1;
+  int appnum = 0;  // MPI_APPNUM
+  // Processes started in the job so far (the arena's `started`), for the
+  // waiting policy.
+  int processes() const {
+    return arena.mapped() ? static_cast<int>(arena.header().started.load(std::memory_order_relaxed)) : world_size;
+  }
   // The MPI call this process is in (api::Call sets it), for the deadlock report.
   const char* current_call = nullptr;
   // Its arguments, for the same report: api::Call resets `kind` (one store),

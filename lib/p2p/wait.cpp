@@ -57,13 +57,13 @@ int online_cores() {
 std::uint64_t yield_window_ns(bool over) {
   std::uint64_t fallback = kYieldNs;
   if (over) {
-    const auto per_core = static_cast<std::uint64_t>(core::rt().size / std::max(1, online_cores()));
+    const auto per_core = static_cast<std::uint64_t>(core::rt().processes() / std::max(1, online_cores()));
     fallback = kYieldNsOversubscribed * std::max<std::uint64_t>(1, per_core / 2);
   }
   return tunables::value(tunables::Id::yield_us, fallback / 1000) * 1000;
 }
 
-bool oversubscribed_now() { return core::rt().size > online_cores(); }
+bool oversubscribed_now() { return core::rt().processes() > online_cores(); }
 
 std::uint64_t now_ns() {
   timespec ts;

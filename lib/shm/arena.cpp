@@ -18,8 +18,9 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / 
 std::string errno_text(const char* what) { return std::string(what) + ": " + std::strerror(errno); }
 }  // namespace
 
-ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capacity) {
+ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t sized_for) {
   ArenaLayout l{};
+  if (sized_for == 0 || sized_for > nranks) sized_for = nranks;
   const std::uint64_t page = 4096;
   l.slots_offset = round_up(sizeof(ArenaHeader), kCacheLine);
   l.pending_offset = round_up(l.slots_offset + std::uint64_t(nranks) * sizeof(RankSlot), kCacheLine);
@@ -28,19 +29,21 @@ ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capaci
   l.rings_offset = round_up(l.pending_offset + std::uint64_t(nranks) * l.pending_stride, page);
   l.ring_stride = kRingHeaderBytes + ring_capacity;
   l.coll_offset = round_up(l.rings_offset + std::uint64_t(nranks) * nranks * l.ring_stride, page);
-  l.total_bytes = l.coll_offset + std::uint64_t(nranks) * kCollSegmentsPerOwner * coll_segment_bytes(nranks);
+  l.total_bytes = l.coll_offset + std::uint64_t(nranks) * kCollSegmentsPerOwner * coll_segment_bytes(nranks, sized_for);
   return l;
 }
 
 int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t flags,
-                  std::string* error) {
+                  std::string* error, std::uint32_t sized_for, std::uint32_t universe) {
+  if (sized_for == 0 || sized_for > nranks) sized_for = nranks;
+  if (universe == 0) universe = nranks;
   if (nranks == 0 || ring_capacity < tunables::kMinRingBytes || ring_capacity > tunables::kMaxRingBytes ||
       (ring_capacity & (ring_capacity - 1)) != 0) {
     *error = "arena: nranks must be positive and the ring capacity a power of two between " +
              std::to_string(tunables::kMinRingBytes) + " and " + std::to_string(tunables::kMaxRingBytes);
     return -1;
   }
-  const ArenaLayout l = ArenaLayout::compute(nranks, ring_capacity);
+  const ArenaLayout l = ArenaLayout::compute(nranks, ring_capacity, sized_for);
   int fd = memfd_create("ringmpi-arena", MFD_CLOEXEC);
   if (fd < 0) {
     *error = errno_text("arena: memfd_create");
@@ -61,6 +64,11 @@ int Arena::create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32
   h->magic = kArenaMagic;
   h->layout_version = kLayoutVersion;
   h->nranks = nranks;
+  h->sized_for = sized_for;
+  h->universe = universe;
+  h->started.store(sized_for, std::memory_order_relaxed);
+  h->coll_slot_bytes = coll_slot_bytes(sized_for);
+  h->coll_segment_bytes = coll_segment_bytes(nranks, sized_for);
   h->total_bytes = l.total_bytes;
   h->ring_capacity = ring_capacity;
   h->ring_stride = l.ring_stride;
@@ -131,7 +139,7 @@ std::byte* Arena::ring(std::uint32_t from, std::uint32_t to) const {
 
 std::byte* Arena::coll_segment(std::uint32_t owner, std::uint32_t index) const {
   const ArenaHeader& h = header();
-  return base() + h.coll_offset + (std::uint64_t(owner) * kCollSegmentsPerOwner + index) * coll_segment_bytes(h.nranks);
+  return base() + h.coll_offset + (std::uint64_t(owner) * kCollSegmentsPerOwner + index) * h.coll_segment_bytes;
 }
 
 }  // namespace ringmpi::shm

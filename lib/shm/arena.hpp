@@ -4,6 +4,12 @@
 // Layout (all offsets in the header, every region cache-line aligned):
 //   [ArenaHeader][RankSlot x N][pending bitmap x N][ring i->j x N*N]
 //   [collective segments: N owners x kCollSegmentsPerOwner]
+// N is the number of process slots (ArenaHeader::nranks): the np ranks
+// mpiexec starts plus room for MPI_Comm_spawn (docs/design/dynamic-processes.md).
+// Slot i is process i of the job (what p2p calls world rank i). The sizes
+// that matter for speed (ring capacity, collective data slot per member)
+// are computed from `sized_for` (np), not from N, so the room for spawns
+// costs address space only.
 //
 // Invariants
 // - The object is a memfd: it has no name, so nothing survives any exit path.
@@ -15,6 +21,13 @@
 //   error message, never a misread layout.
 // - ExitNote is written by a rank (kind last, with release) right before it
 //   exits abnormally; mpiexec reads it (acquire) after the rank is reaped.
+// - `started` (header) is written only by mpiexec: np before any rank starts,
+//   then raised (release) before it forks the processes of a spawn, which
+//   take slots [old started, new started). Ranks read it (relaxed) only as
+//   a count of processes for the waiting policy.
+// - The world barrier of a world whose first slot is b (each spawn is a
+//   world of its own) is RankSlot b's barrier_count/barrier_generation,
+//   used only by the members of that world (coll/barrier.cpp).
 #pragma once
 
 #include <atomic>
@@ -25,7 +38,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 5;
+inline constexpr std::uint32_t kLayoutVersion = 6;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
@@ -74,9 +87,14 @@ constexpr std::size_t coll_slot_bytes(std::uint64_t nranks) {
 constexpr std::size_t coll_control_bytes(std::uint64_t nranks) {
   return (kCollHeaderBytes + nranks * kCollLineBytes + 4095) / 4096 * 4096;
 }
-constexpr std::size_t coll_segment_bytes(std::uint64_t nranks) {
-  return coll_control_bytes(nranks) + nranks * coll_slot_bytes(nranks);
+// A segment of a job of `slots` process slots (the most members a
+// communicator can have) sized for `sized_for` ranks (coll_slot_bytes).
+constexpr std::size_t coll_segment_bytes(std::uint64_t slots, std::uint64_t sized_for) {
+  return coll_control_bytes(slots) + slots * coll_slot_bytes(sized_for);
 }
+// Process slots beyond max(universe, np) kept for MPI_Comm_spawn
+// (docs/design/dynamic-processes.md).
+inline constexpr std::uint32_t kSpawnHeadroom = 32;
 
 enum class ExitKind : std::uint32_t { none = 0, abort = 1, fatal_error = 2 };
 
@@ -91,6 +109,10 @@ struct alignas(kCacheLine) RankSlot {
   std::atomic<std::uint32_t> sleeping;  // nonzero while this rank may be in futex_wait(doorbell)
   std::atomic<std::int32_t> pid;        // set by the rank in MPI_Init
   std::atomic<std::uint32_t> finalized; // set by the rank in MPI_Finalize
+  // Ports this process has open (MPI_Open_port; bit i: port id i). Written
+  // only by the process (release), read by connecting processes (acquire):
+  // lib/comm/ports.cpp.
+  std::atomic<std::uint64_t> open_ports;
   // Deadlock detection (protocol: launcher/deadlock.cpp). Written only by the
   // rank, read only by mpiexec.
   alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
@@ -98,12 +120,17 @@ struct alignas(kCacheLine) RankSlot {
   std::atomic<std::int32_t> stuck_waits_for;  // world rank the call waits for, -1: none / any of several
   char stuck_call[180];  // the MPI call blocked in, with its arguments, NUL-terminated
   alignas(kCacheLine) ExitNote exit_note;
+  // The world barrier of the world whose first slot this is (invariant above).
+  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_count;
+  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_generation;
 };
 
 struct alignas(kCacheLine) ArenaHeader {
   std::uint64_t magic;
   std::uint32_t layout_version;
-  std::uint32_t nranks;
+  std::uint32_t nranks;     // process slots (N above)
+  std::uint32_t sized_for;  // np: what ring and collective slot sizes were computed from
+  std::uint32_t universe;   // MPI_UNIVERSE_SIZE (mpiexec --universe-size)
   std::uint64_t total_bytes;
   std::uint64_t ring_capacity;  // payload bytes of one ring (power of two)
   std::uint64_t ring_stride;    // kRingHeaderBytes + ring_capacity
@@ -112,12 +139,12 @@ struct alignas(kCacheLine) ArenaHeader {
   std::uint64_t pending_stride;  // bytes of one rank's bitmap (multiple of a cache line)
   std::uint64_t rings_offset;
   std::uint64_t coll_offset;  // first collective segment (page-aligned)
+  std::uint64_t coll_slot_bytes;     // data slot of one member: coll_slot_bytes(sized_for)
+  std::uint64_t coll_segment_bytes;  // coll_segment_bytes(nranks, sized_for)
   std::uint32_t flags;           // ArenaFlags
   // (Context ids are agreed per communicator, not counted here: lib/comm/context.hpp.)
-  // MPI_COMM_WORLD barrier: arrivals counted in barrier_count; the last
-  // arriver resets the count and bumps barrier_generation (a futex word).
-  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_count;
-  alignas(kCacheLine) std::atomic<std::uint32_t> barrier_generation;
+  // Slots handed out so far (invariant above).
+  alignas(kCacheLine) std::atomic<std::uint32_t> started;
 };
 
 enum ArenaFlags : std::uint32_t {
@@ -128,7 +155,7 @@ enum ArenaFlags : std::uint32_t {
 // Byte sizes of every region for nranks; pure function, unit-tested.
 struct ArenaLayout {
   std::uint64_t slots_offset, pending_offset, pending_stride, rings_offset, ring_stride, coll_offset, total_bytes;
-  static ArenaLayout compute(std::uint32_t nranks, std::uint64_t ring_capacity);
+  static ArenaLayout compute(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t sized_for = 0);
 };
 
 // A mapping of the arena into this process. Move-only; unmaps on destruction.
@@ -141,10 +168,13 @@ class Arena {
   Arena& operator=(const Arena&) = delete;
   ~Arena();
 
-  // Creates the shared object for nranks ranks, writes the header and returns
-  // its file descriptor (close-on-exec set), or -1 with *error set.
+  // Creates the shared object for nranks process slots, writes the header
+  // and returns its file descriptor (close-on-exec set), or -1 with *error
+  // set. sized_for (0: nranks) is the np the collective slots are sized
+  // for and the first value of `started`; universe (0: nranks) is
+  // MPI_UNIVERSE_SIZE.
   static int create(std::uint32_t nranks, std::uint64_t ring_capacity, std::uint32_t flags,
-                    std::string* error);
+                    std::string* error, std::uint32_t sized_for = 0, std::uint32_t universe = 0);
   // Maps an arena created by create(). On failure returns an unmapped Arena
   // and sets *error to a sentence a user can act on.
   static Arena map(int fd, std::string* error);
@@ -170,5 +200,15 @@ class Arena {
 inline constexpr const char* kEnvArenaFd = "RINGMPI_ARENA_FD";
 inline constexpr const char* kEnvRank = "RINGMPI_RANK";
 inline constexpr const char* kEnvSize = "RINGMPI_SIZE";
+// Dynamic processes (docs/design/dynamic-processes.md): the first slot of
+// the process's MPI_COMM_WORLD (absent: 0), its MPI_APPNUM, the parent
+// intercommunicator of a spawned process ("slot:w0,w1,...": its context
+// slot and the parents' world ranks), mpiexec's spawn socket (abstract
+// name) and which spawn the process belongs to (0: mpiexec's own ranks).
+inline constexpr const char* kEnvWorldBase = "RINGMPI_WORLD_BASE";
+inline constexpr const char* kEnvAppnum = "RINGMPI_APPNUM";
+inline constexpr const char* kEnvParent = "RINGMPI_PARENT";
+inline constexpr const char* kEnvLauncher = "RINGMPI_LAUNCHER";
+inline constexpr const char* kEnvSpawnId = "RINGMPI_SPAWN_ID";
 
 }  // namespace ringmpi::shm

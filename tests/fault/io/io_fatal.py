@@ -20,7 +20,7 @@ CASES = {
     "sequential": (2, 1, "MPI_File_write_at", "MPI_ERR_UNSUPPORTED_OPERATION", ["MPI_MODE_SEQUENTIAL"]),
     "seek_before_start": (2, 1, "MPI_File_seek", "MPI_ERR_ARG", ["offset=-4", "before the start"]),
     "split_twice": (2, 1, "MPI_File_write_at_all_begin", "MPI_ERR_OTHER", ["still active"]),
-    "spawn": (2, 1, "MPI_Comm_spawn", "MPI_ERR_UNSUPPORTED_OPERATION", ["not supported"]),
+    "spawn": (2, 1, "MPI_Comm_spawn", "MPI_ERR_SPAWN", ["cannot run 'x'"]),  # issue 32: spawn works, 'x' does not exist
 }
 
 if __name__ == "__main__":

@@ -125,3 +125,12 @@ TEST_CASE("options: --check is off by default, on with --check or -check") {
   CHECK_FALSE(r.options.check);
   CHECK(r.options.program == Args{"./prog", "--check"});
 }
+
+TEST_CASE("options: --universe-size N (also --usize), a positive number") {
+  CHECK(parse({"./prog"}).options.universe_size == 0);
+  CHECK(parse({"--universe-size", "16", "./prog"}).options.universe_size == 16);
+  CHECK(parse({"-usize=3", "-n", "2", "./prog"}).options.universe_size == 3);
+  CHECK(parse({"--universe-size", "0", "./prog"}).action == ParseResult::Action::error);
+  CHECK(parse({"--universe-size", "x", "./prog"}).action == ParseResult::Action::error);
+  CHECK(usage_text().find("--universe-size N") != std::string::npos);
+}

@@ -72,3 +72,11 @@ TEST_CASE("spawn: the ranks' environment: inherited, then settings (last wins), 
   CHECK(env == std::vector<std::string>{"PATH=/bin", "KEEP=1", "NOEQUALS", "OVER=new", "ADDED=second", "EMPTY=",
                                         "RINGMPI_ARENA_FD=5", "RINGMPI_SIZE=4", "RINGMPI_RANK=0"});
 }
+
+TEST_CASE("rank_environment: a spawned world's variables before the rank entry; inherited ringmpi ones dropped") {
+  const char* base[] = {"PATH=/bin", "RINGMPI_PARENT=3:0:1", "RINGMPI_WORLD_BASE=7", "RINGMPI_LAUNCHER=x", nullptr};
+  const std::vector<std::string> env =
+      rank_environment(base, {}, 5, 2, {"RINGMPI_WORLD_BASE=4", "RINGMPI_PARENT=17:0:0,1"});
+  CHECK(env == std::vector<std::string>{"PATH=/bin", "RINGMPI_ARENA_FD=5", "RINGMPI_SIZE=2", "RINGMPI_WORLD_BASE=4",
+                                        "RINGMPI_PARENT=17:0:0,1", "RINGMPI_RANK=0"});
+}

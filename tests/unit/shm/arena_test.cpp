@@ -51,3 +51,71 @@ TEST_CASE("default ring capacity: 1 MiB for small jobs, down to 64 KiB, arena wi
     CHECK(n * n * cap <= (std::uint64_t(256) << 20));
   }
 }
+
+TEST_CASE("arena with room for spawns: speed-relevant sizes follow np, not the slot count") {
+  std::string err;
+  const std::uint32_t np = 64, slots = np + kSpawnHeadroom;
+  const int fd = Arena::create(slots, default_ring_capacity(np), 0, &err, np, 100);
+  REQUIRE(fd >= 0);
+  Arena a = Arena::map(fd, &err);
+  REQUIRE(a.mapped());
+  CHECK(a.nranks() == slots);
+  CHECK(a.header().sized_for == np);
+  CHECK(a.header().universe == 100);
+  CHECK(a.header().started.load() == np);
+  CHECK(a.header().ring_capacity == default_ring_capacity(np));
+  CHECK(a.header().coll_slot_bytes == coll_slot_bytes(np));
+  CHECK(a.coll_segment(1, 0) - a.coll_segment(0, 0) ==
+        static_cast<std::ptrdiff_t>(kCollSegmentsPerOwner * coll_segment_bytes(slots, np)));
+  close(fd);
+  // Address space of the room at np = 256: rings and segments grow with the
+  // square of the slots only (sparse), never the per-pair sizes.
+  const ArenaLayout l0 = ArenaLayout::compute(256, default_ring_capacity(256));
+  const ArenaLayout l1 = ArenaLayout::compute(256 + kSpawnHeadroom, default_ring_capacity(256), 256);
+  CHECK(l1.ring_stride == l0.ring_stride);
+  CHECK(l1.total_bytes < 2 * l0.total_bytes);
+}
+
+#include "shm/spawn_wire.hpp"
+
+TEST_CASE("spawn wire: request and reply round trip; truncated or trailing bytes refused") {
+  SpawnRequest q;
+  q.context_slot = 17;
+  q.root = 1;
+  q.parents = {0, 2, 5};
+  SpawnCommand c;
+  c.program = "./worker";
+  c.args = {"a", "", "x y"};
+  c.maxprocs = 4;
+  c.soft = {4, 2};
+  c.wdir = "/tmp";
+  c.path = "/opt/bin";
+  q.commands = {c, c};
+  const std::string bytes = encode(q);
+  SpawnRequest back;
+  REQUIRE(decode(bytes.data(), bytes.size(), &back));
+  CHECK(back.context_slot == 17);
+  CHECK(back.root == 1);
+  CHECK(back.parents == q.parents);
+  REQUIRE(back.commands.size() == 2);
+  CHECK(back.commands[1].args == c.args);
+  CHECK(back.commands[1].soft == c.soft);
+  CHECK(back.commands[0].wdir == "/tmp");
+  CHECK(back.commands[0].path == "/opt/bin");
+  CHECK_FALSE(decode(bytes.data(), bytes.size() - 1, &back));
+  const std::string longer = bytes + "x";
+  CHECK_FALSE(decode(longer.data(), longer.size(), &back));
+
+  SpawnReply r;
+  r.error = 26;
+  r.codes = {26, 26};
+  r.counts = {2};
+  r.message = "cannot run 'x'";
+  const std::string rb = encode(r);
+  SpawnReply rback;
+  REQUIRE(decode(rb.data(), rb.size(), &rback));
+  CHECK(rback.error == 26);
+  CHECK(rback.codes == r.codes);
+  CHECK(rback.counts == r.counts);
+  CHECK(rback.message == r.message);
+}

@@ -1,0 +1,208 @@
+// MPI_Comm_spawn's collective part and the parent intercommunicator of a
+// spawned process (docs/design/dynamic-processes.md has the protocol):
+//   1. one run_round on comm: argument errors, the root agreed on, the
+//      parents' free context masks ANDed; the slot is picked from them;
+//   2. the root asks mpiexec (one datagram each way on its spawn socket),
+//      then, if the children were started, waits for child rank 0's hello
+//      on the new intercommunicator's coll_context (so the call returns
+//      once the children are in MPI_Init);
+//   3. the root broadcasts the outcome to the parents over comm.
+// The children claim the same slot in MPI_Init: they are fresh, so every
+// dynamic slot is free in them (comm/context.hpp, invariant 3).
+#include "comm/dynamic.hpp"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "comm/peers.hpp"
+#include "comm/round.hpp"
+#include "core/runtime.hpp"
+#include "p2p/internal_transfer.hpp"
+#include "p2p/wait.hpp"
+
+namespace ringmpi::comm {
+namespace {
+
+// What the root broadcasts to the parents.
+struct Outcome {
+  std::int32_t err;
+  std::int32_t base;
+  std::int32_t size;
+  char why[768];
+};
+
+struct Hello {
+  std::int32_t world_size;
+};
+
+// One request to mpiexec; false with reply->message set when mpiexec
+// cannot be asked.
+bool ask_launcher(const shm::SpawnRequest& req, shm::SpawnReply* reply) {
+  const char* name = std::getenv(shm::kEnvLauncher);
+  if (!name || !*name) {
+    reply->error = MPI_ERR_SPAWN;
+    reply->message = "this process was not started by ringmpi's mpiexec (a singleton), so there is no launcher to "
+                     "start processes; run the program with mpiexec -n 1";
+    return false;
+  }
+  const std::string msg = shm::encode(req);
+  if (msg.size() > shm::kSpawnMaxMessage) {
+    reply->error = MPI_ERR_SPAWN;
+    reply->message = "the spawn request (commands and arguments) is " + std::to_string(msg.size()) +
+                     " bytes; at most " + std::to_string(shm::kSpawnMaxMessage) + " are accepted";
+    return false;
+  }
+  const int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  const std::size_t len = std::min(std::strlen(name), sizeof addr.sun_path - 2);
+  std::memcpy(addr.sun_path + 1, name, len);  // abstract: a leading NUL
+  const auto addr_len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + len);
+  int sndbuf = static_cast<int>(shm::kSpawnMaxMessage) + 4096;
+  if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+  if (fd < 0 || connect(fd, reinterpret_cast<const sockaddr*>(&addr), addr_len) != 0 ||
+      send(fd, msg.data(), msg.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(msg.size())) {
+    reply->error = MPI_ERR_SPAWN;
+    reply->message = std::string("cannot reach mpiexec to start the processes: ") + std::strerror(errno);
+    if (fd >= 0) close(fd);
+    return false;
+  }
+  std::vector<char> buf(shm::kSpawnMaxMessage);
+  ssize_t n;
+  do n = recv(fd, buf.data(), buf.size(), 0);
+  while (n < 0 && errno == EINTR);
+  close(fd);
+  if (n <= 0 || !shm::decode(buf.data(), static_cast<std::size_t>(n), reply)) {
+    reply->error = MPI_ERR_SPAWN;
+    reply->message = "mpiexec did not answer the spawn request (is it stopping the job?)";
+    return false;
+  }
+  return true;
+}
+
+void say(Outcome* o, int err, const std::string& why) {
+  o->err = err;
+  std::snprintf(o->why, sizeof o->why, "%s", why.c_str());
+}
+
+}  // namespace
+
+Made spawn(const Comm& comm, int root, const std::vector<shm::SpawnCommand>* commands, const LocalError& local,
+           std::vector<int>* codes) {
+  const exchange::Peers p = peers_of(comm);
+  Entry e = entry_for(local);
+  e.arg = root;
+  const Round r = run_round(p, e);
+  Made out;
+  if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of comm"; }, &out)) return out;
+  for (std::size_t i = 0; i < r.all.size(); ++i)
+    if (r.all[i].arg != root)
+      return Made{MPI_ERR_ROOT,
+                  "root=" + std::to_string(root) + " here but rank " + std::to_string(i) + " of comm passed root=" +
+                      std::to_string(r.all[i].arg) + "; all ranks must name the same root",
+                  MPI_COMM_NULL};
+  int slot;
+  if (pick_slot(r.mask, &slot, &out)) return out;
+
+  Outcome o{};
+  if (comm.rank == root) {
+    shm::SpawnRequest req;
+    req.context_slot = slot;
+    req.root = root;
+    for (int w : comm.local->to_world_ranks()) req.parents.push_back(w);
+    req.commands = *commands;
+    int asked = 0;
+    for (const shm::SpawnCommand& c : req.commands) asked += c.maxprocs;
+    shm::SpawnReply reply;
+    ask_launcher(req, &reply);
+    codes->assign(static_cast<std::size_t>(asked), MPI_SUCCESS);
+    if (reply.error != MPI_SUCCESS) {
+      for (std::size_t i = 0; i < codes->size(); ++i)
+        (*codes)[i] = i < reply.codes.size() ? reply.codes[i] : MPI_ERR_SPAWN;
+      say(&o, reply.error, reply.message);
+    } else {
+      // A soft spawn may start fewer than asked: the codes of the processes
+      // not started are MPI_ERR_SPAWN (per command, in order).
+      std::size_t at = 0;
+      for (std::size_t k = 0; k < req.commands.size(); ++k) {
+        const int started = k < reply.counts.size() ? reply.counts[k] : 0;
+        for (int i = 0; i < req.commands[k].maxprocs; ++i, ++at)
+          if (i >= started) (*codes)[at] = MPI_ERR_SPAWN;
+      }
+      Hello h{};
+      p2p::recv_internal(&h, sizeof h, 0, exchange::kTagSpawn, ContextPool::context_of(slot) + 1);
+      o.err = MPI_SUCCESS;
+      o.base = reply.base;
+      o.size = reply.size;
+    }
+  }
+  std::size_t bytes = sizeof o;
+  exchange::bcast(p, root, &o, sizeof o, &bytes);
+  if (o.err != MPI_SUCCESS) {
+    std::string why = o.why;
+    if (comm.rank != root) why = "the root (rank " + std::to_string(root) + " of comm) could not spawn: " + why;
+    return Made{o.err, why, MPI_COMM_NULL};
+  }
+  std::vector<int> children(static_cast<std::size_t>(o.size));
+  for (int i = 0; i < o.size; ++i) children[static_cast<std::size_t>(i)] = o.base + i;
+  Made m = finish(make_inter(comm, comm.local->to_world_ranks(), std::move(children), comm.rank, true, slot));
+  p2p::oversubscribed_slow();  // more processes share the cores now
+  return m;
+}
+
+bool attach_parent(std::string* why) {
+  const char* env = std::getenv(shm::kEnvParent);
+  if (!env || !*env) return true;
+  // "slot:root:w0,w1,...": the context slot, the rank of the parents' root
+  // and the parents' world ranks in parent comm rank order.
+  char* end = nullptr;
+  const long slot = std::strtol(env, &end, 10);
+  long root = -1;
+  bool ok = *end == ':' && slot >= 0 && slot < ContextPool::kSlots;
+  if (ok) {
+    const char* at = end + 1;
+    root = std::strtol(at, &end, 10);
+    ok = end != at && *end == ':' && root >= 0;
+  }
+  std::vector<int> parents;
+  const int slots = core::rt().size;
+  while (ok && *end) {
+    const char* at = end + 1;
+    const long w = std::strtol(at, &end, 10);
+    ok = end != at && (*end == ',' || *end == '\0') && w >= 0 && w < slots;
+    if (ok) parents.push_back(static_cast<int>(w));
+  }
+  if (!ok || parents.empty() || root >= static_cast<long>(parents.size())) {
+    *why = std::string("malformed ") + shm::kEnvParent + "='" + env + "' in the environment";
+    return false;
+  }
+  const Comm& world = *lookup(MPI_COMM_WORLD);
+  const int parent_root = parents[static_cast<std::size_t>(root)];
+  Made m = finish(make_inter(world, world.local->to_world_ranks(), std::move(parents), world.rank, false,
+                             static_cast<int>(slot)));
+  if (m.code != MPI_SUCCESS) {
+    *why = m.why;
+    return false;
+  }
+  Comm* c = lookup(m.handle);
+  c->name = "MPI_COMM_PARENT";  // the name MPICH and Open MPI give it
+  state().parent = m.handle;
+  if (world.rank == 0) {
+    const Hello h{world.size()};
+    p2p::send_internal(&h, sizeof h, parent_root, exchange::kTagSpawn, c->coll_context(), 0);
+  }
+  return true;
+}
+
+MPI_Comm parent() {
+  const MPI_Comm h = state().parent;
+  return h != MPI_COMM_NULL && lookup(h) ? h : MPI_COMM_NULL;
+}
+
+}  // namespace ringmpi::comm
