@@ -41,7 +41,14 @@ LANGUAGES = {
 LAUNCHER_VARIABLES = [
     ("RINGMPI_ARENA_FD", "the file descriptor of the job's shared arena (a memfd) that MPI_Init maps"),
     ("RINGMPI_RANK", "this process's rank in MPI_COMM_WORLD"),
-    ("RINGMPI_SIZE", "the number of ranks of the job"),
+    ("RINGMPI_SIZE", "the number of ranks of the process's MPI_COMM_WORLD"),
+    ("RINGMPI_WORLD_BASE", "the first process slot of the process's MPI_COMM_WORLD (absent: 0; a spawned "
+     "world starts past the slots already used)"),
+    ("RINGMPI_APPNUM", "the process's MPI_APPNUM (the command's index in MPI_Comm_spawn_multiple)"),
+    ("RINGMPI_PARENT", "in a spawned process: the parent intercommunicator (its context slot and the parents' "
+     "world ranks)"),
+    ("RINGMPI_LAUNCHER", "the abstract Unix socket on which mpiexec takes spawn requests (its own uid only)"),
+    ("RINGMPI_SPAWN_ID", "which MPI_Comm_spawn started the process (0: mpiexec's own ranks)"),
     ("RINGMPI_TRACE_DIR", "with mpiexec --trace: the private directory where each rank writes its trace "
      "records (rank-N.bin), which mpiexec merges into the trace file and removes; empty or unset: no tracing"),
 ]
