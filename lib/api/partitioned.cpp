@@ -126,7 +126,8 @@ int check_active(Call& call, const p2p::Request& r) {
 int ready_one(Call& call, p2p::Partitioned& eng, int p, const char* arg) {
   if (int e = check_partition(call, eng, p, arg)) return e;
   if (eng.readied(p))
-    return call.fail(MPI_ERR_ARG, "partition %d (%s) was readied already in this epoch of the request", p, arg);
+    return call.fail(MPI_ERR_ARG, "argument %s=%d names a partition readied already in this epoch of the request", arg,
+                     p);
   eng.ready(p);
   return MPI_SUCCESS;
 }

@@ -30,7 +30,7 @@ static void complete(MPI_Request *r, int how, MPI_Status *st) {
  * partitions of `rc` elements from the previous one (sp*sc == rp*rc). */
 static void ring(int sp, int sc, int rp, int rc, int tag) {
   const int next = (rank + 1) % size, prev = (rank + size - 1) % size, n = sp * sc;
-  double *sb = malloc(sizeof(double) * (size_t)n), *rb = malloc(sizeof(double) * (size_t)n);
+  double *sb = calloc((size_t)n, sizeof(double)), *rb = calloc((size_t)n, sizeof(double));
   MPI_Request rq[2];
   CHECK_MPI(MPI_Precv_init(rb, rp, rc, MPI_DOUBLE, prev, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &rq[0]));
   CHECK_MPI(MPI_Psend_init(sb, sp, sc, MPI_DOUBLE, next, tag, MPI_COMM_WORLD, MPI_INFO_NULL, &rq[1]));
@@ -107,7 +107,7 @@ static void derived(void) {
 static void early(int part_elems) {
   if (size < 2 || (size % 2 && rank == size - 1)) return;
   const int parts = 4, n = parts * part_elems, peer = rank ^ 1;
-  char *buf = malloc((size_t)n);
+  char *buf = calloc((size_t)n, 1);
   MPI_Request r;
   if (rank % 2 == 0)
     CHECK_MPI(MPI_Psend_init(buf, parts, part_elems, MPI_CHAR, peer, 11, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
@@ -159,7 +159,7 @@ static void *produce(void *arg) {
 static void threaded(void) {
   if (provided != MPI_THREAD_MULTIPLE) return;
   const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-  int *sb = malloc(sizeof(int) * TPARTS * 64), *rb = malloc(sizeof(int) * TPARTS * 64);
+  int *sb = calloc(TPARTS * 64, sizeof(int)), *rb = calloc(TPARTS * 64, sizeof(int));
   MPI_Request s, r;
   CHECK_MPI(MPI_Psend_init(sb, TPARTS, 64, MPI_INT, next, 21, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
   CHECK_MPI(MPI_Precv_init(rb, TPARTS / 2, 128, MPI_INT, prev, 21, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
