@@ -201,6 +201,41 @@ static void proc_null(void) {
   MPI_Request_free(&r);
 }
 
+/* Over an intercommunicator (even ranks / odd ranks): local rank i of the
+ * even group sends to remote rank i of the odd group, 3 partitions against 2. */
+static void inter(void) {
+  if (size < 2) return;
+  MPI_Comm local, ic;
+  const int color = rank % 2;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rank, &local));
+  CHECK_MPI(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - color, 41, &ic));
+  int lr, rs;
+  MPI_Comm_rank(local, &lr);
+  MPI_Comm_remote_size(ic, &rs);
+  if (lr < rs) {
+    int b[12];
+    MPI_Request r;
+    if (color == 0)
+      CHECK_MPI(MPI_Psend_init(b, 3, 4, MPI_INT, lr, 6, ic, MPI_INFO_NULL, &r));
+    else
+      CHECK_MPI(MPI_Precv_init(b, 2, 6, MPI_INT, lr, 6, ic, MPI_INFO_NULL, &r));
+    for (int e = 0; e < 3; ++e) {
+      for (int i = 0; i < 12; ++i) b[i] = color == 0 ? 100 * lr + 10 * e + i : -1;
+      CHECK_MPI(MPI_Start(&r));
+      if (color == 0) CHECK_MPI(MPI_Pready_list(3, (int[]){2, 0, 1}, r));
+      MPI_Status st;
+      CHECK_MPI(MPI_Wait(&r, &st));
+      if (color == 1) {
+        CHECK(st.MPI_SOURCE == lr && st.MPI_TAG == 6);
+        for (int i = 0; i < 12; ++i) CHECK(b[i] == 100 * lr + 10 * e + i);
+      }
+    }
+    CHECK_MPI(MPI_Request_free(&r));
+  }
+  CHECK_MPI(MPI_Comm_free(&ic));
+  CHECK_MPI(MPI_Comm_free(&local));
+}
+
 static int cls_of(int err) {
   int c;
   MPI_Error_class(err, &c);
@@ -265,6 +300,7 @@ int main(int argc, char **argv) {
   early(100);   /* eager partitions */
   early(65536); /* rendezvous partitions */
   threaded();
+  inter();
   proc_null();
   bad_input();
   MPI_Barrier(MPI_COMM_WORLD);
