@@ -422,6 +422,30 @@ static void test_neighbor(void) {
   CHECK_MPI(MPI_Comm_free(&ring));
 }
 
+/* Large data (the segment's by-address and the schedules' rendezvous paths). */
+static void test_large(void) {
+  const int n = 65536;
+  int *a = malloc(sizeof(int) * (size_t)n), *b = malloc(sizeof(int) * (size_t)n),
+      *g = malloc(sizeof(int) * (size_t)n * (size_t)size);
+  MPI_Request r[3];
+  CHECK_MPI(MPI_Bcast_init(a, n, MPI_INT, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
+  CHECK_MPI(MPI_Allreduce_init(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]));
+  CHECK_MPI(MPI_Allgather_init(b, n, MPI_INT, g, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]));
+  for (int e = 0; e < EPOCHS; ++e) {
+    for (int i = 0; i < n; ++i) a[i] = rank == size - 1 ? i + e : -1;
+    run(&r[0], e);
+    for (int i = 0; i < n; ++i) CHECK(a[i] == i + e);
+    run(&r[1], e + 1);
+    for (int i = 0; i < n; ++i) CHECK(b[i] == size * (i + e));
+    run(&r[2], e + 2);
+    for (int p = 0; p < size; ++p) CHECK(g[(size_t)p * n + 7] == size * (7 + e));
+  }
+  for (int i = 0; i < 3; ++i) CHECK_MPI(MPI_Request_free(&r[i]));
+  free(a);
+  free(b);
+  free(g);
+}
+
 /* Bad arguments are reported by the _init call, on the calling rank. */
 static void test_errors(void) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -470,6 +494,7 @@ int main(int argc, char **argv) {
   test_startall();
   test_inter();
   test_neighbor();
+  test_large();
   test_errors();
   /* A request never started, freed at once. */
   MPI_Request r;

@@ -98,6 +98,30 @@ static void derived(void) {
   }
   MPI_Request_free(&s);
   MPI_Request_free(&r);
+  /* And the other way round: contiguous sends (4 x 6 ints) into the strided
+   * type on the receiving side (3 x 2 elements of 4 ints), unpacked there. */
+  int cb[24];
+  CHECK_MPI(MPI_Type_vector(4, 1, 2, MPI_INT, &every_other));
+  CHECK_MPI(MPI_Type_commit(&every_other));
+  CHECK_MPI(MPI_Psend_init(cb, 4, 6, MPI_INT, next, 7, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+  CHECK_MPI(MPI_Precv_init(sb, 3, 2, every_other, prev, 7, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Type_free(&every_other));
+  for (int e = 0; e < 3; ++e) {
+    for (int i = 0; i < 24; ++i) cb[i] = 1000 * rank + 100 * e + i;
+    for (int i = 0; i < 48; ++i) sb[i] = -1;
+    CHECK_MPI(MPI_Start(&s));
+    CHECK_MPI(MPI_Start(&r));
+    CHECK_MPI(MPI_Pready_range(0, 3, s));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+    for (int k = 0; k < 6; ++k)
+      for (int j = 0; j < 4; ++j) {
+        CHECK(sb[7 * k + 2 * j] == 1000 * prev + 100 * e + 4 * k + j);
+        if (j < 3) CHECK(sb[7 * k + 2 * j + 1] == -1); /* the gaps stay untouched */
+      }
+  }
+  MPI_Request_free(&s);
+  MPI_Request_free(&r);
 }
 
 /* Early arrival, in pairs (2k sends to 2k+1): the sender readies partition 0
