@@ -27,7 +27,9 @@ int check_startable(Call& call, MPI_Request h, const char* arg, int i, p2p::Requ
     std::snprintf(name, sizeof name, "%s", arg);
   if (int e = api::check_request(call, h, name, out)) return e;
   if (!(*out)->persistent)
-    return call.fail(MPI_ERR_REQUEST, "argument %s is not a persistent request (make it with MPI_Send_init/MPI_Recv_init, a collective's _init or MPI_Psend_init/MPI_Precv_init)",
+    return call.fail(MPI_ERR_REQUEST,
+                     "argument %s is not a persistent request (make it with MPI_Send_init/MPI_Recv_init, a "
+                     "collective's _init or MPI_Psend_init/MPI_Precv_init)",
                      name);
   if ((*out)->active)
     return call.fail(MPI_ERR_REQUEST, "argument %s is already active; complete it (MPI_Wait/MPI_Test) before starting it again",

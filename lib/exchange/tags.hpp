@@ -6,10 +6,10 @@
 //                            peer_comm (the user's tag, unchanged);
 //   kTagFirst..kTagLast      the internal collectives below;
 //   -100..-127               the user-level collectives (coll/typed.hpp);
-//   p2p::kPartSetupTag (-7)   partitioned communication's setup messages,
+//   p2p::kPartSetupTag (-7)  partitioned communication's setup messages,
 //   p2p::kPartDataTop..-(2^30)+256
-//                            and its data (p2p/partitioned.hpp), between the
-//                            create-group and the schedule tags;
+//                            and its data (p2p/partitioned_tags.hpp), between
+//                            the create-group and the schedule tags;
 //   kCreateGroupBase..kCreateGroupBase-2^29+1
 //                            MPI_Comm_create_group (kCreateGroupBase - tag % 2^29);
 //   kScheduleTagBase..INT_MIN collectives run as schedules (coll/schedule.hpp):
@@ -22,7 +22,7 @@
 #include <climits>
 #include <cstdint>
 
-#include "p2p/partitioned.hpp"
+#include "p2p/partitioned_tags.hpp"
 
 namespace ringmpi::exchange {
 

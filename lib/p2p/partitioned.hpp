@@ -48,15 +48,11 @@
 
 #include "dtype/datatype.hpp"
 #include "mpi.h"
+#include "p2p/partitioned_tags.hpp"
 
 namespace ringmpi::p2p {
 
 struct Request;
-
-// Tags on the hidden context (exchange/tags.hpp places them in its map).
-inline constexpr int kPartSetupTag = -7;
-inline constexpr int kPartDataTop = -(1 << 29) - 256;
-inline constexpr int kPartDataSpan = (1 << 29) - 512;  // down to -(1 << 30) + 256, above the schedule tags
 
 struct PartArgs {
   bool send = false;
