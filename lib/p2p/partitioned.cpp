@@ -204,8 +204,9 @@ void Partitioned::post_receives() {
 
 bool Partitioned::arrived(int p) const {
   if (a_.peer == MPI_PROC_NULL) return true;
-  if (!have_peer_ || mismatch_ || left_ < 0) return false;
-  if (left_ == 0) return true;
+  if (!have_peer_ || left_ < 0) return false;
+  if (left_ == 0) return true;  // everything is here (with a size mismatch: the epoch failed, nothing more comes)
+  if (mismatch_) return false;
   if (part_bytes_ == 0) return true;
   const std::size_t lo = static_cast<std::size_t>(p) * part_bytes_, hi = lo + part_bytes_;
   for (std::size_t i = lo / peer_bytes_; i * peer_bytes_ < hi; ++i)

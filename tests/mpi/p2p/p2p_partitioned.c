@@ -304,6 +304,19 @@ static void bad_input(void) {
   CHECK(cls_of(MPI_Psend_init(b, 1, 1, MPI_DATATYPE_NULL, next, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &s)) ==
         MPI_ERR_TYPE);
   CHECK(cls_of(MPI_Psend_init(b, 1, 1, MPI_INT, next, 0, MPI_COMM_WORLD, (MPI_Info)0x5eed, &s)) == MPI_ERR_INFO);
+  /* Totals that differ (6 ints sent, 4 expected): the receive fails with
+   * MPI_ERR_TRUNCATE, the send completes, and MPI_Parrived does not hang. */
+  CHECK_MPI(MPI_Psend_init(b, 2, 3, MPI_INT, next, 32, MPI_COMM_WORLD, MPI_INFO_NULL, &s));
+  CHECK_MPI(MPI_Precv_init(b + 6, 2, 1, MPI_INT, prev, 32, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Start(&r));
+  CHECK_MPI(MPI_Start(&s));
+  CHECK_MPI(MPI_Pready_range(0, 1, s));
+  CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+  CHECK(cls_of(MPI_Wait(&r, MPI_STATUS_IGNORE)) == MPI_ERR_TRUNCATE);
+  CHECK_MPI(MPI_Parrived(r, 0, &flag)); /* inactive again */
+  CHECK(flag);
+  MPI_Request_free(&s);
+  MPI_Request_free(&r);
   /* A request that is not partitioned. */
   CHECK_MPI(MPI_Irecv(b, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &plain));
   CHECK(cls_of(MPI_Pready(0, plain)) == MPI_ERR_REQUEST);
