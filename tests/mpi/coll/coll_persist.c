@@ -288,7 +288,7 @@ static void test_all(void) {
  * MPI_Startall, completed by MPI_Waitall; the array order is the same
  * everywhere (the standard's condition for starting collectives together). */
 static void test_startall(void) {
-  int a[4], b[4], c = rank, d = -1, s = 0;
+  int a[4], b[4] = {0, 0, 0, 0}, c = rank, d = -1, s = 0;
   MPI_Request rs[4];
   CHECK_MPI(MPI_Bcast_init(a, 4, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &rs[0]));
   CHECK_MPI(MPI_Allreduce_init(&c, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &rs[1]));
@@ -304,7 +304,20 @@ static void test_startall(void) {
     CHECK(d == (rank + size - 1) % size + e);
   }
   for (int i = 0; i < 4; ++i) CHECK_MPI(MPI_Request_free(&rs[i]));
-  (void)b;
+  /* Blocking and nonblocking collectives between a start and its wait. */
+  int x = rank, y = -1, z = -1;
+  MPI_Request p, nb;
+  CHECK_MPI(MPI_Allreduce_init(&x, &y, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &p));
+  for (int e = 0; e < 3; ++e) {
+    x = rank + e;
+    CHECK_MPI(MPI_Start(&p));
+    CHECK_MPI(MPI_Allreduce(&x, &z, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Ibcast(b, 4, MPI_INT, 0, MPI_COMM_WORLD, &nb));
+    CHECK_MPI(MPI_Wait(&p, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Wait(&nb, MPI_STATUS_IGNORE));
+    CHECK(y == size - 1 + e && z == e);
+  }
+  CHECK_MPI(MPI_Request_free(&p));
 }
 
 /* Intercommunicator forms: the even and the odd ranks of the world. */
