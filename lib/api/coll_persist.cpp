@@ -184,6 +184,11 @@ int rside(Call& call, int count, MPI_Datatype t, MPI_Op op) {
 
 int root_of(Call& call, const comm::Comm& c, int root) { return check_root(call, c, root); }
 
+// MPI_IN_PLACE as sendbuf is an intracommunicator option only (MPI-4.1 §6.2.2).
+int no_inter_in_place(Call& call, const comm::Comm& c, const void* sendbuf) {
+  return c.inter ? not_in_place(call, sendbuf, "sendbuf") : MPI_SUCCESS;
+}
+
 // The neighbourhood of comm: its in- and out-degree; MPI_ERR_TOPOLOGY without a topology.
 int degrees(Call& call, comm::Comm& c, MPI_Comm comm, int* in, int* out) {
   if (!c.topo)
@@ -328,6 +333,7 @@ int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype
   Call call("MPI_Allgather_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
   if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
@@ -345,6 +351,7 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   Call call("MPI_Allgatherv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   const int n = group_size(*c);
   if (sendbuf != MPI_IN_PLACE)
     if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
@@ -365,6 +372,7 @@ int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
   Call call("MPI_Alltoall_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
   if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
@@ -382,6 +390,7 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
   Call call("MPI_Alltoallv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   const int n = group_size(*c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!in_place)
@@ -407,6 +416,7 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
   Call call("MPI_Alltoallw_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   const int n = group_size(*c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   auto check = [&](const int* counts, const int* displs, const MPI_Datatype* types, const char* cn, const char* dn,
@@ -456,6 +466,7 @@ int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   Call call("MPI_Allreduce_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   if (int e = rside(call, count, datatype, op)) return e;
   auto p = std::make_unique<PersistentColl>();
   const MPI_Datatype t = p->hold(datatype);
@@ -468,6 +479,7 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
   Call call("MPI_Reduce_scatter_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
   for (int i = 0; i < c->size(); ++i)
     if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
@@ -485,6 +497,7 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
   Call call("MPI_Reduce_scatter_block_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
   if (int e = rside(call, 0, datatype, op)) return e;
   auto p = std::make_unique<PersistentColl>();

@@ -363,6 +363,12 @@ static void test_inter(void) {
   }
   CHECK_MPI(MPI_Request_free(&r));
 
+  /* MPI_IN_PLACE is refused on an intercommunicator, at _init. */
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  int cls;
+  MPI_Error_class(MPI_Allreduce_init(MPI_IN_PLACE, sum, 3, MPI_INT, MPI_SUM, inter, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+
   /* Barrier */
   CHECK_MPI(MPI_Barrier_init(inter, MPI_INFO_NULL, &r));
   for (int e = 0; e < EPOCHS; ++e) run(&r, e + 3);
