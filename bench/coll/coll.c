@@ -5,7 +5,9 @@
  *   coll [-c LIST] [-n MIN] [-m MAX] [-l SIZES] [-s SCALE] [-T SECS] [-r REPS] [-R rotate|0] [-t TESTS]
  *
  *   -c LIST   comma-separated collectives (default: all blocking and nonblocking),
- *             or "blocking" / "nonblocking"; names as printed below
+ *             or "blocking" / "nonblocking" / "persistent"; names as printed below
+ *             (persistent ones, MPI-4.0 MPI_*_init + MPI_Start + MPI_Wait: "pbcast"...;
+ *             built only against an MPI-4 library or ringmpi)
  *   -n, -m    smallest and largest size in bytes, powers of two (default 4 .. 1M;
  *             K and M suffixes); barrier and ibarrier run once, as size 0
  *   -l SIZES  comma-separated sizes instead of -n/-m (e.g. 4,64K,1M)
@@ -24,7 +26,9 @@
  * blocks), bcast sends size bytes, the reductions reduce size/4 floats with
  * MPI_SUM (reduce_scatter_block leaves size bytes on each rank).
  *
- * Blocking output, one line per size:   NAME SIZE LAT_US
+ * Blocking and persistent output, one line per size:   NAME SIZE LAT_US
+ * (persistent: one request per root made before the timing, each call an
+ * MPI_Start and MPI_Wait of the request of its root)
  * Nonblocking output:                   NAME SIZE LAT_US OVERLAP_PCT TOTAL_US COMPUTE_US
  * LAT_US is the mean time per call of a repetition, the maximum over ranks,
  * the best (lowest) repetition. The overlap measure is OSU's (osu_iallreduce):
@@ -59,7 +63,14 @@ typedef struct {
   long size;       /* bytes per block */
   char *sbuf, *rbuf;
   int *counts, *displs;
+  MPI_Request *preq; /* persistent mode: the request of each root */
 } ctx;
+
+#if MPI_VERSION >= 4 || defined(RINGMPI)
+#define HAVE_PERSISTENT 1
+#else
+#define HAVE_PERSISTENT 0
+#endif
 
 static int root_of(const opts *o, const ctx *c, long i) { return o->rotate ? (int)(i % c->np) : 0; }
 
@@ -111,6 +122,34 @@ static int coll_call(const char *name, const ctx *c, int root, MPI_Request *req)
   return MPI_ERR_OTHER;
 }
 
+#if HAVE_PERSISTENT
+/* Makes the persistent request of collective `b` (a blocking name) for `root`. */
+static int persistent_init(const char *b, const ctx *c, int root, MPI_Request *req) {
+  MPI_Comm w = MPI_COMM_WORLD;
+  MPI_Info in = MPI_INFO_NULL;
+  int n = (int)c->size;
+  int nf = (int)(c->size / (long)sizeof(float));
+  if (nf < 1) nf = 1;
+  if (!strcmp(b, "barrier")) return MPI_Barrier_init(w, in, req);
+  if (!strcmp(b, "bcast")) return MPI_Bcast_init(c->sbuf, n, MPI_BYTE, root, w, in, req);
+  if (!strcmp(b, "scatter")) return MPI_Scatter_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, root, w, in, req);
+  if (!strcmp(b, "scatterv"))
+    return MPI_Scatterv_init(c->sbuf, c->counts, c->displs, MPI_BYTE, c->rbuf, n, MPI_BYTE, root, w, in, req);
+  if (!strcmp(b, "gather")) return MPI_Gather_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, root, w, in, req);
+  if (!strcmp(b, "gatherv"))
+    return MPI_Gatherv_init(c->sbuf, n, MPI_BYTE, c->rbuf, c->counts, c->displs, MPI_BYTE, root, w, in, req);
+  if (!strcmp(b, "allgather")) return MPI_Allgather_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, w, in, req);
+  if (!strcmp(b, "alltoall")) return MPI_Alltoall_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, w, in, req);
+  if (!strcmp(b, "reduce")) return MPI_Reduce_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, root, w, in, req);
+  if (!strcmp(b, "allreduce")) return MPI_Allreduce_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req);
+  if (!strcmp(b, "reduce_scatter"))
+    return MPI_Reduce_scatter_block_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req);
+  if (!strcmp(b, "scan")) return MPI_Scan_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req);
+  if (!strcmp(b, "exscan")) return MPI_Exscan_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req);
+  return MPI_ERR_OTHER;
+}
+#endif
+
 static const char *const BLOCKING[] = {"barrier", "bcast", "scatter", "scatterv", "gather", "gatherv",
                                        "allgather", "alltoall", "reduce", "allreduce", "reduce_scatter",
                                        "scan", "exscan", NULL};
@@ -118,9 +157,19 @@ static const char *const NONBLOCKING[] = {"ibarrier", "ibcast", "iscatter", "isc
                                           "igatherv", "iallgather", "ialltoall", "ireduce", "iallreduce",
                                           "ireduce_scatter", "iscan", "iexscan", NULL};
 
+#if HAVE_PERSISTENT
+static const char *const PERSISTENT[] = {"pbarrier", "pbcast", "pscatter", "pscatterv", "pgather",
+                                         "pgatherv", "pallgather", "palltoall", "preduce", "pallreduce",
+                                         "preduce_scatter", "pscan", "pexscan", NULL};
+#endif
+
 static int known(const char *name) {
   for (int i = 0; BLOCKING[i]; ++i)
     if (!strcmp(name, BLOCKING[i]) || !strcmp(name, NONBLOCKING[i])) return 1;
+#if HAVE_PERSISTENT
+  for (int i = 0; PERSISTENT[i]; ++i)
+    if (!strcmp(name, PERSISTENT[i])) return 1;
+#endif
   return 0;
 }
 
@@ -158,6 +207,12 @@ static double time_calls(const char *name, const opts *o, const ctx *c, long ite
   MPI_Barrier(MPI_COMM_WORLD);
   double t0 = MPI_Wtime();
   for (long i = 0; i < iters; ++i) {
+    if (name[0] == 'p') { /* persistent: start and wait the request of this call's root */
+      MPI_Request *r = &c->preq[root_of(o, c, i)];
+      MPI_Start(r);
+      MPI_Wait(r, MPI_STATUS_IGNORE);
+      continue;
+    }
     MPI_Request r = MPI_REQUEST_NULL;
     coll_call(name, c, root_of(o, c, i), nb ? &r : NULL);
     if (nb) MPI_Wait(&r, MPI_STATUS_IGNORE);
@@ -181,13 +236,17 @@ static void compute(double secs, int tests, MPI_Request *r) {
 
 static void run_one(const char *name, const opts *o, ctx *c) {
   int nb = name[0] == 'i';
-  int is_barrier = !strcmp(name, "barrier") || !strcmp(name, "ibarrier");
+  int is_barrier = !strcmp(name, "barrier") || !strcmp(name, "ibarrier") || !strcmp(name, "pbarrier");
   for (int si = 0; si < o->nsizes; ++si) {
     c->size = is_barrier ? 0 : o->sizes[si];
     for (int i = 0; i < c->np; ++i) {
       c->counts[i] = (int)c->size;
       c->displs[i] = (int)(c->size * i);
     }
+#if HAVE_PERSISTENT
+    if (name[0] == 'p')
+      for (int root = 0; root < (o->rotate ? c->np : 1); ++root) persistent_init(name + 1, c, root, &c->preq[root]);
+#endif
     long iters = iters_fitted(name, o, c, nb);
     time_calls(name, o, c, iters / 10 + 1, nb); /* warm-up */
     double best = 1e30;
@@ -224,6 +283,8 @@ static void run_one(const char *name, const opts *o, ctx *c) {
                best_compute * 1e6);
     }
     fflush(stdout);
+    if (name[0] == 'p')
+      for (int root = 0; root < (o->rotate ? c->np : 1); ++root) MPI_Request_free(&c->preq[root]);
     if (is_barrier) break;
   }
 }
@@ -295,7 +356,8 @@ static int parse(int argc, char **argv, opts *o, char *err, size_t errlen) {
   char copy[1024];
   snprintf(copy, sizeof copy, "%s", o->list);
   for (char *t = strtok(copy, ","); t; t = strtok(NULL, ","))
-    if (strcmp(t, "blocking") && strcmp(t, "nonblocking") && !known(t)) {
+    if (strcmp(t, "blocking") && strcmp(t, "nonblocking") && (strcmp(t, "persistent") || !HAVE_PERSISTENT) &&
+        !known(t)) {
       snprintf(err, errlen, "unknown collective '%s'", t);
       return -1;
     }
@@ -320,7 +382,8 @@ int main(int argc, char **argv) {
   c.rbuf = malloc(bytes);
   c.counts = malloc(sizeof(int) * (size_t)c.np);
   c.displs = malloc(sizeof(int) * (size_t)c.np);
-  if (!c.sbuf || !c.rbuf || !c.counts || !c.displs) {
+  c.preq = malloc(sizeof(MPI_Request) * (size_t)c.np);
+  if (!c.sbuf || !c.rbuf || !c.counts || !c.displs || !c.preq) {
     fprintf(stderr, "coll: out of memory (%zu bytes per buffer)\n", bytes);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -338,6 +401,10 @@ int main(int argc, char **argv) {
     if (!strcmp(t, "blocking") || !strcmp(t, "nonblocking")) {
       const char *const *set = t[0] == 'b' ? BLOCKING : NONBLOCKING;
       for (int i = 0; set[i]; ++i) run_one(set[i], &o, &c);
+#if HAVE_PERSISTENT
+    } else if (!strcmp(t, "persistent")) {
+      for (int i = 0; PERSISTENT[i]; ++i) run_one(PERSISTENT[i], &o, &c);
+#endif
     } else {
       run_one(t, &o, &c);
     }
@@ -346,6 +413,7 @@ int main(int argc, char **argv) {
   free(c.rbuf);
   free(c.counts);
   free(c.displs);
+  free(c.preq);
   MPI_Finalize();
   return 0;
 }

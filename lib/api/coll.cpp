@@ -24,6 +24,7 @@
 
 #include "api/coll_args.hpp"
 #include "api/coll_check.hpp"
+#include "api/coll_forms.hpp"
 #include "coll/movement.hpp"
 #include "coll/seg.hpp"
 #include "dtype/op.hpp"
@@ -692,6 +693,73 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
 }
 
 }  // namespace
+
+// The forms for the other entry points (coll_forms.hpp): the functions above.
+namespace ringmpi::api::forms {
+int barrier(Call& call, MPI_Comm comm, MPI_Request* req) { return ::barrier(call, comm, req); }
+int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
+  return ::bcast(call, buffer, count, datatype, root, comm, req);
+}
+int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  return ::gather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+}
+int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+            MPI_Request* req) {
+  return ::gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, req);
+}
+int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  return ::scatter(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+}
+int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  return ::scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+}
+int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return ::allgather(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+}
+int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return ::allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, req);
+}
+int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return ::alltoall(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+}
+int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+              MPI_Request* req) {
+  return ::alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, req);
+}
+int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[],
+              const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+              const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+  return ::alltoallw(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, req);
+}
+int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+           MPI_Comm comm, MPI_Request* req) {
+  return ::reduce(call, sendbuf, recvbuf, count, datatype, op, root, comm, req);
+}
+int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request* req) {
+  return ::allreduce(call, sendbuf, recvbuf, count, datatype, op, comm, req);
+}
+int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                   MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
+}
+int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter_block(call, sendbuf, recvbuf, recvcount, datatype, op, comm, req);
+}
+int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+         bool exclusive, MPI_Request* req) {
+  return ::scan(call, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
+}
+}  // namespace ringmpi::api::forms
 
 extern "C" {
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "api/coll_args.hpp"
+#include "api/coll_forms.hpp"
 #include "coll/seg.hpp"
 #include "dtype/datatype.hpp"
 #include "topo/neighbors.hpp"
@@ -164,6 +165,38 @@ Side wide(const void* buf, const int* counts, const MPI_Aint* displs, const MPI_
 }
 
 }  // namespace
+
+// The forms for the other entry points (coll_forms.hpp).
+namespace ringmpi::api::forms {
+int neighbor_allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           true, req);
+}
+int neighbor_allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Request* req) {
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
+                           vector(recvbuf, recvcounts, displs, recvtype), true, req);
+}
+int neighbor_alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           false, req);
+}
+int neighbor_alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, vector(sendbuf, sendcounts, sdispls, sendtype),
+                           vector(recvbuf, recvcounts, rdispls, recvtype), false, req);
+}
+int neighbor_alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
+                           wide(recvbuf, recvcounts, rdispls, recvtypes), false, req);
+}
+}  // namespace ringmpi::api::forms
 
 extern "C" {
 

@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "api/p2p_args.hpp"
+#include "api/persistent.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -26,7 +27,9 @@ int check_startable(Call& call, MPI_Request h, const char* arg, int i, p2p::Requ
     std::snprintf(name, sizeof name, "%s", arg);
   if (int e = api::check_request(call, h, name, out)) return e;
   if (!(*out)->persistent)
-    return call.fail(MPI_ERR_REQUEST, "argument %s is not a persistent request (make it with MPI_Send_init/MPI_Recv_init...)",
+    return call.fail(MPI_ERR_REQUEST,
+                     "argument %s is not a persistent request (make it with MPI_Send_init/MPI_Recv_init, a "
+                     "collective's _init or MPI_Psend_init/MPI_Precv_init)",
                      name);
   if ((*out)->active)
     return call.fail(MPI_ERR_REQUEST, "argument %s is already active; complete it (MPI_Wait/MPI_Test) before starting it again",
@@ -70,6 +73,7 @@ int MPI_Start(MPI_Request* request) {
   if (int e = call.not_null(request, "request")) return e;
   p2p::Request* r;
   if (int e = check_startable(call, *request, "request", -1, &r)) return e;
+  if (r->kind == p2p::Kind::ext) return api::start_persistent(call, r);  // MPI-4.0 persistent collective, partitioned
   if (int e = p2p::start(r)) {
     call.raise_on(r->comm);
     return call.fail(e, "%s", p2p::error_detail());
@@ -89,6 +93,10 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   }
   for (int i = 0; i < count; ++i) {
     p2p::Request* r = p2p::lookup(array_of_requests[i]);
+    if (r->kind == p2p::Kind::ext) {
+      if (int e = api::start_persistent(call, r)) return e;
+      continue;
+    }
     if (int e = p2p::start(r)) {
       call.raise_on(r->comm);
       return call.fail(e, "array_of_requests[%d]: %s", i, p2p::error_detail());

@@ -141,8 +141,9 @@ int MPI_Request_free(MPI_Request* request) {
   }
   if (r->kind == p2p::Kind::ext && !r->complete)
     return call.fail(MPI_ERR_REQUEST,
-                     "argument request is a nonblocking collective still in progress; freeing it is erroneous "
-                     "(MPI-3.1 §5.12): complete it with MPI_Wait or MPI_Test");
+                     "argument request is a %s still in progress; freeing it is erroneous "
+                     "(MPI-3.1 §5.12): complete it with MPI_Wait or MPI_Test",
+                     r->persistent ? "started persistent collective or partitioned request" : "nonblocking collective");
   p2p::release(request, r);
   return MPI_SUCCESS;
 }
@@ -189,8 +190,8 @@ int MPI_Cancel(MPI_Request* request) {
     return MPI_SUCCESS;
   }
   if (r->kind == p2p::Kind::ext)
-    return call.fail(MPI_ERR_REQUEST,
-                     "argument request is a nonblocking collective, which cannot be cancelled (MPI-3.1 §5.12)");
+    return call.fail(MPI_ERR_REQUEST, "argument request is a %s, which cannot be cancelled (MPI-3.1 §5.12)",
+                     r->persistent ? "persistent collective or partitioned request" : "nonblocking collective");
   p2p::cancel(r);
   return MPI_SUCCESS;
 }

@@ -6,6 +6,10 @@
 //                            peer_comm (the user's tag, unchanged);
 //   kTagFirst..kTagLast      the internal collectives below;
 //   -100..-127               the user-level collectives (coll/typed.hpp);
+//   p2p::kPartSetupTag (-7)  partitioned communication's setup messages,
+//   p2p::kPartDataTop..-(2^30)+256
+//                            and its data (p2p/partitioned_tags.hpp), between
+//                            the create-group and the schedule tags;
 //   kCreateGroupBase..kCreateGroupBase-2^29+1
 //                            MPI_Comm_create_group (kCreateGroupBase - tag % 2^29);
 //   kScheduleTagBase..INT_MIN collectives run as schedules (coll/schedule.hpp):
@@ -17,6 +21,8 @@
 
 #include <climits>
 #include <cstdint>
+
+#include "p2p/partitioned_tags.hpp"
 
 namespace ringmpi::exchange {
 
@@ -31,6 +37,9 @@ inline constexpr int kTagLast = -99;
 inline constexpr int kCreateGroupBase = -128;
 inline constexpr int kScheduleTagBase = -(1 << 30);
 static_assert(kCreateGroupBase - (1 << 29) > kScheduleTagBase);
+static_assert(p2p::kPartSetupTag < kTagSegment && p2p::kPartSetupTag >= kTagLast);
+static_assert(p2p::kPartDataTop < kCreateGroupBase - (1 << 29) + 1 &&
+              p2p::kPartDataTop - p2p::kPartDataSpan > kScheduleTagBase);
 
 // MPI_Comm_create_group's tag for the user's `tag` (>= 0), folded into 2^29
 // values; two concurrent calls on one communicator whose tags fold together

@@ -44,6 +44,40 @@ int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* 
   return MPI_SUCCESS;
 }
 
+int make_persistent_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request) {
+  State& s = state();
+  Request* r = new_request(s, true);
+  if (!r) return MPI_ERR_INTERN;
+  r->kind = Kind::ext;
+  r->persistent = true;
+  r->complete = true;  // inactive: MPI_Wait returns at once with an empty status
+  r->comm = comm;
+  r->ext = std::move(ext);
+  *request = s.requests.handle(r);
+  return MPI_SUCCESS;
+}
+
+void restart_extension(Request* r, bool poll_now) {
+  State& s = state();
+  r->active = true;
+  r->complete = false;
+  r->cancelled = false;
+  r->st_error = MPI_SUCCESS;
+  r->st_count = 0;
+  if (!poll_now) {
+    s.extensions.push_back(r);
+    return;
+  }
+  const bool was = s.in_progress;
+  s.in_progress = true;
+  const bool done = r->ext->poll();
+  s.in_progress = was;
+  if (done)
+    finish_extension(s, r);
+  else
+    s.extensions.push_back(r);
+}
+
 namespace {
 
 // The operation was done by the call that made the request: nothing to poll.

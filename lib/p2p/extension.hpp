@@ -18,6 +18,15 @@ int start_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* 
 // already (request-based RMA, nonblocking file access): its completion
 // reports `bytes` as the status's count. MPI_ERR_INTERN when none is free.
 int start_completed(MPI_Comm comm, std::size_t bytes, MPI_Request* request);
+// Persistent extension requests (MPI-4.0 persistent collectives and
+// partitioned communication, lib/api/coll_persist.cpp, partitioned.cpp): an
+// inactive persistent request for `ext` (complete, as MPI_Send_init's is),
+// whose handle goes to *request. MPI_ERR_INTERN (detail set) when none is free.
+int make_persistent_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI_Request* request);
+// Activates such a request once its operation is started again (the caller
+// re-armed r->ext): not complete, polled once now (unless poll_now is false)
+// and from then on by every progress() until it finishes.
+void restart_extension(Request* r, bool poll_now = true);
 // Polls every started extension once (end of progress()).
 void poll_extensions(State& s);
 // Marks r (finished) complete with its operation's error class.

@@ -1,0 +1,638 @@
+// Persistent collectives (MPI-4.0 §6.12) and persistent neighbourhood
+// collectives (§8.8): MPI_Bcast_init and the others.
+//
+// What _init decides and what each start does. The _init call checks the
+// arguments (communicator, root, counts, datatypes, op, the count and
+// displacement arrays, the info object), copies the arrays (the caller may
+// reuse them) and takes a private handle on each derived datatype, so that
+// MPI_Type_free after _init does not end the request's use of it (MPI-4.0
+// §5.1.9 "freeing a datatype does not affect any other datatype or
+// operation that uses it"). It communicates nothing: the standard makes
+// _init calls collective but lets them be local (§6.12: "the
+// initialization call ... follows the ordering rules of nonblocking
+// collectives"), and nothing here needs a round.
+// Each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
+// stored arguments: the argument checks again (cheap; they cannot fail
+// unless an MPI_Op was freed since), then the same engine choice as
+// MPI_I*: the shared segment's nonblocking algorithms once it is attached,
+// else a schedule of internal messages. So the algorithm and plan are chosen
+// at each start, not once at _init (a start costs what the MPI_I* call
+// costs); docs/design/persistent-partitioned.md says why and what would
+// change that.
+//
+// Ordering. The operation of each start takes its sequence number (the
+// segment's collective number, or the schedule tag) when it starts, so the
+// starts of persistent collectives on one communicator must come in the same
+// order on all its processes, relative to each other and to the other
+// collectives on it, as MPI-4.0 §6.12 requires ("all processes ... start
+// the persistent collective operations in the same order"); MPI_Startall
+// starts its array in index order.
+//
+// The request: a persistent extension request (api/persistent.hpp). Its
+// operation (PersistentColl) holds the inner request of the running epoch
+// and finishes when that one completes, taking its error class and message.
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/coll_args.hpp"
+#include "api/coll_forms.hpp"
+#include "api/persistent.hpp"
+#include "core/info.hpp"
+#include "dtype/op.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/extension.hpp"
+#include "topo/neighbors.hpp"
+#include "topo/topology.hpp"
+
+using namespace ringmpi;
+using namespace ringmpi::api;
+
+namespace ringmpi::api {
+
+int check_info_arg(Call& call, MPI_Info info, const char* arg) {
+  if (info == MPI_INFO_NULL || core::info_state().table.get(info)) return MPI_SUCCESS;
+  return call.fail(MPI_ERR_INFO, "argument %s=0x%x is not a valid info object (freed, or not an info handle)", arg,
+                   static_cast<unsigned>(info));
+}
+
+int start_persistent(Call& call, p2p::Request* r) {
+  auto* op = static_cast<PersistentOp*>(r->ext.get());  // every persistent extension request holds one
+  if (int e = op->start(call)) return e;
+  p2p::restart_extension(r);
+  op->fill_status(*r);
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::api
+
+namespace {
+
+class PersistentColl final : public PersistentOp {
+ public:
+  // Runs the nonblocking form on the stored arguments; *inner gets its request.
+  using Starter = std::function<int(Call&, MPI_Request*)>;
+
+  ~PersistentColl() override {
+    if (inner_) p2p::release(&inner_h_, inner_);  // freed while active (MPI_Finalize): the engine drops it
+    for (MPI_Datatype h : own_types_) dtype::release_handle(h);
+  }
+
+  void set_starter(Starter s) { starter_ = std::move(s); }
+
+  // A handle on h's datatype owned by the request (h itself when predefined
+  // or invalid: the check at start reports it).
+  MPI_Datatype hold(MPI_Datatype h) {
+    const dtype::Datatype* t = dtype::lookup(h);
+    if (!t || t->predefined) return h;
+    const MPI_Datatype own = dtype::new_handle(dtype::lookup_shared(h));
+    if (own == MPI_DATATYPE_NULL) return h;  // table full: the caller's handle, as the nonblocking form uses
+    own_types_.push_back(own);
+    return own;
+  }
+  // Copies of the caller's arrays (n entries; nullptr stays nullptr).
+  const int* ints(const int* a, int n) { return copy(ints_, a, n); }
+  const MPI_Aint* aints(const MPI_Aint* a, int n) { return copy(aints_, a, n); }
+  const MPI_Datatype* types(const MPI_Datatype* a, int n) {
+    if (!a) return nullptr;
+    types_.emplace_back();
+    for (int i = 0; i < n; ++i) types_.back().push_back(hold(a[i]));
+    return types_.back().data();
+  }
+
+  int start(Call& call) override {
+    inner_h_ = MPI_REQUEST_NULL;
+    if (int e = starter_(call, &inner_h_)) return e;
+    inner_ = p2p::lookup(inner_h_);
+    return MPI_SUCCESS;
+  }
+  bool poll() override {
+    if (!inner_->complete) return false;
+    error_ = inner_->cancelled ? MPI_SUCCESS : inner_->st_error;
+    if (error_ != MPI_SUCCESS) {
+      char why[512];
+      p2p::describe_error(*inner_, why, sizeof why);
+      why_ = why;
+    }
+    p2p::finish(&inner_h_, inner_, MPI_STATUS_IGNORE);
+    inner_ = nullptr;
+    return true;
+  }
+  int error() const override { return error_; }
+  const char* describe() const override { return why_.c_str(); }
+
+ private:
+  template <class T>
+  static const T* copy(std::vector<std::vector<T>>& store, const T* a, int n) {
+    if (!a) return nullptr;
+    store.emplace_back(a, a + (n > 0 ? n : 0));
+    return store.back().data();
+  }
+  Starter starter_;
+  p2p::Request* inner_ = nullptr;  // the running epoch's request (nonblocking form), or null
+  MPI_Request inner_h_ = MPI_REQUEST_NULL;
+  std::vector<MPI_Datatype> own_types_;
+  // Each copy keeps its address: the outer vector moves the inner ones,
+  // whose buffers stay put.
+  std::vector<std::vector<int>> ints_;
+  std::vector<std::vector<MPI_Aint>> aints_;
+  std::vector<std::vector<MPI_Datatype>> types_;
+  int error_ = MPI_SUCCESS;
+  std::string why_;
+};
+
+int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
+
+// The checks every _init makes first: the request and info arguments and
+// the communicator (scan/exscan: an intracommunicator).
+int begin(Call& call, MPI_Comm comm, MPI_Info info, MPI_Request* request, comm::Comm** c, bool intra_only = false) {
+  if (int e = call.not_null(request, "request")) return e;
+  if (int e = coll_comm(call, comm, c, intra_only)) return e;
+  return check_info_arg(call, info);
+}
+
+// The request for op; *request gets its handle.
+int finish_init(Call& call, std::unique_ptr<PersistentColl> op, MPI_Comm comm, MPI_Request* request) {
+  if (int e = p2p::make_persistent_extension(std::move(op), comm, request))
+    return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
+}
+
+// A (count, datatype) side significant on this rank.
+int side(Call& call, const void* buf, int count, MPI_Datatype t, const char* b, const char* n, const char* ty) {
+  const dtype::Datatype* dt;
+  return check_buffer(call, buf, count, t, b, n, ty, &dt);
+}
+
+// counts/displs of n entries and their datatype.
+int vside(Call& call, int n, const void* buf, const int* counts, const int* displs, MPI_Datatype t, const char* b,
+          const char* cn, const char* dn, const char* ty) {
+  const dtype::Datatype* dt;
+  if (int e = call.datatype(t, ty, &dt)) return e;
+  return check_vector(call, n, buf, counts, displs, *dt, b, cn, dn);
+}
+
+// count, datatype and op of a reduction.
+int rside(Call& call, int count, MPI_Datatype t, MPI_Op op) {
+  const dtype::Datatype* dt;
+  if (int e = call.count(count, "count")) return e;
+  if (int e = call.datatype(t, "datatype", &dt)) return e;
+  return check_op(call, op, *dt);
+}
+
+int root_of(Call& call, const comm::Comm& c, int root) { return check_root(call, c, root); }
+
+// MPI_IN_PLACE as sendbuf is an intracommunicator option only (MPI-4.1 §6.2.2).
+int no_inter_in_place(Call& call, const comm::Comm& c, const void* sendbuf) {
+  return c.inter ? not_in_place(call, sendbuf, "sendbuf") : MPI_SUCCESS;
+}
+
+// The neighbourhood of comm: its in- and out-degree; MPI_ERR_TOPOLOGY without a topology.
+int degrees(Call& call, comm::Comm& c, MPI_Comm comm, int* in, int* out) {
+  if (!c.topo)
+    return call.fail(MPI_ERR_TOPOLOGY, "%s has no virtual topology (Cartesian, graph or distributed graph)",
+                     describe_comm(comm).c_str());
+  auto n = topo::cached_neighbors(*c.topo, c.rank);
+  *in = static_cast<int>(n->sources.size());
+  *out = static_cast<int>(n->destinations.size());
+  return MPI_SUCCESS;
+}
+
+int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c, true)) return e;
+  if (int e = rside(call, count, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::scan(k, sendbuf, recvbuf, count, t, op, comm, exclusive, r);
+  });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Barrier_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  auto op = std::make_unique<PersistentColl>();
+  op->set_starter([comm](Call& k, MPI_Request* r) { return forms::barrier(k, comm, r); });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request* request) {
+  Call call("MPI_Bcast_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  if (takes_part(*c, root))
+    if (int e = side(call, buffer, count, datatype, "buffer", "count", "datatype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = op->hold(datatype);
+  op->set_starter(
+      [=](Call& k, MPI_Request* r) { return forms::bcast(k, buffer, count, t, root, comm, r); });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Gather_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  const bool at_root = is_root(*c, root);
+  if (takes_part(*c, root) && !(c->inter && at_root) && sendbuf != MPI_IN_PLACE)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (at_root)
+    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::gather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+  Call call("MPI_Gatherv_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  const bool at_root = is_root(*c, root);
+  const int n = group_size(*c);
+  if (takes_part(*c, root) && !(c->inter && at_root) && sendbuf != MPI_IN_PLACE)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (at_root)
+    if (int e = vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype"))
+      return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  const int* rc = at_root ? op->ints(recvcounts, n) : recvcounts;
+  const int* d = at_root ? op->ints(displs, n) : displs;
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::gatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, root, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Scatter_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  const bool at_root = is_root(*c, root);
+  if (takes_part(*c, root) && !(c->inter && at_root) && recvbuf != MPI_IN_PLACE)
+    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  if (at_root)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::scatter(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request* request) {
+  Call call("MPI_Scatterv_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  const bool at_root = is_root(*c, root);
+  const int n = group_size(*c);
+  if (takes_part(*c, root) && !(c->inter && at_root) && recvbuf != MPI_IN_PLACE)
+    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  if (at_root)
+    if (int e = vside(call, n, sendbuf, sendcounts, displs, sendtype, "sendbuf", "sendcounts", "displs", "sendtype"))
+      return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  const int* sc = at_root ? op->ints(sendcounts, n) : sendcounts;
+  const int* d = at_root ? op->ints(displs, n) : displs;
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::scatterv(k, sendbuf, sc, d, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Allgather_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::allgather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Allgatherv_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  const int n = group_size(*c);
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype"))
+    return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  const int* rc = op->ints(recvcounts, n);
+  const int* d = op->ints(displs, n);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Alltoall_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::alltoall(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Alltoallv_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  const int n = group_size(*c);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!in_place)
+    if (int e = vside(call, n, sendbuf, sendcounts, sdispls, sendtype, "sendbuf", "sendcounts", "sdispls", "sendtype"))
+      return e;
+  if (int e = vside(call, n, recvbuf, recvcounts, rdispls, recvtype, "recvbuf", "recvcounts", "rdispls", "recvtype"))
+    return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = in_place ? sendtype : op->hold(sendtype), rt = op->hold(recvtype);
+  const int* sc = in_place ? sendcounts : op->ints(sendcounts, n);
+  const int* sd = in_place ? sdispls : op->ints(sdispls, n);
+  const int* rc = op->ints(recvcounts, n);
+  const int* rd = op->ints(rdispls, n);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Alltoallw_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  const int n = group_size(*c);
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  auto check = [&](const int* counts, const int* displs, const MPI_Datatype* types, const char* cn, const char* dn,
+                   const char* tn) {
+    if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
+      return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
+    for (int i = 0; i < n; ++i) {
+      const dtype::Datatype* t;
+      const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
+      if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
+      if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
+    }
+    return MPI_SUCCESS;
+  };
+  if (!in_place)
+    if (int e = check(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = check(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const int* sc = in_place ? sendcounts : op->ints(sendcounts, n);
+  const int* sd = in_place ? sdispls : op->ints(sdispls, n);
+  const MPI_Datatype* st = in_place ? sendtypes : op->types(sendtypes, n);
+  const int* rc = op->ints(recvcounts, n);
+  const int* rd = op->ints(rdispls, n);
+  const MPI_Datatype* rt = op->types(recvtypes, n);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Reduce_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = root_of(call, *c, root)) return e;
+  if (takes_part(*c, root))
+    if (int e = rside(call, count, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) { return forms::reduce(k, sendbuf, recvbuf, count, t, op, root, comm, r); });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Allreduce_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  if (int e = rside(call, count, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) { return forms::allreduce(k, sendbuf, recvbuf, count, t, op, comm, r); });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Reduce_scatter_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
+  for (int i = 0; i < c->size(); ++i)
+    if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
+  if (int e = rside(call, 0, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  const int* rc = p->ints(recvcounts, c->size());
+  p->set_starter(
+      [=](Call& k, MPI_Request* r) { return forms::reduce_scatter(k, sendbuf, recvbuf, rc, t, op, comm, r); });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Reduce_scatter_block_init");
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  if (int e = call.count(recvcount, "recvcount")) return e;
+  if (int e = rside(call, 0, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::reduce_scatter_block(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
+  });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Info info, MPI_Request* request) {
+  return scan_init("MPI_Scan_init", false, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request) {
+  return scan_init("MPI_Exscan_init", true, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  Call call("MPI_Neighbor_allgather_init");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_allgather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Neighbor_allgatherv_init");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = vside(call, in, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype"))
+    return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  const int* rc = op->ints(recvcounts, in);
+  const int* d = op->ints(displs, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  Call call("MPI_Neighbor_alltoall_init");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
+  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_alltoall(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Neighbor_alltoallv_init");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = vside(call, out, sendbuf, sendcounts, sdispls, sendtype, "sendbuf", "sendcounts", "sdispls", "sendtype"))
+    return e;
+  if (int e = vside(call, in, recvbuf, recvcounts, rdispls, recvtype, "recvbuf", "recvcounts", "rdispls", "recvtype"))
+    return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  const int* sc = op->ints(sendcounts, out);
+  const int* sd = op->ints(sdispls, out);
+  const int* rc = op->ints(recvcounts, in);
+  const int* rd = op->ints(rdispls, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  Call call("MPI_Neighbor_alltoallw_init");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  auto check = [&](int n, const int* counts, const MPI_Aint* displs, const MPI_Datatype* types, const char* cn,
+                   const char* dn, const char* tn) {
+    if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
+      return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
+    for (int i = 0; i < n; ++i) {
+      const dtype::Datatype* t;
+      const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
+      if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
+      if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
+    }
+    return MPI_SUCCESS;
+  };
+  if (int e = check(out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = check(in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const int* sc = op->ints(sendcounts, out);
+  const MPI_Aint* sd = op->aints(sdispls, out);
+  const MPI_Datatype* st = op->types(sendtypes, out);
+  const int* rc = op->ints(recvcounts, in);
+  const MPI_Aint* rd = op->aints(rdispls, in);
+  const MPI_Datatype* rt = op->types(recvtypes, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+}  // extern "C"

@@ -1,0 +1,32 @@
+// Persistent requests whose operation is made of many transfers (MPI-4.0):
+// persistent collectives (coll_persist.cpp) and partitioned communication
+// (partitioned.cpp). The request is a persistent extension request
+// (p2p/extension.hpp, make_persistent_extension): inactive and complete after
+// its _init call, started by MPI_Start/MPI_Startall (start_persistent), then
+// polled by progress() like a nonblocking collective until it finishes, and
+// made inactive again by the completion call that returns it.
+#pragma once
+
+#include "api/call.hpp"
+#include "p2p/request.hpp"
+
+namespace ringmpi::api {
+
+class PersistentOp : public p2p::Extension {
+ public:
+  // Starts one epoch of the operation. An error is reported through `call`
+  // (fail) and returned; the request then stays inactive.
+  virtual int start(Call& call) = 0;
+  // After the request is active again: the status fields its completion
+  // reports (st_source, st_tag, st_count), where they are not the empty ones.
+  virtual void fill_status(p2p::Request&) const {}
+};
+
+// MPI_Start of an inactive persistent extension request r (r->kind == ext):
+// start() its operation, then activate r.
+int start_persistent(Call& call, p2p::Request* r);
+
+// MPI_INFO_NULL or a valid info object, else MPI_ERR_INFO through `call`.
+int check_info_arg(Call& call, MPI_Info info, const char* arg = "info");
+
+}  // namespace ringmpi::api
