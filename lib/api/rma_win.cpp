@@ -2,6 +2,7 @@
 // the queries, names, attributes, error handlers; MPI_Alloc_mem and
 // MPI_Free_mem (§8.2); MPI_Pcontrol (§14.2.4). See docs/design/rma.md.
 #include <cstdarg>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,41 @@ int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_
   return MPI_SUCCESS;
 }
 
+// MPI_Win_shared_query and its _c form (whose disp_unit is an MPI_Aint).
+template <class Unit>
+int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_unit, void* baseptr) {
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (w->flavor != rma::Flavor::shared)
+    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+  if (int e = call.not_null(size, "size")) return e;
+  if (int e = call.not_null(disp_unit, "disp_unit")) return e;
+  if (int e = call.not_null(baseptr, "baseptr")) return e;
+  int r = rank;
+  if (rank == MPI_PROC_NULL) {  // the lowest rank with memory (MPI-3.1 §11.2.3)
+    r = 0;
+    while (r < w->size && w->win_size[r] == 0) ++r;
+    if (r == w->size) r = 0;
+  } else if (int e = api::rank_arg(call, *w, rank, "rank")) {
+    return e;
+  }
+  *size = w->win_size[r];
+  *disp_unit = w->disp_unit[r];
+  void* p = w->memory_of(r);
+  std::memcpy(baseptr, &p, sizeof p);
+  return MPI_SUCCESS;
+}
+
+// The _c forms' disp_unit is an MPI_Aint; windows keep an int one.
+int disp_unit_arg(Call& call, MPI_Aint disp_unit, int* out) {
+  if (disp_unit > INT_MAX || disp_unit < INT_MIN)
+    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                     "argument disp_unit=%lld: a displacement unit beyond an int is not supported",
+                     static_cast<long long>(disp_unit));
+  *out = static_cast<int>(disp_unit);
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -113,6 +149,29 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
                             MPI_Win* win) {
   Call call("MPI_Win_allocate_shared");
   return make(call, rma::Flavor::shared, comm, size, disp_unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  Call call("MPI_Win_create_c");
+  int unit;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::create, comm, size, unit, base, info, nullptr, win);
+}
+
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                       MPI_Win* win) {
+  Call call("MPI_Win_allocate_c");
+  int unit;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::allocate, comm, size, unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                              MPI_Win* win) {
+  Call call("MPI_Win_allocate_shared_c");
+  int unit;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::shared, comm, size, unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
@@ -154,26 +213,12 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
 
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   Call call("MPI_Win_shared_query");
-  rma::Window* w;
-  if (int e = win_arg(call, win, "win", &w)) return e;
-  if (w->flavor != rma::Flavor::shared)
-    return call.fail(MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
-  if (int e = call.not_null(size, "size")) return e;
-  if (int e = call.not_null(disp_unit, "disp_unit")) return e;
-  if (int e = call.not_null(baseptr, "baseptr")) return e;
-  int r = rank;
-  if (rank == MPI_PROC_NULL) {  // the lowest rank with memory (MPI-3.1 §11.2.3)
-    r = 0;
-    while (r < w->size && w->win_size[r] == 0) ++r;
-    if (r == w->size) r = 0;
-  } else if (int e = api::rank_arg(call, *w, rank, "rank")) {
-    return e;
-  }
-  *size = w->win_size[r];
-  *disp_unit = w->disp_unit[r];
-  void* p = w->memory_of(r);
-  std::memcpy(baseptr, &p, sizeof p);
-  return MPI_SUCCESS;
+  return shared_query(call, win, rank, size, disp_unit, baseptr);
+}
+
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr) {
+  Call call("MPI_Win_shared_query_c");
+  return shared_query(call, win, rank, size, disp_unit, baseptr);
 }
 
 int MPI_Win_free(MPI_Win* win) {
