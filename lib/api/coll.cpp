@@ -513,7 +513,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
 // count, datatype and op of a reduction, and the buffers that matter here.
 int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf, bool recv_significant,
                    int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(count, "count")) return e;
   if (int e = call.datatype(th, "datatype", &t)) return e;
   const dtype::Op* o;
@@ -773,7 +773,7 @@ int vector_side(Call& call, bool significant, int n, const MPI_Count* counts, co
   if (!significant) return MPI_SUCCESS;
   if (n > 0 && counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cname);
   if (n > 0 && displs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dname);
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(type, tname, &t)) return e;
   for (int i = 0; i < n; ++i)
     (*out)[static_cast<std::size_t>(i)] = WideBlock{static_cast<std::ptrdiff_t>(displs[i]) * t->extent, counts[i], type};
@@ -905,7 +905,7 @@ void* advanced(void* p, std::ptrdiff_t bytes) {
 template <class F>
 int by_chunks(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, F f) {
   if (count < 0) return call.fail(MPI_ERR_COUNT, "argument count=%lld is negative", count);
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   for (MPI_Count done = 0; done < count; done += kReduceChunk) {
     const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(done) * t->extent;
@@ -969,7 +969,7 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
                      "recvcounts summing to %lld elements (more than INT_MAX) are supported only by the blocking "
                      "form on an intracommunicator without MPI_IN_PLACE (docs/guide/large-counts.md)",
                      total);
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   MPI_Count first = 0;
   for (int j = 0; j < n; ++j) {

@@ -12,7 +12,7 @@ Counted::~Counted() {
 
 int Counted::widen(Call& call, MPI_Count n, MPI_Datatype type, const char* count_arg, const char* type_arg) {
   if (n < 0) return call.fail(MPI_ERR_COUNT, "argument %s=%lld is negative", count_arg, n);
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(type, type_arg, &t)) return e;
   std::string why;
   dtype::TypePtr big = dtype::make_contiguous_c(n, dtype::lookup_shared(type), &why);

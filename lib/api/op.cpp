@@ -23,7 +23,7 @@ int valid_op(Call& call, MPI_Op h, const char* arg, const dtype::Op** out) {
 int reduce_local(Call& call, const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
   if (int e = call.initialized()) return e;
   if (int e = call.count(count, "count")) return e;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   const dtype::Op* o = nullptr;
   if (int e = valid_op(call, op, "op", &o)) return e;
@@ -103,7 +103,7 @@ int MPI_Reduce_local_c(const void* inbuf, void* inoutbuf, MPI_Count count, MPI_D
   Call call("MPI_Reduce_local_c");
   if (count < 0) return call.fail(MPI_ERR_COUNT, "argument count=%lld is negative", count);
   if (count <= INT_MAX) return reduce_local(call, inbuf, inoutbuf, static_cast<int>(count), datatype, op);
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   constexpr MPI_Count kChunk = MPI_Count(1) << 30;
   for (MPI_Count done = 0; done < count; done += kChunk) {

@@ -146,7 +146,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, 
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count) {
   Call call("MPI_Get_count");
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = get_count_args(call, status, datatype, count, &t)) return e;
   // A count that does not fit an int is MPI_UNDEFINED (MPI-4.1 §3.2.5).
   const MPI_Count n = count_of(status, *t);
@@ -191,7 +191,7 @@ int MPI_Sendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, in
 
 int MPI_Get_count_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
   Call call("MPI_Get_count_c");
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = get_count_args(call, status, datatype, count, &t)) return e;
   *count = count_of(status, *t);
   return MPI_SUCCESS;

@@ -57,7 +57,7 @@ int pack(Call& call, const void* inbuf, int incount, MPI_Datatype datatype, void
          MPI_Comm comm) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(incount, "incount")) return e;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   if (int e = check_position(call, position, outsize, "outsize")) return e;
@@ -82,7 +82,7 @@ int unpack(Call& call, const void* inbuf, Pos insize, Pos* position, void* outbu
            MPI_Comm comm) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(outcount, "outcount")) return e;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   if (int e = check_position(call, position, insize, "insize")) return e;
@@ -107,7 +107,7 @@ int unpack(Call& call, const void* inbuf, Pos insize, Pos* position, void* outbu
 long long pack_size(Call& call, int incount, MPI_Datatype datatype, MPI_Comm comm, const void* size, long long limit,
                     int* err) {
   comm::Comm* c;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if ((*err = call.comm(comm, "comm", &c)) || (*err = call.count(incount, "incount")) ||
       (*err = call.datatype(datatype, "datatype", &t)) || (*err = call.not_null(size, "size")))
     return -1;
@@ -123,7 +123,7 @@ int pack_external(Call& call, const char datarep[], const void* inbuf, int incou
                   void* outbuf, Pos outsize, Pos* position) {
   if (int e = call.initialized()) return e;
   if (int e = check_datarep(call, datarep)) return e;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(incount, "incount")) return e;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   if (int e = check_position(call, position, outsize, "outsize")) return e;
@@ -148,7 +148,7 @@ int unpack_external(Call& call, const char datarep[], const void* inbuf, Pos ins
                     int outcount, MPI_Datatype datatype) {
   if (int e = call.initialized()) return e;
   if (int e = check_datarep(call, datarep)) return e;
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(outcount, "outcount")) return e;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   if (int e = check_position(call, position, insize, "insize")) return e;
@@ -172,7 +172,7 @@ int unpack_external(Call& call, const char datarep[], const void* inbuf, Pos ins
 
 MPI_Count pack_external_size(Call& call, const char datarep[], int incount, MPI_Datatype datatype, const void* size,
                              int* err) {
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if ((*err = call.initialized()) || (*err = check_datarep(call, datarep)) ||
       (*err = call.count(incount, "incount")) || (*err = call.datatype(datatype, "datatype", &t)) ||
       (*err = call.not_null(size, "size")))

@@ -153,7 +153,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
 
 int MPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
   Call call("MPI_Win_create_c");
-  int unit;
+  int unit = 0;
   if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
   return make(call, rma::Flavor::create, comm, size, unit, base, info, nullptr, win);
 }
@@ -161,7 +161,7 @@ int MPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info inf
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                        MPI_Win* win) {
   Call call("MPI_Win_allocate_c");
-  int unit;
+  int unit = 0;
   if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
   return make(call, rma::Flavor::allocate, comm, size, unit, nullptr, info, baseptr, win);
 }
@@ -169,7 +169,7 @@ int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Com
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                               MPI_Win* win) {
   Call call("MPI_Win_allocate_shared_c");
-  int unit;
+  int unit = 0;
   if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
   return make(call, rma::Flavor::shared, comm, size, unit, nullptr, info, baseptr, win);
 }
