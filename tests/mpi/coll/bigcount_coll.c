@@ -17,7 +17,7 @@ static int* ints(int n, int seed) {
   return p;
 }
 
-static void same(const int* a, const int* b, int n) { CHECK(memcmp(a, b, sizeof(int) * (size_t)n) == 0); }
+#define same(a, b, n) CHECK(memcmp((a), (b), sizeof(int) * (size_t)(n)) == 0)
 
 static void wait_or_not(MPI_Request* r) {
   if (r) CHECK_MPI(MPI_Wait(r, MPI_STATUS_IGNORE));
@@ -155,7 +155,7 @@ static void vector_forms(int nb) {
     wait_or_not(r);
     CHECK_MPI(MPI_Alltoallv(src, ci, di, MPI_INT, rb, rci, rdi, MPI_INT, MPI_COMM_WORLD));
     same(ra, rb, rtotal);
-    memset(ra, 0, sizeof(int) * (size_t)rtotal);
+    memset(ra, 0xff, sizeof(int) * (size_t)rtotal);
     if (nb) CHECK_MPI(MPI_Ialltoallw_c(src, cc, bdc, ty, ra, rcc, rbdc, ty, MPI_COMM_WORLD, r));
     else CHECK_MPI(MPI_Alltoallw_c(src, cc, bdc, ty, ra, rcc, rbdc, ty, MPI_COMM_WORLD));
     wait_or_not(r);

@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
     /* Too small a max_large_counts. */
     CHECK(error_class(MPI_Type_get_contents_c(t, 0, 0, 0, 1, NULL, NULL, &got, &old)) == MPI_ERR_ARG);
     MPI_Count ps = 0;
+    CHECK_MPI(MPI_Type_commit(&t));
     CHECK_MPI(MPI_Pack_size_c(2, t, MPI_COMM_WORLD, &ps));
     CHECK(ps == 2 * big);
     CHECK(error_class(MPI_Pack_size(2, t, MPI_COMM_WORLD, &x)) != MPI_SUCCESS);
@@ -251,6 +252,7 @@ int main(int argc, char** argv) {
     pos = 0;
     CHECK_MPI(MPI_Unpack_c(packed, 64, &pos, back, 5, MPI_INT, MPI_COMM_WORLD));
     CHECK(pos == 20 && memcmp(back, buf, sizeof back) == 0);
+    pos = 0;
     CHECK(error_class(MPI_Pack_c(buf, 5, MPI_INT, packed, 10, &pos, MPI_COMM_WORLD)) == MPI_ERR_TRUNCATE);
     MPI_Count es = 0;
     MPI_Aint esi = 0;
