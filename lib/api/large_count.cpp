@@ -38,12 +38,4 @@ MPI_Datatype TempType::adopt(dtype::TypePtr t) {
   return h;
 }
 
-int int_result(Call& call, MPI_Count value, const char* arg, int* out) {
-  if (value > INT_MAX || value < INT_MIN)
-    return call.fail(MPI_ERR_VALUE_TOO_LARGE, "the value of %s, %lld, does not fit an int; use the _c form of the call",
-                     arg, value);
-  *out = static_cast<int>(value);
-  return MPI_SUCCESS;
-}
-
 }  // namespace ringmpi::api

@@ -58,15 +58,4 @@ class TempType {
   std::vector<MPI_Datatype> handles_;
 };
 
-// A count result for an int output: MPI_SUCCESS with *out set, or
-// MPI_ERR_VALUE_TOO_LARGE (dispatched) when it does not fit.
-int int_result(Call& call, MPI_Count value, const char* arg, int* out);
-
-// Does every entry of counts[0..n) fit an int?
-inline bool all_fit(const MPI_Count* counts, int n) {
-  for (int i = 0; i < n; ++i)
-    if (counts[i] < 0 || counts[i] > INT_MAX) return false;
-  return true;
-}
-
 }  // namespace ringmpi::api

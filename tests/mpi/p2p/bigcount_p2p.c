@@ -94,6 +94,25 @@ int main(int argc, char** argv) {
     free(b);
   }
 
+  /* A buffer beyond an int (never touched: no memory is used): the int
+   * detach refuses it with MPI_ERR_VALUE_TOO_LARGE and leaves it attached. */
+  {
+    const MPI_Count huge = ((MPI_Count)1 << 31) + 100;
+    void* b = malloc((size_t)huge);
+    CHECK(b != NULL);
+    CHECK_MPI(MPI_Buffer_attach_c(b, huge));
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    void* back = NULL;
+    int goti = 0, cls = -1;
+    MPI_Error_class(MPI_Buffer_detach(&back, &goti), &cls);
+    CHECK(cls == MPI_ERR_VALUE_TOO_LARGE);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    MPI_Count got = 0;
+    CHECK_MPI(MPI_Buffer_detach_c(&back, &got));
+    CHECK(back == b && got == huge);
+    free(b);
+  }
+
   /* Persistent requests, started twice. */
   {
     MPI_Request p[2];
