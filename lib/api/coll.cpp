@@ -885,13 +885,18 @@ int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
 
 // Reductions of more than INT_MAX elements: blocking ones run as reductions
 // of 2^30 elements at a time (element by element, so the result is the same,
-// and a user function sees the caller's datatype); a nonblocking one would
-// need one request for several collectives, which is not built.
+// and a user function sees the caller's datatype). A nonblocking one with a
+// predefined op runs on one element of a contiguous type of `count`
+// elements (the op kernels walk a derived type of one basic type in 64-bit
+// pieces); with a user op it would need one request for several
+// collectives, which is not built.
 constexpr MPI_Count kReduceChunk = MPI_Count(1) << 30;
-int large_reduction_nonblocking(Call& call, MPI_Count count) {
+int large_reduction_nonblocking(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, Counted* n) {
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (o && !o->user()) return n->set(call, count, datatype, "count", "datatype");
   return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "count=%lld: a nonblocking reduction of more than INT_MAX elements is not supported (the blocking "
-                   "form is; docs/guide/large-counts.md)",
+                   "count=%lld: a nonblocking reduction of more than INT_MAX elements with a user-defined op is not "
+                   "supported (the blocking form is; docs/guide/large-counts.md)",
                    count);
 }
 const void* advanced(const void* p, std::ptrdiff_t bytes) {
@@ -919,7 +924,11 @@ int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MP
              int root, MPI_Comm comm, MPI_Request* req) {
   if (count >= 0 && count <= INT_MAX)
     return reduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, root, comm, req);
-  if (req && count > 0) return large_reduction_nonblocking(call, count);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return reduce(call, sendbuf, recvbuf, n.count, n.datatype, op, root, comm, req);
+  }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
     return reduce(call, s, r, n, datatype, op, root, comm, nullptr);
   });
@@ -929,7 +938,11 @@ int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count,
                 MPI_Comm comm, MPI_Request* req) {
   if (count >= 0 && count <= INT_MAX)
     return allreduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, req);
-  if (req && count > 0) return large_reduction_nonblocking(call, count);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return allreduce(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, req);
+  }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
     return allreduce(call, s, r, n, datatype, op, comm, nullptr);
   });
@@ -939,7 +952,11 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
            MPI_Comm comm, bool exclusive, MPI_Request* req) {
   if (count >= 0 && count <= INT_MAX)
     return scan(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, exclusive, req);
-  if (req && count > 0) return large_reduction_nonblocking(call, count);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return scan(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, exclusive, req);
+  }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
     return scan(call, s, r, n, datatype, op, comm, exclusive, nullptr);
   });

@@ -285,6 +285,12 @@ static void neighbourhood(int nb) {
   MPI_Comm_free(&ring);
 }
 
+static void user_max(void* in, void* inout, MPI_Count len, MPI_Datatype* dt) {
+  (void)dt;
+  for (MPI_Count i = 0; i < len; ++i)
+    if (((int*)in)[i] > ((int*)inout)[i]) ((int*)inout)[i] = ((int*)in)[i];
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -295,13 +301,17 @@ int main(int argc, char** argv) {
     reductions(nb);
     neighbourhood(nb);
   }
-  /* A nonblocking reduction of more than INT_MAX elements is refused (the
-   * blocking one runs in chunks); the check comes before any data is read. */
+  /* A nonblocking reduction of more than INT_MAX elements with a user op is
+   * refused (the blocking one runs in chunks); the check comes before any
+   * data is read. */
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Op op;
+  CHECK_MPI(MPI_Op_create_c(user_max, 1, &op));
   MPI_Request q;
   int x = 0, y = 0, cls = -1;
-  MPI_Error_class(MPI_Iallreduce_c(&x, &y, (MPI_Count)1 << 32, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q), &cls);
+  MPI_Error_class(MPI_Iallreduce_c(&x, &y, (MPI_Count)1 << 32, MPI_INT, op, MPI_COMM_WORLD, &q), &cls);
   CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
+  MPI_Op_free(&op);
   MPI_Finalize();
   return 0;
 }
