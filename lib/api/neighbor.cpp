@@ -95,13 +95,12 @@ int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, 
     }
     if (k > 0 && side.count > 0 && null_data(side.buf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%lld", buf, cnt, side.count);
-    for (int i = 0; i < k; ++i) {
-      const std::ptrdiff_t d = static_cast<std::ptrdiff_t>(i) * side.count * t->extent;
-      if (side.count <= INT_MAX)
-        (*out)[static_cast<std::size_t>(i)] = Block{d, static_cast<int>(side.count), t};
-      else if (int e = wide_block(call, d, side.count, side.type, cnt, built, &(*out)[static_cast<std::size_t>(i)]))
-        return e;
-    }
+    Block one{0, static_cast<int>(std::min<MPI_Count>(side.count, INT_MAX)), t};
+    if (k > 0 && side.count > INT_MAX)  // one type serves every block
+      if (int e = wide_block(call, 0, side.count, side.type, cnt, built, &one)) return e;
+    for (int i = 0; i < k; ++i)
+      (*out)[static_cast<std::size_t>(i)] =
+          Block{static_cast<std::ptrdiff_t>(i) * side.count * t->extent, one.count, one.type};
     return MPI_SUCCESS;
   }
   if (k > 0 && !side.has_counts()) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt);
