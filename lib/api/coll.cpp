@@ -18,6 +18,8 @@
 //      rank knows to be large: coll::fan_out_scheduled, reduce_by_blocks) is
 //      built as a schedule (coll/scheduled.hpp) and run to its end or started.
 // MPI_Barrier's blocking form is in api/comm_basic.cpp (coll/barrier.hpp).
+#include <algorithm>
+#include <climits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,8 +27,10 @@
 #include "api/coll_args.hpp"
 #include "api/coll_check.hpp"
 #include "api/coll_forms.hpp"
+#include "api/large_count.hpp"
 #include "coll/movement.hpp"
 #include "coll/seg.hpp"
+#include "dtype/construct.hpp"
 #include "dtype/op.hpp"
 
 using namespace ringmpi;
@@ -523,7 +527,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
 // count, datatype and op of a reduction, and the buffers that matter here.
 int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf, bool recv_significant,
                    int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
-  const dtype::Datatype* t;
+  const dtype::Datatype* t = nullptr;
   if (int e = call.count(count, "count")) return e;
   if (int e = call.datatype(th, "datatype", &t)) return e;
   const dtype::Op* o;
@@ -692,6 +696,374 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
+// ---- the large-count (_c) forms (MPI-4.1; docs/design/large-counts.md) ----
+
+// Where this rank stands in a rooted collective, before any check (a bad
+// communicator or root is reported by the int-form code the call goes on to).
+struct Rooted {
+  bool root_here = false, takes_part = true;
+  int n = 1;  // the group whose blocks the root's counts describe
+};
+Rooted rooted(MPI_Comm comm, int root) {
+  Rooted r;
+  if (const comm::Comm* c = comm::lookup(comm)) {
+    r.root_here = is_root(*c, root);
+    r.takes_part = takes_part(*c, root);
+    r.n = std::max(group_size(*c), 1);
+  }
+  return r;
+}
+int group_of(MPI_Comm comm) {
+  const comm::Comm* c = comm::lookup(comm);
+  return c ? std::max(group_size(*c), 1) : 1;
+}
+
+// One block of a _c v or w form: bytes from the buffer start, elements, type.
+struct WideBlock {
+  std::ptrdiff_t displ = 0;
+  MPI_Count count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+};
+
+// The blocks as the schedule takes them: a count above INT_MAX becomes one
+// element of a contiguous type of that many elements, kept by the schedule.
+int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const char* bufname, const char* cname,
+           coll::Schedule& s, std::vector<Block>* out) {
+  out->resize(in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    const WideBlock& b = in[i];
+    if (b.count < 0)
+      return call.fail(MPI_ERR_COUNT, "argument %s[%zu]=%lld is negative", cname, i, b.count);
+    if (b.count == 0) {
+      (*out)[i] = Block{0, 0, dtype::lookup(MPI_BYTE)};
+      continue;
+    }
+    const dtype::Datatype* t;
+    if (int e = call.datatype(b.type, "datatype", &t)) return e;
+    if (null_data_at(buf, b.displ, *t))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%zu]=%lld", bufname, cname, i, b.count);
+    keep_type(s, b.type);
+    if (b.count <= INT_MAX) {
+      (*out)[i] = Block{b.displ, static_cast<int>(b.count), t};
+      continue;
+    }
+    std::string why;
+    dtype::TypePtr big = dtype::make_contiguous_c(b.count, dtype::lookup_shared(b.type), &why);
+    if (!big) return call.fail(MPI_ERR_COUNT, "argument %s[%zu]=%lld: %s", cname, i, b.count, why.c_str());
+    dtype::commit(*big);
+    (*out)[i] = Block{b.displ, 1, big.get()};
+    s.keep(std::move(big));
+  }
+  return MPI_SUCCESS;
+}
+
+// Every _c v and w form runs as one all-to-all-w schedule of per-peer blocks
+// (what MPI_Alltoallw does): each rank describes only its own blocks, so all
+// ranks of a _c call take this path whatever their counts (the tuned
+// segment paths of the int v forms take int counts and displacements).
+int exchange_c(Call& call, MPI_Comm comm, const void* sendbuf, const std::vector<WideBlock>& sends, void* recvbuf,
+               const std::vector<WideBlock>& recvs, bool in_place, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  note(comm, -1, -1, MPI_DATATYPE_NULL);
+  auto s = coll::make_schedule(*c);
+  std::vector<Block> sb, rb;
+  if (!in_place)
+    if (int e = narrow(call, sendbuf, sends, "sendbuf", "sendcounts", *s, &sb)) return e;
+  if (int e = narrow(call, recvbuf, recvs, "recvbuf", "recvcounts", *s, &rb)) return e;
+  if (c->inter)
+    coll::inter_alltoallw(*s, *c, sendbuf, sb, recvbuf, rb);
+  else
+    coll::sched_alltoallw(*s, sendbuf, sb, recvbuf, rb, in_place);
+  return dispatch(call, std::move(s), comm, req, Pending{});
+}
+
+// The blocks of one side of a v form: counts and displacements (in
+// elements of `type`) of n peers; all empty when the side does not count here.
+int vector_side(Call& call, bool significant, int n, const MPI_Count* counts, const MPI_Aint* displs,
+                MPI_Datatype type, const char* cname, const char* dname, const char* tname,
+                std::vector<WideBlock>* out) {
+  out->assign(static_cast<std::size_t>(n), WideBlock{});
+  if (!significant) return MPI_SUCCESS;
+  if (n > 0 && counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cname);
+  if (n > 0 && displs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dname);
+  const dtype::Datatype* t = nullptr;
+  if (int e = call.datatype(type, tname, &t)) return e;
+  for (int i = 0; i < n; ++i)
+    (*out)[static_cast<std::size_t>(i)] = WideBlock{static_cast<std::ptrdiff_t>(displs[i]) * t->extent, counts[i], type};
+  return MPI_SUCCESS;
+}
+
+int gatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+              const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+              MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  const int n = group_size(*c);
+  const bool root_here = is_root(*c, root);
+  const bool in_place = !c->inter && root_here && sendbuf == MPI_IN_PLACE;
+  const bool sends = takes_part(*c, root) && !(c->inter && root_here) && !in_place;
+  std::vector<WideBlock> sb(static_cast<std::size_t>(n)), rb;
+  if (sends) {
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+    sb[static_cast<std::size_t>(root)] = WideBlock{0, sendcount, sendtype};
+  }
+  if (int e = vector_side(call, root_here, n, recvcounts, displs, recvtype, "recvcounts", "displs", "recvtype", &rb))
+    return e;
+  if (in_place) rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
+  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+}
+
+int scatterv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+               MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+               MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  const int n = group_size(*c);
+  const bool root_here = is_root(*c, root);
+  const bool in_place = !c->inter && root_here && recvbuf == MPI_IN_PLACE;
+  const bool receives = takes_part(*c, root) && !(c->inter && root_here) && !in_place;
+  std::vector<WideBlock> sb, rb(static_cast<std::size_t>(n));
+  if (receives) {
+    if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+    rb[static_cast<std::size_t>(root)] = WideBlock{0, recvcount, recvtype};
+  }
+  if (int e = vector_side(call, root_here, n, sendcounts, displs, sendtype, "sendcounts", "displs", "sendtype", &sb))
+    return e;
+  if (in_place) sb[static_cast<std::size_t>(c->rank)] = WideBlock{};
+  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+}
+
+int allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                 MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  const int n = group_size(*c);
+  const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  std::vector<WideBlock> rb;
+  if (int e = vector_side(call, true, n, recvcounts, displs, recvtype, "recvcounts", "displs", "recvtype", &rb))
+    return e;
+  std::vector<WideBlock> sb(static_cast<std::size_t>(n));
+  if (in_place) {
+    // Our block already sits in recvbuf: it goes from there to every other rank.
+    const WideBlock mine = rb[static_cast<std::size_t>(c->rank)];
+    for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = j == c->rank ? WideBlock{} : mine;
+    rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
+    return exchange_c(call, comm, recvbuf, sb, recvbuf, rb, false, req);
+  }
+  if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = WideBlock{0, sendcount, sendtype};
+  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+}
+
+int alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  const int n = group_of(comm);
+  const comm::Comm* c = comm::lookup(comm);
+  const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
+  std::vector<WideBlock> sb, rb;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (int e = vector_side(call, !in_place, n, sendcounts, sdispls, sendtype, "sendcounts", "sdispls", "sendtype", &sb))
+    return e;
+  if (int e = vector_side(call, true, n, recvcounts, rdispls, recvtype, "recvcounts", "rdispls", "recvtype", &rb))
+    return e;
+  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+}
+
+int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+  const int n = group_of(comm);
+  const comm::Comm* c = comm::lookup(comm);
+  const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  const auto side = [&](const MPI_Count* counts, const MPI_Aint* displs, const MPI_Datatype* types, const char* cn,
+                        const char* dn, const char* tn, std::vector<WideBlock>* out) {
+    out->assign(static_cast<std::size_t>(n), WideBlock{});
+    if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
+      return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
+    for (int i = 0; i < n; ++i) (*out)[static_cast<std::size_t>(i)] = WideBlock{displs[i], counts[i], types[i]};
+    return MPI_SUCCESS;
+  };
+  std::vector<WideBlock> sb, rb;
+  if (!in_place)
+    if (int e = side(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes", &sb)) return e;
+  if (int e = side(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes", &rb)) return e;
+  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+}
+
+// Reductions of more than INT_MAX elements: blocking ones run as reductions
+// of 2^30 elements at a time (element by element, so the result is the same,
+// and a user function sees the caller's datatype). A nonblocking one with a
+// predefined op runs on one element of a contiguous type of `count`
+// elements (the op kernels walk a derived type of one basic type in 64-bit
+// pieces); with a user op it would need one request for several
+// collectives, which is not built.
+constexpr MPI_Count kReduceChunk = MPI_Count(1) << 30;
+int large_reduction_nonblocking(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, Counted* n) {
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (o && !o->user()) return n->set(call, count, datatype, "count", "datatype");
+  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                   "count=%lld: a nonblocking reduction of more than INT_MAX elements with a user-defined op is not "
+                   "supported (the blocking form is; docs/guide/large-counts.md)",
+                   count);
+}
+const void* advanced(const void* p, std::ptrdiff_t bytes) {
+  return p == nullptr || p == MPI_IN_PLACE ? p : static_cast<const char*>(p) + bytes;
+}
+void* advanced(void* p, std::ptrdiff_t bytes) {
+  return p == nullptr || p == MPI_IN_PLACE ? p : static_cast<char*>(p) + bytes;
+}
+
+// f(sendbuf, recvbuf, count) for each chunk of a blocking reduction.
+template <class F>
+int by_chunks(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, F f) {
+  if (count < 0) return call.fail(MPI_ERR_COUNT, "argument count=%lld is negative", count);
+  const dtype::Datatype* t = nullptr;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  for (MPI_Count done = 0; done < count; done += kReduceChunk) {
+    const std::ptrdiff_t at = static_cast<std::ptrdiff_t>(done) * t->extent;
+    if (int e = f(advanced(sendbuf, at), advanced(recvbuf, at), static_cast<int>(std::min(kReduceChunk, count - done))))
+      return e;
+  }
+  return MPI_SUCCESS;
+}
+
+int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request* req) {
+  if (count >= 0 && count <= INT_MAX)
+    return reduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, root, comm, req);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return reduce(call, sendbuf, recvbuf, n.count, n.datatype, op, root, comm, req);
+  }
+  return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
+    return reduce(call, s, r, n, datatype, op, root, comm, nullptr);
+  });
+}
+
+int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request* req) {
+  if (count >= 0 && count <= INT_MAX)
+    return allreduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, req);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return allreduce(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, req);
+  }
+  return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
+    return allreduce(call, s, r, n, datatype, op, comm, nullptr);
+  });
+}
+
+int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, bool exclusive, MPI_Request* req) {
+  if (count >= 0 && count <= INT_MAX)
+    return scan(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, exclusive, req);
+  if (req && count > 0) {
+    Counted n;
+    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    return scan(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, exclusive, req);
+  }
+  return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
+    return scan(call, s, r, n, datatype, op, comm, exclusive, nullptr);
+  });
+}
+
+// Reduce-scatter with counts (or their sum) beyond an int: on an
+// intracommunicator, blocking, not in place, rank j's block is a
+// reduction to root j (in chunks); everything else is refused.
+int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
+  const int n = c->size();
+  MPI_Count total = 0;
+  for (int i = 0; i < n; ++i) {
+    if (recvcounts[i] < 0)
+      return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%lld is negative", i, recvcounts[i]);
+    total += recvcounts[i];
+  }
+  if (total <= INT_MAX) {
+    const std::vector<int> counts(recvcounts, recvcounts + n);
+    return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
+  }
+  if (req || c->inter || sendbuf == MPI_IN_PLACE)
+    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                     "recvcounts summing to %lld elements (more than INT_MAX) are supported only by the blocking "
+                     "form on an intracommunicator without MPI_IN_PLACE (docs/guide/large-counts.md)",
+                     total);
+  const dtype::Datatype* t = nullptr;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  MPI_Count first = 0;
+  for (int j = 0; j < n; ++j) {
+    const void* from = advanced(sendbuf, static_cast<std::ptrdiff_t>(first) * t->extent);
+    if (int e = reduce_c(call, from, j == c->rank ? recvbuf : nullptr, recvcounts[j], datatype, op, j, comm, nullptr))
+      return e;
+    first += recvcounts[j];
+  }
+  return MPI_SUCCESS;
+}
+
+int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  if (recvcount < 0) return call.fail(MPI_ERR_COUNT, "argument recvcount=%lld is negative", recvcount);
+  const comm::Comm* c = comm::lookup(comm);
+  if (c == nullptr || recvcount <= INT_MAX / std::max(c->size(), 1))
+    return reduce_scatter_block(call, sendbuf, recvbuf, c ? static_cast<int>(recvcount) : 0, datatype, op, comm, req);
+  const std::vector<MPI_Count> counts(static_cast<std::size_t>(c->size()), recvcount);
+  return reduce_scatter_c(call, sendbuf, recvbuf, counts.data(), datatype, op, comm, req);
+}
+
+int gather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+             MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  const Rooted r = rooted(comm, root);
+  Counted s, v;
+  if (r.takes_part && !(r.root_here && sendbuf == MPI_IN_PLACE))
+    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
+  if (r.root_here)
+    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / r.n)) return e;
+  return gather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
+                v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+}
+int scatter_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+  const Rooted r = rooted(comm, root);
+  Counted s, v;
+  if (r.root_here)
+    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", INT_MAX / r.n)) return e;
+  if (r.takes_part && !(r.root_here && recvbuf == MPI_IN_PLACE))
+    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype")) return e;
+  return scatter(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
+                 v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+}
+int allgather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  Counted s, v;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
+  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / group_of(comm))) return e;
+  return allgather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
+                   v.datatype, comm, req);
+}
+int alltoall_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+               MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  const MPI_Count limit = INT_MAX / group_of(comm);
+  Counted s, v;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", limit)) return e;
+  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", limit)) return e;
+  return alltoall(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
+                  v.datatype, comm, req);
+}
+
 }  // namespace
 
 // The forms for the other entry points (coll_forms.hpp): the functions above.
@@ -762,6 +1134,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
 }  // namespace ringmpi::api::forms
 
 extern "C" {
+
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ibarrier");
@@ -964,6 +1337,212 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
   Call call("MPI_Iexscan");
   if (int e = call.not_null(request, "request")) return e;
   return scan(call, sendbuf, recvbuf, count, datatype, op, comm, true, request);
+}
+
+// ---- the large-count (_c) forms ----
+// Non-v forms: a count that fits goes as it is; a larger one as one element
+// of a contiguous type (api/large_count.hpp). Where the code below scales a
+// count by the group size (the uniform displacements of gather, scatter,
+// allgather, alltoall), a count passes as it is only if that product fits.
+
+int MPI_Bcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  Call call("MPI_Bcast_c");
+  Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return bcast(call, buffer, n.count, n.datatype, root, comm, nullptr);
+}
+int MPI_Ibcast_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                 MPI_Request* request) {
+  Call call("MPI_Ibcast_c");
+  if (int e = call.not_null(request, "request")) return e;
+  Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return bcast(call, buffer, n.count, n.datatype, root, comm, request);
+}
+
+
+int MPI_Gather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Call call("MPI_Gather_c");
+  return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+int MPI_Igather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Igather_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+int MPI_Scatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Call call("MPI_Scatter_c");
+  return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+int MPI_Iscatter_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iscatter_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+int MPI_Allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Allgather_c");
+  return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+int MPI_Iallgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iallgather_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+int MPI_Alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Alltoall_c");
+  return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, nullptr);
+}
+int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoall_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+// The v and w forms: per-peer blocks (exchange_c).
+
+int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                  MPI_Comm comm) {
+  Call call("MPI_Gatherv_c");
+  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr);
+}
+int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Igatherv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+}
+int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
+                   void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  Call call("MPI_Scatterv_c");
+  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+}
+int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                    MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                    MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iscatterv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Allgatherv_c");
+  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr);
+}
+int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                      MPI_Request* request) {
+  Call call("MPI_Iallgatherv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+}
+int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                    MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Alltoallv_c");
+  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                     nullptr);
+}
+int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoallv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
+                     request);
+}
+int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                    const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  Call call("MPI_Alltoallw_c");
+  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                     nullptr);
+}
+int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ialltoallw_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
+                     request);
+}
+
+// Reductions.
+
+int MPI_Reduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                 MPI_Comm comm) {
+  Call call("MPI_Reduce_c");
+  return reduce_c(call, sendbuf, recvbuf, count, datatype, op, root, comm, nullptr);
+}
+int MPI_Ireduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                  MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return reduce_c(call, sendbuf, recvbuf, count, datatype, op, root, comm, request);
+}
+int MPI_Allreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm) {
+  Call call("MPI_Allreduce_c");
+  return allreduce_c(call, sendbuf, recvbuf, count, datatype, op, comm, nullptr);
+}
+int MPI_Iallreduce_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                     MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iallreduce_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return allreduce_c(call, sendbuf, recvbuf, count, datatype, op, comm, request);
+}
+int MPI_Reduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
+                         MPI_Op op, MPI_Comm comm) {
+  Call call("MPI_Reduce_scatter_c");
+  return reduce_scatter_c(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, nullptr);
+}
+int MPI_Ireduce_scatter_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
+                          MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce_scatter_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return reduce_scatter_c(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+}
+int MPI_Reduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                               MPI_Op op, MPI_Comm comm) {
+  Call call("MPI_Reduce_scatter_block_c");
+  return reduce_scatter_block_c(call, sendbuf, recvbuf, recvcount, datatype, op, comm, nullptr);
+}
+int MPI_Ireduce_scatter_block_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ireduce_scatter_block_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return reduce_scatter_block_c(call, sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+}
+int MPI_Scan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm) {
+  Call call("MPI_Scan_c");
+  return scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, false, nullptr);
+}
+int MPI_Iscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iscan_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, false, request);
+}
+int MPI_Exscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                 MPI_Comm comm) {
+  Call call("MPI_Exscan_c");
+  return scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, true, nullptr);
+}
+int MPI_Iexscan_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Iexscan_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, true, request);
 }
 
 }  // extern "C"

@@ -47,6 +47,15 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
   return MPI_SUCCESS;
 }
 
+int MPI_Get_elements_c(const MPI_Status* status, MPI_Datatype datatype, MPI_Count* count) {
+  Call call("MPI_Get_elements_c");
+  dtype::TypePtr t;
+  if (int e = status_and_type(call, status, datatype, &t)) return e;
+  if (int e = call.not_null(count, "count")) return e;
+  *count = elements(status, *t);
+  return MPI_SUCCESS;
+}
+
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   Call call("MPI_Status_set_elements");
   dtype::TypePtr t;

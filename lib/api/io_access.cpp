@@ -12,9 +12,12 @@
 // return a completed request: they never wait for another rank.
 #include <climits>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "api/io_args.hpp"
+#include "api/large_count.hpp"
+#include "dtype/construct.hpp"
 #include "comm/peers.hpp"
 #include "io/access.hpp"
 #include "io/view.hpp"
@@ -114,9 +117,8 @@ io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int
   return m;
 }
 
-int blocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
-             MPI_Datatype type, MPI_Status* status) {
-  Call call(name);
+int blocking(Call& call, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
+             MPI_Status* status) {
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   const io::Moved m = access(*f, a, offset, const_cast<void*>(buf), count, type);
@@ -124,9 +126,8 @@ int blocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const v
   return report(call, m);
 }
 
-int nonblocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
+int nonblocking(Call& call, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
                 MPI_Datatype type, MPI_Request* request) {
-  Call call(name);
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   if (int e = call.not_null(request, "request")) return e;
@@ -139,9 +140,9 @@ int nonblocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, cons
   return MPI_SUCCESS;
 }
 
-int split_begin(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
+// `begin`: the int form's name, which its _end call checks (a _c begin has no _c end).
+int split_begin(Call& call, const char* begin, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
                 MPI_Datatype type) {
-  Call call(name);
   io::File* f;
   if (int e = file_arg(call, fh, &f)) return e;
   if (f->split.active)
@@ -150,9 +151,72 @@ int split_begin(const char* name, MPI_File fh, Access a, MPI_Offset offset, cons
                      f->split.begin);
   const io::Moved m = access(*f, a, offset, const_cast<void*>(buf), count, type);
   f->split.active = true;
-  f->split.begin = name;
+  f->split.begin = begin;
   p2p::set_status(&f->split.status, MPI_ANY_SOURCE, MPI_ANY_TAG, m.bytes);
   return report(call, m);
+}
+
+// The int forms: the call, then the access.
+int blocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
+             MPI_Datatype type, MPI_Status* status) {
+  Call call(name);
+  return blocking(call, fh, a, offset, buf, count, type, status);
+}
+int nonblocking(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
+                MPI_Datatype type, MPI_Request* request) {
+  Call call(name);
+  return nonblocking(call, fh, a, offset, buf, count, type, request);
+}
+int split_begin(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, int count,
+                MPI_Datatype type) {
+  Call call(name);
+  return split_begin(call, name, fh, a, offset, buf, count, type);
+}
+
+// The count of a _c access as the int code takes it: beyond an int, one
+// element of a contiguous type of that many elements. A bad count or type
+// is passed on for verdict() to report, so that a collective access still
+// runs its round on every rank.
+class IoCount {
+ public:
+  IoCount(MPI_Count n, MPI_Datatype type) : datatype(type) {
+    if (n < 0) {
+      count = -1;
+    } else if (n <= INT_MAX) {
+      count = static_cast<int>(n);
+    } else {
+      const dtype::TypePtr t = dtype::lookup_shared(type);
+      std::string why;
+      dtype::TypePtr big = t && t->committed ? dtype::make_contiguous_c(n, t, &why) : nullptr;
+      const MPI_Datatype h = big ? temp_.adopt(std::move(big)) : MPI_DATATYPE_NULL;
+      count = h != MPI_DATATYPE_NULL ? 1 : INT_MAX;
+      if (h != MPI_DATATYPE_NULL) datatype = h;
+    }
+  }
+  int count = 0;
+  MPI_Datatype datatype;
+
+ private:
+  api::TempType temp_;
+};
+
+int blocking_c(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, MPI_Count count,
+               MPI_Datatype type, MPI_Status* status) {
+  Call call(name);
+  const IoCount n(count, type);
+  return blocking(call, fh, a, offset, buf, n.count, n.datatype, status);
+}
+int nonblocking_c(const char* name, MPI_File fh, Access a, MPI_Offset offset, const void* buf, MPI_Count count,
+                  MPI_Datatype type, MPI_Request* request) {
+  Call call(name);
+  const IoCount n(count, type);
+  return nonblocking(call, fh, a, offset, buf, n.count, n.datatype, request);
+}
+int split_begin_c(const char* name, const char* begin, MPI_File fh, Access a, MPI_Offset offset, const void* buf,
+                  MPI_Count count, MPI_Datatype type) {
+  Call call(name);
+  const IoCount n(count, type);
+  return split_begin(call, begin, fh, a, offset, buf, n.count, n.datatype);
 }
 
 int split_end(const char* name, const char* begin, MPI_File fh, MPI_Status* status) {
@@ -377,6 +441,102 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset) {
   if (int e = call.not_null(offset, "offset")) return e;
   *offset = f->shared->load(std::memory_order_acquire);
   return MPI_SUCCESS;
+}
+
+// The _c forms (MPI-4.1): MPI_Count counts.
+int MPI_File_read_at_c(MPI_File fh, MPI_Offset offset, void* buf, MPI_Count count, MPI_Datatype datatype,
+                       MPI_Status* status) {
+  return blocking_c("MPI_File_read_at_c", fh, kReadAt, offset, buf, count, datatype, status);
+}
+int MPI_File_read_at_all_c(MPI_File fh, MPI_Offset offset, void* buf, MPI_Count count, MPI_Datatype datatype,
+                           MPI_Status* status) {
+  return blocking_c("MPI_File_read_at_all_c", fh, kReadAtAll, offset, buf, count, datatype, status);
+}
+int MPI_File_write_at_c(MPI_File fh, MPI_Offset offset, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Status* status) {
+  return blocking_c("MPI_File_write_at_c", fh, kWriteAt, offset, buf, count, datatype, status);
+}
+int MPI_File_write_at_all_c(MPI_File fh, MPI_Offset offset, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Status* status) {
+  return blocking_c("MPI_File_write_at_all_c", fh, kWriteAtAll, offset, buf, count, datatype, status);
+}
+int MPI_File_iread_at_c(MPI_File fh, MPI_Offset offset, void* buf, MPI_Count count, MPI_Datatype datatype,
+                        MPI_Request* request) {
+  return nonblocking_c("MPI_File_iread_at_c", fh, kReadAt, offset, buf, count, datatype, request);
+}
+int MPI_File_iwrite_at_c(MPI_File fh, MPI_Offset offset, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                         MPI_Request* request) {
+  return nonblocking_c("MPI_File_iwrite_at_c", fh, kWriteAt, offset, buf, count, datatype, request);
+}
+int MPI_File_iread_at_all_c(MPI_File fh, MPI_Offset offset, void* buf, MPI_Count count, MPI_Datatype datatype,
+                            MPI_Request* request) {
+  return nonblocking_c("MPI_File_iread_at_all_c", fh, kReadAtAll, offset, buf, count, datatype, request);
+}
+int MPI_File_iwrite_at_all_c(MPI_File fh, MPI_Offset offset, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request* request) {
+  return nonblocking_c("MPI_File_iwrite_at_all_c", fh, kWriteAtAll, offset, buf, count, datatype, request);
+}
+int MPI_File_read_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_read_c", fh, kRead, 0, buf, count, datatype, status);
+}
+int MPI_File_read_all_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_read_all_c", fh, kReadAll, 0, buf, count, datatype, status);
+}
+int MPI_File_write_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_write_c", fh, kWrite, 0, buf, count, datatype, status);
+}
+int MPI_File_write_all_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_write_all_c", fh, kWriteAll, 0, buf, count, datatype, status);
+}
+int MPI_File_iread_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Request* request) {
+  return nonblocking_c("MPI_File_iread_c", fh, kRead, 0, buf, count, datatype, request);
+}
+int MPI_File_iwrite_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Request* request) {
+  return nonblocking_c("MPI_File_iwrite_c", fh, kWrite, 0, buf, count, datatype, request);
+}
+int MPI_File_iread_all_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Request* request) {
+  return nonblocking_c("MPI_File_iread_all_c", fh, kReadAll, 0, buf, count, datatype, request);
+}
+int MPI_File_iwrite_all_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Request* request) {
+  return nonblocking_c("MPI_File_iwrite_all_c", fh, kWriteAll, 0, buf, count, datatype, request);
+}
+int MPI_File_read_shared_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_read_shared_c", fh, kReadShared, 0, buf, count, datatype, status);
+}
+int MPI_File_write_shared_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_write_shared_c", fh, kWriteShared, 0, buf, count, datatype, status);
+}
+int MPI_File_iread_shared_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Request* request) {
+  return nonblocking_c("MPI_File_iread_shared_c", fh, kReadShared, 0, buf, count, datatype, request);
+}
+int MPI_File_iwrite_shared_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype,
+                             MPI_Request* request) {
+  return nonblocking_c("MPI_File_iwrite_shared_c", fh, kWriteShared, 0, buf, count, datatype, request);
+}
+int MPI_File_read_ordered_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_read_ordered_c", fh, kReadOrdered, 0, buf, count, datatype, status);
+}
+int MPI_File_write_ordered_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Status* status) {
+  return blocking_c("MPI_File_write_ordered_c", fh, kWriteOrdered, 0, buf, count, datatype, status);
+}
+int MPI_File_read_at_all_begin_c(MPI_File fh, MPI_Offset offset, void* buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_read_at_all_begin_c", "MPI_File_read_at_all_begin", fh, kReadAtAll, offset, buf, count, datatype);
+}
+int MPI_File_write_at_all_begin_c(MPI_File fh, MPI_Offset offset, const void* buf, MPI_Count count,
+                                  MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_write_at_all_begin_c", "MPI_File_write_at_all_begin", fh, kWriteAtAll, offset, buf, count, datatype);
+}
+int MPI_File_read_all_begin_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_read_all_begin_c", "MPI_File_read_all_begin", fh, kReadAll, 0, buf, count, datatype);
+}
+int MPI_File_write_all_begin_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_write_all_begin_c", "MPI_File_write_all_begin", fh, kWriteAll, 0, buf, count, datatype);
+}
+int MPI_File_read_ordered_begin_c(MPI_File fh, void* buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_read_ordered_begin_c", "MPI_File_read_ordered_begin", fh, kReadOrdered, 0, buf, count, datatype);
+}
+int MPI_File_write_ordered_begin_c(MPI_File fh, const void* buf, MPI_Count count, MPI_Datatype datatype) {
+  return split_begin_c("MPI_File_write_ordered_begin_c", "MPI_File_write_ordered_begin", fh, kWriteOrdered, 0, buf, count, datatype);
 }
 
 }  // extern "C"

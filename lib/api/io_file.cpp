@@ -204,6 +204,37 @@ int handler_slot(Call& call, MPI_File file, std::shared_ptr<const comm::Errhandl
   return MPI_SUCCESS;
 }
 
+// MPI_File_get_type_extent and its _c form (an MPI_Count extent).
+template <class Extent>
+int type_extent(Call& call, MPI_File fh, MPI_Datatype datatype, Extent* extent) {
+  io::File* f;
+  if (int e = file_arg(call, fh, &f)) return e;
+  const dtype::Datatype* t = dtype::lookup(datatype);
+  if (!t) return call.fail(MPI_ERR_TYPE, "argument datatype=0x%x is not a valid datatype", static_cast<unsigned>(datatype));
+  if (int e = call.not_null(extent, "extent")) return e;
+  // "native" and "internal": the memory extent. "external32": the standard's
+  // size for a predefined type; a derived type's file layout is its memory
+  // layout in the views ringmpi accepts (same sizes), so its extent, and
+  // its packed size where the sizes differ.
+  *extent = t->extent;
+  if (f->view.external32) {
+    if (t->predefined) *extent = static_cast<Extent>(dtype::external32_basic_size(datatype));
+    else if (dtype::external32_size(*t) != static_cast<MPI_Count>(t->size)) *extent = static_cast<Extent>(dtype::external32_size(*t));
+  }
+  return MPI_SUCCESS;
+}
+
+// MPI_Register_datarep and its _c form (conversion functions with MPI_Count counts).
+int register_datarep(Call& call, const char* datarep) {
+  if (int e = call.initialized()) return e;
+  api::raise_on_file_null(call);
+  if (!datarep) return call.fail(MPI_ERR_ARG, "argument datarep is NULL");
+  if (known_datarep(datarep))
+    return call.fail(MPI_ERR_DUP_DATAREP, "argument datarep=\"%s\" is a predefined data representation", datarep);
+  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                   "user-defined data representations are not implemented (datarep \"%s\")", datarep);
+}
+
 }  // namespace
 
 extern "C" {
@@ -360,33 +391,24 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Da
 
 int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent) {
   Call call("MPI_File_get_type_extent");
-  io::File* f;
-  if (int e = file_arg(call, fh, &f)) return e;
-  const dtype::Datatype* t = dtype::lookup(datatype);
-  if (!t) return call.fail(MPI_ERR_TYPE, "argument datatype=0x%x is not a valid datatype", static_cast<unsigned>(datatype));
-  if (int e = call.not_null(extent, "extent")) return e;
-  // "native" and "internal": the memory extent. "external32": the standard's
-  // size for a predefined type; a derived type's file layout is its memory
-  // layout in the views ringmpi accepts (same sizes), so its extent, and
-  // its packed size where the sizes differ.
-  *extent = t->extent;
-  if (f->view.external32) {
-    if (t->predefined) *extent = static_cast<MPI_Aint>(dtype::external32_basic_size(datatype));
-    else if (dtype::external32_size(*t) != static_cast<MPI_Count>(t->size)) *extent = static_cast<MPI_Aint>(dtype::external32_size(*t));
-  }
-  return MPI_SUCCESS;
+  return type_extent(call, fh, datatype, extent);
+}
+
+int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count* extent) {
+  Call call("MPI_File_get_type_extent_c");
+  return type_extent(call, fh, datatype, extent);
 }
 
 int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function*, MPI_Datarep_conversion_function*,
                          MPI_Datarep_extent_function*, void*) {
   Call call("MPI_Register_datarep");
-  if (int e = call.initialized()) return e;
-  api::raise_on_file_null(call);
-  if (!datarep) return call.fail(MPI_ERR_ARG, "argument datarep is NULL");
-  if (known_datarep(datarep))
-    return call.fail(MPI_ERR_DUP_DATAREP, "argument datarep=\"%s\" is a predefined data representation", datarep);
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "user-defined data representations are not implemented (datarep \"%s\")", datarep);
+  return register_datarep(call, datarep);
+}
+
+int MPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function_c*,
+                           MPI_Datarep_conversion_function_c*, MPI_Datarep_extent_function*, void*) {
+  Call call("MPI_Register_datarep_c");
+  return register_datarep(call, datarep);
 }
 
 int MPI_File_set_atomicity(MPI_File fh, int flag) {

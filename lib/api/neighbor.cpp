@@ -2,6 +2,7 @@
 // argument checks, then one schedule (lib/coll/scheduled.hpp) over the
 // neighbours of the communicator's topology (lib/topo/neighbors.hpp).
 #include <algorithm>
+#include <climits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,6 +10,7 @@
 #include "api/coll_args.hpp"
 #include "api/coll_forms.hpp"
 #include "coll/seg.hpp"
+#include "dtype/construct.hpp"
 #include "dtype/datatype.hpp"
 #include "topo/neighbors.hpp"
 
@@ -30,13 +32,22 @@ int neighbourhood(Call& call, MPI_Comm comm, comm::Comm** c, std::shared_ptr<con
 
 struct Side {
   const void* buf;
-  int count;                    // the non-v forms (else -1)
+  MPI_Count count;              // the non-v forms (else -1)
   const int* counts;            // the v and w forms
   const int* displs;            // the v forms: in elements of `type`
   const MPI_Aint* byte_displs;  // the w forms: in bytes, with per-neighbour types
   const MPI_Datatype* types;    // the w forms
   MPI_Datatype type;            // the non-w forms
   bool w;
+  // The _c forms (MPI-4.1): counts and v displacements (in elements) of
+  // MPI_Count / MPI_Aint, used instead of counts / displs when set.
+  const MPI_Count* counts_c = nullptr;
+  const MPI_Aint* displs_c = nullptr;
+  bool has_counts() const { return counts != nullptr || counts_c != nullptr; }
+  bool has_displs() const { return w ? byte_displs != nullptr : (displs != nullptr || displs_c != nullptr); }
+  MPI_Count count_at(int i) const { return counts_c ? counts_c[i] : counts[i]; }
+  std::ptrdiff_t displ_at(int i) const { return displs_c ? displs_c[i] : displs[i]; }
+  bool large() const { return counts_c != nullptr || count > INT_MAX; }
 };
 
 // The argument names of one side, for the error messages. Constants: the
@@ -55,9 +66,22 @@ void keep_derived(Kept* kept, MPI_Datatype h) {
   if (dtype::TypePtr t = dtype::lookup_shared(h); t && !t->predefined) kept->push_back(std::move(t));
 }
 
+// A block of more than INT_MAX elements: one element of a contiguous type of
+// that many, which *built keeps alive (the call's, or the schedule's).
+int wide_block(Call& call, std::ptrdiff_t d, MPI_Count n, MPI_Datatype h, const char* cnt, Kept* built, Block* out) {
+  std::string why;
+  dtype::TypePtr big = dtype::make_contiguous_c(n, dtype::lookup_shared(h), &why);
+  if (!big) return call.fail(MPI_ERR_COUNT, "argument %s=%lld: %s", cnt, n, why.c_str());
+  dtype::commit(*big);
+  *out = Block{d, 1, big.get()};
+  built->push_back(std::move(big));
+  return MPI_SUCCESS;
+}
+
 // The k blocks of one side, checked; their derived datatypes go to *kept
-// when it is given (a nonblocking collective).
-int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, coll::BlockList* out) {
+// when it is given (a nonblocking collective), the types built for counts
+// beyond an int to *built.
+int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, Kept* built, coll::BlockList* out) {
   const char *buf = names.buf, *cnt = side.count >= 0 ? names.count : names.counts, *dsp = names.displs,
              *typ = side.w ? names.types : names.type;
   out->resize(static_cast<std::size_t>(k));
@@ -67,16 +91,21 @@ int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, 
     keep_derived(kept, side.type);
   }
   if (side.count >= 0) {
-    if (int e = call.count(side.count, cnt)) return e;
+    if (side.count <= INT_MAX) {
+      if (int e = call.count(static_cast<int>(side.count), cnt)) return e;
+    }
     if (k > 0 && side.count > 0 && null_data(side.buf, *t))
-      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", buf, cnt, side.count);
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%lld", buf, cnt, side.count);
+    Block one{0, static_cast<int>(std::min<MPI_Count>(side.count, INT_MAX)), t};
+    if (k > 0 && side.count > INT_MAX)  // one type serves every block
+      if (int e = wide_block(call, 0, side.count, side.type, cnt, built, &one)) return e;
     for (int i = 0; i < k; ++i)
-      (*out)[static_cast<std::size_t>(i)] = Block{static_cast<std::ptrdiff_t>(i) * side.count * t->extent, side.count, t};
+      (*out)[static_cast<std::size_t>(i)] =
+          Block{static_cast<std::ptrdiff_t>(i) * side.count * t->extent, one.count, one.type};
     return MPI_SUCCESS;
   }
-  if (k > 0 && side.counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt);
-  if (k > 0 && (side.w ? side.byte_displs == nullptr : side.displs == nullptr))
-    return call.fail(MPI_ERR_ARG, "argument %s is NULL", dsp);
+  if (k > 0 && !side.has_counts()) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cnt);
+  if (k > 0 && !side.has_displs()) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dsp);
   if (k > 0 && side.w && side.types == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", typ);
   for (int i = 0; i < k; ++i) {
     const dtype::Datatype* ti = t;
@@ -85,14 +114,16 @@ int blocks(Call& call, int k, const Side& side, const Names& names, Kept* kept, 
       if (int e = call.datatype(side.types[i], arg.c_str(), &ti)) return e;
       keep_derived(kept, side.types[i]);
     }
-    if (side.counts[i] < 0)
-      return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cnt, i, side.counts[i]);
-    const std::ptrdiff_t d =
-        side.w ? static_cast<std::ptrdiff_t>(side.byte_displs[i]) : static_cast<std::ptrdiff_t>(side.displs[i]) * ti->extent;
-    if (side.counts[i] > 0 && (side.w ? null_data_at(side.buf, d, *ti) : null_data(side.buf, *ti)))
-      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%d", buf, cnt, i,
-                       side.counts[i]);
-    (*out)[static_cast<std::size_t>(i)] = Block{d, side.counts[i], ti};
+    const MPI_Count n = side.count_at(i);
+    if (n < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%lld is negative", cnt, i, n);
+    const std::ptrdiff_t d = side.w ? static_cast<std::ptrdiff_t>(side.byte_displs[i]) : side.displ_at(i) * ti->extent;
+    if (n > 0 && (side.w ? null_data_at(side.buf, d, *ti) : null_data(side.buf, *ti)))
+      return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%d]=%lld", buf, cnt, i, n);
+    if (n <= INT_MAX)
+      (*out)[static_cast<std::size_t>(i)] = Block{d, static_cast<int>(n), ti};
+    else if (int e = wide_block(call, d, n, side.w ? side.types[i] : side.type, cnt, built,
+                                &(*out)[static_cast<std::size_t>(i)]))
+      return e;
   }
   return MPI_SUCCESS;
 }
@@ -111,16 +142,18 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   coll::BlockList sends, recvs;
   Kept kept;
   Kept* keep = req ? &kept : nullptr;
+  Kept& built = kept;  // the types of counts beyond an int, nonblocking or not
   // The allgather forms send their one block to every destination; with no
   // destination the send buffer is never read, so NULL is valid there
   // whatever sendcount says (as for the other forms' zero-length lists).
-  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, keep, &sends)) return e;
+  if (int e = blocks(call, gather ? std::min(out, 1) : out, send, kSendNames, keep, &built, &sends)) return e;
   if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
-  if (int e = blocks(call, in, recv, kRecvNames, keep, &recvs)) return e;
-  Pending chk = agree(call, *c, comm,
+  if (int e = blocks(call, in, recv, kRecvNames, keep, &built, &recvs)) return e;
+  // (mpiexec --check compares int counts: the _c forms are not checked.)
+  Pending chk = send.large() || recv.large() ? Pending{} : agree(call, *c, comm,
                       {.rule = CollArgs::Rule::pairs,
-                       .send = {true, send.count, send.type},
-                       .recv = {true, recv.count, recv.type},
+                       .send = {true, static_cast<int>(send.count), send.type},
+                       .recv = {true, static_cast<int>(recv.count), recv.type},
                        .shape = CollArgs::Shape::neighbor,
                        .sendcounts = send.count >= 0 ? nullptr : send.counts,
                        .recvcounts = recv.count >= 0 ? nullptr : recv.counts,
@@ -154,7 +187,7 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
   return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
-Side uniform(const void* buf, int count, MPI_Datatype t) {
+Side uniform(const void* buf, MPI_Count count, MPI_Datatype t) {
   return Side{buf, count, nullptr, nullptr, nullptr, nullptr, t, false};
 }
 Side vector(const void* buf, const int* counts, const int* displs, MPI_Datatype t) {
@@ -162,6 +195,17 @@ Side vector(const void* buf, const int* counts, const int* displs, MPI_Datatype 
 }
 Side wide(const void* buf, const int* counts, const MPI_Aint* displs, const MPI_Datatype* types) {
   return Side{buf, -1, counts, nullptr, displs, types, MPI_DATATYPE_NULL, true};
+}
+Side vector_c(const void* buf, const MPI_Count* counts, const MPI_Aint* displs, MPI_Datatype t) {
+  Side s{buf, -1, nullptr, nullptr, nullptr, nullptr, t, false};
+  s.counts_c = counts;
+  s.displs_c = displs;
+  return s;
+}
+Side wide_c(const void* buf, const MPI_Count* counts, const MPI_Aint* displs, const MPI_Datatype* types) {
+  Side s{buf, -1, nullptr, nullptr, displs, types, MPI_DATATYPE_NULL, true};
+  s.counts_c = counts;
+  return s;
 }
 
 }  // namespace
@@ -274,6 +318,86 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
   if (int e = call.not_null(request, "request")) return e;
   return neighbor_exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
                   wide(recvbuf, recvcounts, rdispls, recvtypes), false, request);
+}
+
+// The _c forms (MPI-4.1): the same exchange; a count beyond an int moves as
+// one element of a contiguous type of that many elements.
+
+int MPI_Neighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_allgather_c");
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           true, nullptr);
+}
+int MPI_Ineighbor_allgather_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_allgather_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           true, request);
+}
+
+int MPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                              MPI_Comm comm) {
+  Call call("MPI_Neighbor_allgatherv_c");
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
+                           vector_c(recvbuf, recvcounts, displs, recvtype), true, nullptr);
+}
+int MPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                               MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_allgatherv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
+                           vector_c(recvbuf, recvcounts, displs, recvtype), true, request);
+}
+
+int MPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoall_c");
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           false, nullptr);
+}
+int MPI_Ineighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoall_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype), uniform(recvbuf, recvcount, recvtype),
+                           false, request);
+}
+
+int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                             MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                             const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoallv_c");
+  return neighbor_exchange(call, comm, vector_c(sendbuf, sendcounts, sdispls, sendtype),
+                           vector_c(recvbuf, recvcounts, rdispls, recvtype), false, nullptr);
+}
+int MPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoallv_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return neighbor_exchange(call, comm, vector_c(sendbuf, sendcounts, sdispls, sendtype),
+                           vector_c(recvbuf, recvcounts, rdispls, recvtype), false, request);
+}
+
+int MPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  Call call("MPI_Neighbor_alltoallw_c");
+  return neighbor_exchange(call, comm, wide_c(sendbuf, sendcounts, sdispls, sendtypes),
+                           wide_c(recvbuf, recvcounts, rdispls, recvtypes), false, nullptr);
+}
+int MPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                              const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                              MPI_Request* request) {
+  Call call("MPI_Ineighbor_alltoallw_c");
+  if (int e = call.not_null(request, "request")) return e;
+  return neighbor_exchange(call, comm, wide_c(sendbuf, sendcounts, sdispls, sendtypes),
+                           wide_c(recvbuf, recvcounts, rdispls, recvtypes), false, request);
 }
 
 }  // extern "C"

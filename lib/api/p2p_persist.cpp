@@ -1,6 +1,7 @@
 // Persistent requests: MPI_Send_init and friends, MPI_Start, MPI_Startall.
 #include <cstdio>
 
+#include "api/large_count.hpp"
 #include "api/p2p_args.hpp"
 #include "api/persistent.hpp"
 
@@ -9,13 +10,36 @@ using ringmpi::api::Call;
 
 namespace {
 
-int send_init(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-              MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
-  Call call(name);
+int send_init(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              p2p::Mode mode, MPI_Request* request) {
   p2p::SendArgs a;
   if (int e = api::check_send(call, buf, count, datatype, dest, tag, comm, mode, &a)) return e;
   if (int e = call.not_null(request, "request")) return e;
   if (int e = p2p::send_init(a, request)) return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
+}
+
+int send_init(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+              MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
+  Call call(name);
+  return send_init(call, buf, count, datatype, dest, tag, comm, mode, request);
+}
+
+// The _c forms: the request keeps the type a large count is made of.
+int send_init_c(const char* name, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
+  Call call(name);
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return send_init(call, buf, n.count, n.datatype, dest, tag, comm, mode, request);
+}
+
+int recv_init(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request* request) {
+  p2p::RecvArgs a;
+  if (int e = api::check_recv(call, buf, count, datatype, source, tag, comm, &a)) return e;
+  if (int e = call.not_null(request, "request")) return e;
+  if (int e = p2p::recv_init(a, request)) return call.fail(e, "%s", p2p::error_detail());
   return MPI_SUCCESS;
 }
 
@@ -61,11 +85,32 @@ int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, 
 int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                   MPI_Request* request) {
   Call call("MPI_Recv_init");
-  p2p::RecvArgs a;
-  if (int e = api::check_recv(call, buf, count, datatype, source, tag, comm, &a)) return e;
-  if (int e = call.not_null(request, "request")) return e;
-  if (int e = p2p::recv_init(a, request)) return call.fail(e, "%s", p2p::error_detail());
-  return MPI_SUCCESS;
+  return recv_init(call, buf, count, datatype, source, tag, comm, request);
+}
+
+int MPI_Send_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                    MPI_Request* request) {
+  return send_init_c("MPI_Send_init_c", buf, count, datatype, dest, tag, comm, p2p::Mode::standard, request);
+}
+int MPI_Ssend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request* request) {
+  return send_init_c("MPI_Ssend_init_c", buf, count, datatype, dest, tag, comm, p2p::Mode::sync, request);
+}
+int MPI_Rsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request* request) {
+  return send_init_c("MPI_Rsend_init_c", buf, count, datatype, dest, tag, comm, p2p::Mode::ready, request);
+}
+int MPI_Bsend_init_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                     MPI_Request* request) {
+  return send_init_c("MPI_Bsend_init_c", buf, count, datatype, dest, tag, comm, p2p::Mode::buffered, request);
+}
+
+int MPI_Recv_init_c(void* buf, MPI_Count count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                    MPI_Request* request) {
+  Call call("MPI_Recv_init_c");
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return recv_init(call, buf, n.count, n.datatype, source, tag, comm, request);
 }
 
 int MPI_Start(MPI_Request* request) {

@@ -1,4 +1,5 @@
 // MPI_Send and friends: blocking and nonblocking sends in the four modes.
+#include "api/large_count.hpp"
 #include "api/p2p_args.hpp"
 
 using namespace ringmpi;
@@ -6,23 +7,50 @@ using ringmpi::api::Call;
 
 namespace {
 
-int blocking(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+int blocking(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
              p2p::Mode mode) {
-  Call call(name);
   p2p::SendArgs a;
   if (int e = api::check_send(call, buf, count, datatype, dest, tag, comm, mode, &a)) return e;
   if (int e = p2p::send(a)) return call.fail(e, "%s", p2p::error_detail());
   return MPI_SUCCESS;
 }
 
-int nonblocking(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
-                MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
+int blocking(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+             p2p::Mode mode) {
   Call call(name);
+  return blocking(call, buf, count, datatype, dest, tag, comm, mode);
+}
+
+int nonblocking(Call& call, const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                p2p::Mode mode, MPI_Request* request) {
   p2p::SendArgs a;
   if (int e = api::check_send(call, buf, count, datatype, dest, tag, comm, mode, &a)) return e;
   if (int e = call.not_null(request, "request")) return e;
   if (int e = p2p::isend(a, request)) return call.fail(e, "%s", p2p::error_detail());
   return MPI_SUCCESS;
+}
+
+int nonblocking(const char* name, const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
+                MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
+  Call call(name);
+  return nonblocking(call, buf, count, datatype, dest, tag, comm, mode, request);
+}
+
+// The _c forms (MPI-4.1): the count as the int path takes it (large_count.hpp).
+int blocking_c(const char* name, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+               MPI_Comm comm, p2p::Mode mode) {
+  Call call(name);
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return blocking(call, buf, n.count, n.datatype, dest, tag, comm, mode);
+}
+
+int nonblocking_c(const char* name, const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, p2p::Mode mode, MPI_Request* request) {
+  Call call(name);
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return nonblocking(call, buf, n.count, n.datatype, dest, tag, comm, mode, request);
 }
 
 }  // namespace
@@ -57,6 +85,36 @@ int MPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int 
 int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                MPI_Request* request) {
   return nonblocking("MPI_Ibsend", buf, count, datatype, dest, tag, comm, p2p::Mode::buffered, request);
+}
+
+int MPI_Send_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_c("MPI_Send_c", buf, count, datatype, dest, tag, comm, p2p::Mode::standard);
+}
+int MPI_Ssend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_c("MPI_Ssend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::sync);
+}
+int MPI_Rsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_c("MPI_Rsend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::ready);
+}
+int MPI_Bsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  return blocking_c("MPI_Bsend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::buffered);
+}
+
+int MPI_Isend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                MPI_Request* request) {
+  return nonblocking_c("MPI_Isend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::standard, request);
+}
+int MPI_Issend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return nonblocking_c("MPI_Issend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::sync, request);
+}
+int MPI_Irsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return nonblocking_c("MPI_Irsend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::ready, request);
+}
+int MPI_Ibsend_c(const void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                 MPI_Request* request) {
+  return nonblocking_c("MPI_Ibsend_c", buf, count, datatype, dest, tag, comm, p2p::Mode::buffered, request);
 }
 
 }  // extern "C"

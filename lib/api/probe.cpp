@@ -1,4 +1,5 @@
 // MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe, MPI_Mrecv, MPI_Imrecv.
+#include "api/large_count.hpp"
 #include "api/p2p_args.hpp"
 #include "p2p/wait.hpp"
 
@@ -26,6 +27,25 @@ int check_buffer_type(Call& call, void* buf, int count, MPI_Datatype& datatype, 
   if (!buf && count > 0 && (*t)->predefined && (*t)->size > 0)
     return call.fail(MPI_ERR_BUFFER, "argument buf is NULL while count=%d elements of %s are to be received", count,
                      (*t)->name.c_str());
+  return MPI_SUCCESS;
+}
+
+int mrecv(Call& call, void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status) {
+  if (int e = call.initialized()) return e;
+  if (int e = check_message(call, message)) return e;
+  const dtype::Datatype* t;
+  if (int e = check_buffer_type(call, buf, count, datatype, &t)) return e;
+  if (int e = p2p::mrecv(buf, count, datatype, t, message, status)) return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
+}
+
+int imrecv(Call& call, void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request) {
+  if (int e = call.initialized()) return e;
+  if (int e = check_message(call, message)) return e;
+  const dtype::Datatype* t;
+  if (int e = check_buffer_type(call, buf, count, datatype, &t)) return e;
+  if (int e = call.not_null(request, "request")) return e;
+  if (int e = p2p::imrecv(buf, count, datatype, t, message, request)) return call.fail(e, "%s", p2p::error_detail());
   return MPI_SUCCESS;
 }
 
@@ -75,23 +95,28 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
 
 int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status) {
   Call call("MPI_Mrecv");
-  if (int e = call.initialized()) return e;
-  if (int e = check_message(call, message)) return e;
-  const dtype::Datatype* t;
-  if (int e = check_buffer_type(call, buf, count, datatype, &t)) return e;
-  if (int e = p2p::mrecv(buf, count, datatype, t, message, status)) return call.fail(e, "%s", p2p::error_detail());
-  return MPI_SUCCESS;
+  return mrecv(call, buf, count, datatype, message, status);
 }
 
 int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request) {
   Call call("MPI_Imrecv");
+  return imrecv(call, buf, count, datatype, message, request);
+}
+
+int MPI_Mrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status) {
+  Call call("MPI_Mrecv_c");
   if (int e = call.initialized()) return e;
-  if (int e = check_message(call, message)) return e;
-  const dtype::Datatype* t;
-  if (int e = check_buffer_type(call, buf, count, datatype, &t)) return e;
-  if (int e = call.not_null(request, "request")) return e;
-  if (int e = p2p::imrecv(buf, count, datatype, t, message, request)) return call.fail(e, "%s", p2p::error_detail());
-  return MPI_SUCCESS;
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return mrecv(call, buf, n.count, n.datatype, message, status);
+}
+
+int MPI_Imrecv_c(void* buf, MPI_Count count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request) {
+  Call call("MPI_Imrecv_c");
+  if (int e = call.initialized()) return e;
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return imrecv(call, buf, n.count, n.datatype, message, request);
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "api/coll_args.hpp"
+#include "api/large_count.hpp"
 #include "api/lenient.hpp"
 #include "api/rma_check.hpp"
 #include "dtype/kernels.hpp"
@@ -211,7 +212,7 @@ int op_arg(Call& call, MPI_Op op, const dtype::Datatype& t) {
   // A datatype of several basic types (under a predefined op that combines)
   // is the datatype's fault: §11.3.4 restricts accumulate datatypes.
   const dtype::Op* o = dtype::lookup_op(op);
-  if (o && !o->fn && t.size > 0 && t.basic == MPI_DATATYPE_NULL)
+  if (o && !o->user() && t.size > 0 && t.basic == MPI_DATATYPE_NULL)
     return call.fail(MPI_ERR_TYPE, "argument target_datatype: %s", why.c_str());
   return call.fail(MPI_ERR_OP, "argument op: %s", why.c_str());
 }
@@ -427,6 +428,118 @@ int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype 
                    do_accumulate(call, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                                  result_datatype, true, target_rank, target_disp, target_count, target_datatype, op,
                                  win, Form::request),
+                   request);
+}
+
+// The _c forms (MPI-4.1): counts beyond an int move as one element of a
+// contiguous type of that many elements (api/large_count.hpp); the quick
+// paths of the int forms are for small transfers and are skipped.
+
+int MPI_Put_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Call call("MPI_Put_c");
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return do_put(call, origin_addr, o.count, o.datatype, target_rank, target_disp, t.count, t.datatype, win,
+                Form::plain);
+}
+
+int MPI_Get_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  Call call("MPI_Get_c");
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return do_get(call, origin_addr, o.count, o.datatype, target_rank, target_disp, t.count, t.datatype, win,
+                Form::plain);
+}
+
+int MPI_Accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                     MPI_Win win) {
+  Call call("MPI_Accumulate_c");
+  if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Get_accumulate only");
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return do_accumulate(call, origin_addr, o.count, o.datatype, nullptr, 0, MPI_DATATYPE_NULL, false, target_rank,
+                       target_disp, t.count, t.datatype, op, win, Form::plain);
+}
+
+int MPI_Get_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                         void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                         MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                         MPI_Win win) {
+  Call call("MPI_Get_accumulate_c");
+  api::Counted o, r, t;
+  if (op != MPI_NO_OP)
+    if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = r.set(call, result_count, result_datatype, "result_count", "result_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return do_accumulate(call, origin_addr, o.count, op == MPI_NO_OP ? origin_datatype : o.datatype, result_addr,
+                       r.count, r.datatype, true, target_rank, target_disp, t.count, t.datatype, op, win,
+                       Form::plain);
+}
+
+int MPI_Rput_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request* request) {
+  Call call("MPI_Rput_c");
+  if (int e = call.not_null(request, "request")) return e;
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return ::request(call,
+                   do_put(call, origin_addr, o.count, o.datatype, target_rank, target_disp, t.count, t.datatype, win,
+                          Form::request),
+                   request);
+}
+
+int MPI_Rget_c(void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+               MPI_Request* request) {
+  Call call("MPI_Rget_c");
+  if (int e = call.not_null(request, "request")) return e;
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return ::request(call,
+                   do_get(call, origin_addr, o.count, o.datatype, target_rank, target_disp, t.count, t.datatype, win,
+                          Form::request),
+                   request);
+}
+
+int MPI_Raccumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win, MPI_Request* request) {
+  Call call("MPI_Raccumulate_c");
+  if (int e = call.not_null(request, "request")) return e;
+  if (op == MPI_NO_OP) return call.fail(MPI_ERR_OP, "argument op: MPI_NO_OP is for MPI_Rget_accumulate only");
+  api::Counted o, t;
+  if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return ::request(call,
+                   do_accumulate(call, origin_addr, o.count, o.datatype, nullptr, 0, MPI_DATATYPE_NULL, false,
+                                 target_rank, target_disp, t.count, t.datatype, op, win, Form::request),
+                   request);
+}
+
+int MPI_Rget_accumulate_c(const void* origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void* result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win, MPI_Request* request) {
+  Call call("MPI_Rget_accumulate_c");
+  if (int e = call.not_null(request, "request")) return e;
+  api::Counted o, r, t;
+  if (op != MPI_NO_OP)
+    if (int e = o.set(call, origin_count, origin_datatype, "origin_count", "origin_datatype")) return e;
+  if (int e = r.set(call, result_count, result_datatype, "result_count", "result_datatype")) return e;
+  if (int e = t.set(call, target_count, target_datatype, "target_count", "target_datatype")) return e;
+  return ::request(call,
+                   do_accumulate(call, origin_addr, o.count, op == MPI_NO_OP ? origin_datatype : o.datatype,
+                                 result_addr, r.count, r.datatype, true, target_rank, target_disp, t.count,
+                                 t.datatype, op, win, Form::request),
                    request);
 }
 

@@ -2,6 +2,7 @@
 // the queries, names, attributes, error handlers; MPI_Alloc_mem and
 // MPI_Free_mem (§8.2); MPI_Pcontrol (§14.2.4). See docs/design/rma.md.
 #include <cstdarg>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -95,6 +96,59 @@ int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_
   return MPI_SUCCESS;
 }
 
+// MPI_Win_shared_query and its _c form (whose disp_unit is an MPI_Aint).
+template <class Unit>
+int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_unit, void* baseptr) {
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
+  if (w->flavor == rma::Flavor::dynamic)
+    return call.fail(MPI_ERR_RMA_FLAVOR,
+                     "the window was made by MPI_Win_create_dynamic; MPI_Win_shared_query needs one made by "
+                     "MPI_Win_allocate_shared, MPI_Win_allocate or MPI_Win_create");
+  if (int e = call.not_null(size, "size")) return e;
+  if (int e = call.not_null(disp_unit, "disp_unit")) return e;
+  if (int e = call.not_null(baseptr, "baseptr")) return e;
+  if (rank != MPI_PROC_NULL)
+    if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
+  const bool in_segment = w->flavor != rma::Flavor::create;
+  const auto reachable = [&](int r) { return in_segment || r == w->rank; };
+  int r = rank;
+  if (rank == MPI_PROC_NULL) {
+    // The lowest rank of the shared memory domain with size > 0. A create
+    // window's domain is the caller alone, and, as in MPICH, it answers
+    // for itself only when it is the whole window.
+    r = -1;
+    if (in_segment) {
+      for (int i = 0; i < w->size && r < 0; ++i)
+        if (w->win_size[i] > 0) r = i;
+    } else if (w->size == 1 && w->win_size[0] > 0) {
+      r = 0;
+    }
+  }
+  void* p = nullptr;  // MPI_Alloc_mem's answer for size 0 may be NULL, and MPICH's is
+  if (r < 0 || !reachable(r)) {
+    *size = 0;
+    *disp_unit = 0;
+  } else {
+    *size = w->win_size[r];
+    *disp_unit = w->disp_unit[r];
+    if (*size > 0)
+      p = in_segment ? static_cast<void*>(w->memory_of(r)) : reinterpret_cast<void*>(w->base[r]);
+  }
+  std::memcpy(baseptr, &p, sizeof p);
+  return MPI_SUCCESS;
+}
+
+// The _c forms' disp_unit is an MPI_Aint; windows keep an int one.
+int disp_unit_arg(Call& call, MPI_Aint disp_unit, int* out) {
+  if (disp_unit > INT_MAX || disp_unit < INT_MIN)
+    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                     "argument disp_unit=%lld: a displacement unit beyond an int is not supported",
+                     static_cast<long long>(disp_unit));
+  *out = static_cast<int>(disp_unit);
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -113,6 +167,29 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
                             MPI_Win* win) {
   Call call("MPI_Win_allocate_shared");
   return make(call, rma::Flavor::shared, comm, size, disp_unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
+  Call call("MPI_Win_create_c");
+  int unit = 0;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::create, comm, size, unit, base, info, nullptr, win);
+}
+
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                       MPI_Win* win) {
+  Call call("MPI_Win_allocate_c");
+  int unit = 0;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::allocate, comm, size, unit, nullptr, info, baseptr, win);
+}
+
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
+                              MPI_Win* win) {
+  Call call("MPI_Win_allocate_shared_c");
+  int unit = 0;
+  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
+  return make(call, rma::Flavor::shared, comm, size, unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {
@@ -165,44 +242,12 @@ int MPI_Win_detach(MPI_Win win, const void* base) {
 // checks it), and an unreachable one disp_unit 0.
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   Call call("MPI_Win_shared_query");
-  rma::Window* w;
-  if (int e = win_arg(call, win, "win", &w)) return e;
-  if (w->flavor == rma::Flavor::dynamic)
-    return call.fail(MPI_ERR_RMA_FLAVOR,
-                     "the window was made by MPI_Win_create_dynamic; MPI_Win_shared_query needs one made by "
-                     "MPI_Win_allocate_shared, MPI_Win_allocate or MPI_Win_create");
-  if (int e = call.not_null(size, "size")) return e;
-  if (int e = call.not_null(disp_unit, "disp_unit")) return e;
-  if (int e = call.not_null(baseptr, "baseptr")) return e;
-  if (rank != MPI_PROC_NULL)
-    if (int e = api::rank_arg(call, *w, rank, "rank")) return e;
-  const bool in_segment = w->flavor != rma::Flavor::create;
-  const auto reachable = [&](int r) { return in_segment || r == w->rank; };
-  int r = rank;
-  if (rank == MPI_PROC_NULL) {
-    // The lowest rank of the shared memory domain with size > 0. A create
-    // window's domain is the caller alone, and, as in MPICH, it answers
-    // for itself only when it is the whole window.
-    r = -1;
-    if (in_segment) {
-      for (int i = 0; i < w->size && r < 0; ++i)
-        if (w->win_size[i] > 0) r = i;
-    } else if (w->size == 1 && w->win_size[0] > 0) {
-      r = 0;
-    }
-  }
-  void* p = nullptr;  // MPI_Alloc_mem's answer for size 0 may be NULL, and MPICH's is
-  if (r < 0 || !reachable(r)) {
-    *size = 0;
-    *disp_unit = 0;
-  } else {
-    *size = w->win_size[r];
-    *disp_unit = w->disp_unit[r];
-    if (*size > 0)
-      p = in_segment ? static_cast<void*>(w->memory_of(r)) : reinterpret_cast<void*>(w->base[r]);
-  }
-  std::memcpy(baseptr, &p, sizeof p);
-  return MPI_SUCCESS;
+  return shared_query(call, win, rank, size, disp_unit, baseptr);
+}
+
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint* size, MPI_Aint* disp_unit, void* baseptr) {
+  Call call("MPI_Win_shared_query_c");
+  return shared_query(call, win, rank, size, disp_unit, baseptr);
 }
 
 int MPI_Win_free(MPI_Win* win) {

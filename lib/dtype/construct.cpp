@@ -155,16 +155,29 @@ Envelope envelope(int combiner, std::vector<int> ints, std::vector<MPI_Aint> add
   return e;
 }
 
-// Types of the indexed family: blocks of `bl[i]` copies of old at byte displacement disp[i].
-TypePtr indexed_bytes(int count, const int* bl, const MPI_Aint* disp, const TypePtr& old, Envelope env,
+// The envelope of a type made by a _c constructor with a value that does not fit an int.
+Envelope large_envelope(int combiner, std::vector<int> ints, std::vector<MPI_Count> counts,
+                        std::vector<TypePtr> types) {
+  Envelope e;
+  e.combiner = combiner;
+  e.ints = std::move(ints);
+  e.counts = std::move(counts);
+  e.types = std::move(types);
+  return e;
+}
+
+// Types of the indexed family: blocks of `bl[i]` copies of old at byte
+// displacement disp[i]. I is int (the MPI-3 constructors) or MPI_Count (the _c ones).
+template <class I>
+TypePtr indexed_bytes(I count, const I* bl, const MPI_Aint* disp, const TypePtr& old, Envelope env,
                       std::string* why) {
   Members m;
   const Datatype& o = *old;
   const Span s = span_of(o);
-  std::map<int, NodePtr> runs;  // one node per block length, so equal blocks share it
+  std::map<I, NodePtr> runs;  // one node per block length, so equal blocks share it
   std::vector<std::pair<std::ptrdiff_t, NodePtr>> parts;
   parts.reserve(std::size_t(count));
-  for (int i = 0; i < count; ++i) {
+  for (I i = 0; i < count; ++i) {
     if (bl[i] == 0) continue;
     m.add(shifted(replicate(s, std::size_t(bl[i]), o.extent, m.ck), disp[i], m.ck), o, std::size_t(bl[i]));
     NodePtr& run = runs[bl[i]];
@@ -177,9 +190,10 @@ TypePtr indexed_bytes(int count, const int* bl, const MPI_Aint* disp, const Type
   return finish(std::move(d), m, false, why);
 }
 
-std::vector<MPI_Aint> scaled(int count, const int* disp, std::ptrdiff_t extent, Checked& ck) {
+template <class I>
+std::vector<MPI_Aint> scaled(I count, const I* disp, std::ptrdiff_t extent, Checked& ck) {
   std::vector<MPI_Aint> out(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) out[std::size_t(i)] = ck.mul(disp[i], extent);
+  for (I i = 0; i < count; ++i) out[std::size_t(i)] = ck.mul(disp[i], extent);
   return out;
 }
 
@@ -196,7 +210,8 @@ TypePtr make_contiguous(int count, const TypePtr& old, std::string* why) {
 }
 
 namespace {
-TypePtr vector_bytes(int count, int bl, MPI_Aint stride, const TypePtr& old, Envelope env, std::string* why) {
+TypePtr vector_bytes(MPI_Count count, MPI_Count bl, MPI_Aint stride, const TypePtr& old, Envelope env,
+                     std::string* why) {
   Members m;
   const Datatype& o = *old;
   if (count > 0 && bl > 0) {
@@ -266,15 +281,17 @@ TypePtr make_hindexed_block(int count, int blocklength, const MPI_Aint* displace
                        why);
 }
 
-TypePtr make_struct(int count, const int* blocklengths, const MPI_Aint* displacements, const TypePtr* types,
-                    std::string* why) {
+namespace {
+template <class I>
+TypePtr struct_bytes(I count, const I* blocklengths, const MPI_Aint* displacements, const TypePtr* types,
+                     Envelope env, std::string* why) {
   Members m;
-  std::map<std::pair<const Datatype*, int>, NodePtr> runs;
+  std::map<std::pair<const Datatype*, I>, NodePtr> runs;
   std::vector<std::pair<std::ptrdiff_t, NodePtr>> parts;
   parts.reserve(std::size_t(count));
-  for (int i = 0; i < count; ++i) {
+  for (I i = 0; i < count; ++i) {
     const Datatype& t = *types[i];
-    const int bl = blocklengths[i];
+    const I bl = blocklengths[i];
     if (bl == 0) continue;
     m.add(shifted(replicate(span_of(t), std::size_t(bl), t.extent, m.ck), displacements[i], m.ck), t,
           std::size_t(bl));
@@ -284,15 +301,25 @@ TypePtr make_struct(int count, const int* blocklengths, const MPI_Aint* displace
   }
   Datatype d;
   d.layout = seq(parts);
-  std::vector<int> ints{count};
-  ints.insert(ints.end(), blocklengths, blocklengths + count);
-  d.env = envelope(MPI_COMBINER_STRUCT, std::move(ints), {displacements, displacements + count},
-                   {types, types + count});
+  d.env = std::move(env);
   return finish(std::move(d), m, true, why);
 }
+}  // namespace
 
-TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
-                      const TypePtr& old, std::string* why) {
+TypePtr make_struct(int count, const int* blocklengths, const MPI_Aint* displacements, const TypePtr* types,
+                    std::string* why) {
+  std::vector<int> ints{count};
+  ints.insert(ints.end(), blocklengths, blocklengths + count);
+  return struct_bytes(count, blocklengths, displacements, types,
+                      envelope(MPI_COMBINER_STRUCT, std::move(ints), {displacements, displacements + count},
+                               {types, types + count}),
+                      why);
+}
+
+namespace {
+template <class I>
+TypePtr subarray_of(int ndims, const I* sizes, const I* subsizes, const I* starts, int order, const TypePtr& old,
+                    Envelope env, std::string* why) {
   const Datatype& o = *old;
   Checked ck;
   // Visit dimensions from the fastest-varying one outwards.
@@ -314,12 +341,7 @@ TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const in
   m.ck.ok = m.ck.ok && ck.ok;
   Datatype d;
   d.layout = shift(node, offset);
-  std::vector<int> ints{ndims};
-  ints.insert(ints.end(), sizes, sizes + ndims);
-  ints.insert(ints.end(), subsizes, subsizes + ndims);
-  ints.insert(ints.end(), starts, starts + ndims);
-  ints.push_back(order);
-  d.env = envelope(MPI_COMBINER_SUBARRAY, std::move(ints), {}, {old});
+  d.env = std::move(env);
   TypePtr t = finish(std::move(d), m, false, why);
   if (!t) return t;
   // The subarray spans the whole array: lb 0, extent the full array (§4.1.3).
@@ -328,13 +350,25 @@ TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const in
   t->lb_marker = t->ub_marker = true;
   return t;
 }
+}  // namespace
 
-long long darray_block_size(int darg, int gsize, int psize) {
-  if (darg != MPI_DISTRIBUTE_DFLT_DARG) return darg;
-  return (static_cast<long long>(gsize) + psize - 1) / psize;
+TypePtr make_subarray(int ndims, const int* sizes, const int* subsizes, const int* starts, int order,
+                      const TypePtr& old, std::string* why) {
+  std::vector<int> ints{ndims};
+  ints.insert(ints.end(), sizes, sizes + ndims);
+  ints.insert(ints.end(), subsizes, subsizes + ndims);
+  ints.insert(ints.end(), starts, starts + ndims);
+  ints.push_back(order);
+  return subarray_of(ndims, sizes, subsizes, starts, order, old,
+                     envelope(MPI_COMBINER_SUBARRAY, std::move(ints), {}, {old}), why);
 }
 
-DarrayDim darray_dim(int distrib, int darg, int gsize, int psize, int coord) {
+long long darray_block_size(int darg, long long gsize, int psize) {
+  if (darg != MPI_DISTRIBUTE_DFLT_DARG) return darg;
+  return (gsize + psize - 1) / psize;
+}
+
+DarrayDim darray_dim(int distrib, int darg, long long gsize, int psize, int coord) {
   // BLOCK is cyclic(darg) with darg * psize >= gsize (one block at most);
   // NONE is one block of the whole dimension on a grid of one (§4.1.4).
   long long block;
@@ -363,8 +397,10 @@ DarrayDim darray_dim(int distrib, int darg, int gsize, int psize, int coord) {
   return d;
 }
 
-TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
-                    const int* psizes, int order, const TypePtr& old, std::string* why) {
+namespace {
+template <class I>
+TypePtr darray_of(int size, int rank, int ndims, const I* gsizes, const int* distribs, const int* dargs,
+                  const int* psizes, int order, const TypePtr& old, std::string* why) {
   // The process grid is row-major whatever the array order (§4.1.4).
   std::vector<int> coords(static_cast<std::size_t>(ndims));
   for (int i = 0, left = rank, procs = size; i < ndims; ++i) {
@@ -382,13 +418,14 @@ TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int*
     const std::ptrdiff_t first = ck.mul(std::ptrdiff_t(d.first), ex);
     const std::ptrdiff_t whole = ck.mul(std::ptrdiff_t(gsizes[i]), ex);
     const std::ptrdiff_t tail = ck.mul(std::ptrdiff_t(d.count), stride);
-    if (!ck.ok || d.count > INT_MAX || d.block > INT_MAX) return fail(why, kTooBig);
-    TypePtr u = make_hvector(int(d.count), int(d.block), stride, t, why);
+    if (!ck.ok) return fail(why, kTooBig);
+    TypePtr u = vector_bytes(d.count, d.block, stride, t, large_envelope(MPI_COMBINER_HVECTOR, {}, {d.count, d.block, stride}, {t}), why);
     if (u && d.rem > 0) {
-      const int bl[2] = {1, int(d.rem)};
+      const MPI_Count bl[2] = {1, d.rem};
       const MPI_Aint disp[2] = {0, tail};
       const TypePtr types[2] = {u, t};
-      u = make_struct(2, bl, disp, types, why);
+      u = struct_bytes(MPI_Count(2), bl, disp, types,
+                       large_envelope(MPI_COMBINER_STRUCT, {}, {2, 1, d.rem, 0, tail}, {u, t}), why);
     }
     if (u && first != 0) {
       const int one = 1;
@@ -399,13 +436,21 @@ TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int*
     if (!u) return u;
     t = std::move(u);
   }
+  if (t == old) t = make_dup(old);  // unreachable with ndims >= 1; keeps old's object untouched
+  return t;
+}
+}  // namespace
+
+TypePtr make_darray(int size, int rank, int ndims, const int* gsizes, const int* distribs, const int* dargs,
+                    const int* psizes, int order, const TypePtr& old, std::string* why) {
+  TypePtr t = darray_of(size, rank, ndims, gsizes, distribs, dargs, psizes, order, old, why);
+  if (!t) return t;
   std::vector<int> ints{size, rank, ndims};
   ints.insert(ints.end(), gsizes, gsizes + ndims);
   ints.insert(ints.end(), distribs, distribs + ndims);
   ints.insert(ints.end(), dargs, dargs + ndims);
   ints.insert(ints.end(), psizes, psizes + ndims);
   ints.push_back(order);
-  if (t == old) t = make_dup(old);  // unreachable with ndims >= 1; keeps old's object untouched
   t->env = envelope(MPI_COMBINER_DARRAY, std::move(ints), {}, {old});
   return t;
 }
@@ -436,6 +481,116 @@ TypePtr make_dup(const TypePtr& old) {
   t->handle = MPI_DATATYPE_NULL;
   t->handle_refs = 0;
   t->env = envelope(MPI_COMBINER_DUP, {}, {}, {old});
+  return t;
+}
+
+// ---- the large-count constructors (MPI-4.1 §5.1.2-5.1.7, the _c bindings) ----
+// The same types as above from MPI_Count arguments; their envelopes hold the
+// counts and displacements as large counts (Envelope::counts).
+
+namespace {
+std::vector<MPI_Count> joined(std::initializer_list<MPI_Count> head, std::initializer_list<std::pair<const MPI_Count*, MPI_Count>> arrays) {
+  std::vector<MPI_Count> out(head);
+  for (const auto& [p, n] : arrays) out.insert(out.end(), p, p + n);
+  return out;
+}
+}  // namespace
+
+TypePtr make_contiguous_c(MPI_Count count, const TypePtr& old, std::string* why) {
+  Members m;
+  const Datatype& o = *old;
+  if (count > 0) m.add(replicate(span_of(o), std::size_t(count), o.extent, m.ck), o, std::size_t(count));
+  Datatype d;
+  d.layout = repeat(std::size_t(count), o.extent, o.layout);
+  d.env = large_envelope(MPI_COMBINER_CONTIGUOUS, {}, {count}, {old});
+  return finish(std::move(d), m, false, why);
+}
+
+TypePtr make_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, const TypePtr& old,
+                      std::string* why) {
+  Checked ck;
+  const MPI_Aint bytes = ck.mul(stride, old->extent);
+  if (!ck.ok) return fail(why, kTooBig);
+  return vector_bytes(count, blocklength, bytes, old,
+                      large_envelope(MPI_COMBINER_VECTOR, {}, {count, blocklength, stride}, {old}), why);
+}
+
+TypePtr make_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, const TypePtr& old,
+                       std::string* why) {
+  return vector_bytes(count, blocklength, stride, old,
+                      large_envelope(MPI_COMBINER_HVECTOR, {}, {count, blocklength, stride}, {old}), why);
+}
+
+TypePtr make_indexed_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                       const TypePtr& old, std::string* why) {
+  Checked ck;
+  const std::vector<MPI_Aint> disp = scaled(count, displacements, old->extent, ck);
+  if (!ck.ok) return fail(why, kTooBig);
+  return indexed_bytes(count, blocklengths, disp.data(), old,
+                       large_envelope(MPI_COMBINER_INDEXED, {},
+                                      joined({count}, {{blocklengths, count}, {displacements, count}}), {old}),
+                       why);
+}
+
+TypePtr make_hindexed_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                        const TypePtr& old, std::string* why) {
+  const std::vector<MPI_Aint> disp(displacements, displacements + count);
+  return indexed_bytes(count, blocklengths, disp.data(), old,
+                       large_envelope(MPI_COMBINER_HINDEXED, {},
+                                      joined({count}, {{blocklengths, count}, {displacements, count}}), {old}),
+                       why);
+}
+
+TypePtr make_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count* displacements,
+                             const TypePtr& old, std::string* why) {
+  Checked ck;
+  const std::vector<MPI_Aint> disp = scaled(count, displacements, old->extent, ck);
+  if (!ck.ok) return fail(why, kTooBig);
+  const std::vector<MPI_Count> bl(std::size_t(count), blocklength);
+  return indexed_bytes(count, bl.data(), disp.data(), old,
+                       large_envelope(MPI_COMBINER_INDEXED_BLOCK, {},
+                                      joined({count, blocklength}, {{displacements, count}}), {old}),
+                       why);
+}
+
+TypePtr make_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count* displacements,
+                              const TypePtr& old, std::string* why) {
+  const std::vector<MPI_Count> bl(std::size_t(count), blocklength);
+  const std::vector<MPI_Aint> disp(displacements, displacements + count);
+  return indexed_bytes(count, bl.data(), disp.data(), old,
+                       large_envelope(MPI_COMBINER_HINDEXED_BLOCK, {},
+                                      joined({count, blocklength}, {{displacements, count}}), {old}),
+                       why);
+}
+
+TypePtr make_struct_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                      const TypePtr* types, std::string* why) {
+  const std::vector<MPI_Aint> disp(displacements, displacements + count);
+  return struct_bytes(count, blocklengths, disp.data(), types,
+                      large_envelope(MPI_COMBINER_STRUCT, {},
+                                     joined({count}, {{blocklengths, count}, {displacements, count}}),
+                                     {types, types + count}),
+                      why);
+}
+
+TypePtr make_subarray_c(int ndims, const MPI_Count* sizes, const MPI_Count* subsizes, const MPI_Count* starts,
+                        int order, const TypePtr& old, std::string* why) {
+  return subarray_of(ndims, sizes, subsizes, starts, order, old,
+                     large_envelope(MPI_COMBINER_SUBARRAY, {ndims, order},
+                                    joined({}, {{sizes, ndims}, {subsizes, ndims}, {starts, ndims}}), {old}),
+                     why);
+}
+
+TypePtr make_darray_c(int size, int rank, int ndims, const MPI_Count* gsizes, const int* distribs,
+                      const int* dargs, const int* psizes, int order, const TypePtr& old, std::string* why) {
+  TypePtr t = darray_of(size, rank, ndims, gsizes, distribs, dargs, psizes, order, old, why);
+  if (!t) return t;
+  std::vector<int> ints{size, rank, ndims};
+  ints.insert(ints.end(), distribs, distribs + ndims);
+  ints.insert(ints.end(), dargs, dargs + ndims);
+  ints.insert(ints.end(), psizes, psizes + ndims);
+  ints.push_back(order);
+  t->env = large_envelope(MPI_COMBINER_DARRAY, std::move(ints), joined({}, {{gsizes, ndims}}), {old});
   return t;
 }
 

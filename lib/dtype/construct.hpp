@@ -54,12 +54,39 @@ struct DarrayDim {
   long long first = 0, block = 0, count = 0, stride = 0, rem = 0;
   long long owned() const { return count * block + rem; }
 };
-DarrayDim darray_dim(int distrib, int darg, int gsize, int psize, int coord);
+DarrayDim darray_dim(int distrib, int darg, long long gsize, int psize, int coord);
 // The block size MPI_DISTRIBUTE_BLOCK uses: darg, or ceil(gsize / psize) for MPI_DISTRIBUTE_DFLT_DARG.
-long long darray_block_size(int darg, int gsize, int psize);
+long long darray_block_size(int darg, long long gsize, int psize);
 
 TypePtr make_resized(const TypePtr& old, MPI_Aint lb, MPI_Aint extent, std::string* why);
 // Same layout, bounds and commit state; name and attributes are the caller's business.
 TypePtr make_dup(const TypePtr& old);
+
+// The large-count constructors (MPI-4.1, the MPI_Type_*_c bindings): the
+// same types from MPI_Count counts and displacements (byte displacements for
+// the h forms and struct), whose envelopes record them as large counts
+// (Envelope::counts), so that MPI_Type_get_contents_c returns them and the
+// int form of get_envelope/get_contents refuses with MPI_ERR_VALUE_TOO_LARGE.
+// lib/api calls them only when some value does not fit an int. (Resized
+// has none: its MPI_Aint bounds are 64 bits in both forms.)
+TypePtr make_contiguous_c(MPI_Count count, const TypePtr& old, std::string* why);
+TypePtr make_vector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, const TypePtr& old,
+                      std::string* why);
+TypePtr make_hvector_c(MPI_Count count, MPI_Count blocklength, MPI_Count stride, const TypePtr& old,
+                       std::string* why);
+TypePtr make_indexed_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                       const TypePtr& old, std::string* why);
+TypePtr make_hindexed_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                        const TypePtr& old, std::string* why);
+TypePtr make_indexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count* displacements,
+                             const TypePtr& old, std::string* why);
+TypePtr make_hindexed_block_c(MPI_Count count, MPI_Count blocklength, const MPI_Count* displacements,
+                              const TypePtr& old, std::string* why);
+TypePtr make_struct_c(MPI_Count count, const MPI_Count* blocklengths, const MPI_Count* displacements,
+                      const TypePtr* types, std::string* why);
+TypePtr make_subarray_c(int ndims, const MPI_Count* sizes, const MPI_Count* subsizes, const MPI_Count* starts,
+                        int order, const TypePtr& old, std::string* why);
+TypePtr make_darray_c(int size, int rank, int ndims, const MPI_Count* gsizes, const int* distribs,
+                      const int* dargs, const int* psizes, int order, const TypePtr& old, std::string* why);
 
 }  // namespace ringmpi::dtype

@@ -52,6 +52,13 @@ struct Envelope {
   std::vector<int> ints;
   std::vector<MPI_Aint> addrs;
   std::vector<TypePtr> types;
+  // A type made by a large-count constructor (MPI_Type_*_c) with a value
+  // that does not fit an int: its counts and displacements, in the order
+  // MPI-4.1's get_contents_c returns them (then `addrs` is empty and `ints`
+  // holds only the int arguments, e.g. subarray's ndims and order).
+  std::vector<MPI_Count> counts;
+  // Block length i of a struct, whichever constructor made it.
+  MPI_Count struct_blocklength(std::size_t i) const { return counts.empty() ? ints[i + 1] : counts[i + 1]; }
 };
 
 inline constexpr std::size_t kMaxFlatBlocks = 64;
@@ -88,6 +95,8 @@ struct Datatype {
 // A reduction operation (functions in op.hpp).
 struct Op {
   MPI_User_function* fn = nullptr;  // user ops only
+  MPI_User_function_c* fn_c = nullptr;  // user ops of MPI_Op_create_c (an MPI_Count length)
+  bool user() const { return fn != nullptr || fn_c != nullptr; }
   bool commute = true;
   MPI_Op builtin = MPI_OP_NULL;     // predefined ops: their handle
   const char* name = "";

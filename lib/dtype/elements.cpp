@@ -19,7 +19,7 @@ MPI_Count partial_elements(const Datatype& t, MPI_Count rem) {
     MPI_Count n = 0;
     for (std::size_t i = 0; i < t.env.types.size(); ++i) {
       const Datatype& c = *t.env.types[i];
-      const MPI_Count bl = t.env.ints[i + 1];
+      const MPI_Count bl = t.env.struct_blocklength(i);
       const MPI_Count bytes = bl * MPI_Count(c.size);
       if (rem < bytes) {
         const MPI_Count more = elements_in(c, rem);
@@ -41,7 +41,7 @@ MPI_Count partial_bytes(const Datatype& t, MPI_Count n) {
     MPI_Count bytes = 0;
     for (std::size_t i = 0; i < t.env.types.size(); ++i) {
       const Datatype& c = *t.env.types[i];
-      const MPI_Count bl = t.env.ints[i + 1];
+      const MPI_Count bl = t.env.struct_blocklength(i);
       if (n < bl * c.elements) return bytes + bytes_of_elements(c, n);
       n -= bl * c.elements;
       bytes += bl * MPI_Count(c.size);

@@ -273,7 +273,7 @@ void each_run(const Datatype& t, MPI_Count copies, F& f) {
   }
   if (t.env.combiner == MPI_COMBINER_STRUCT) {
     for (MPI_Count c = 0; c < copies; ++c)
-      for (std::size_t i = 0; i < t.env.types.size(); ++i) each_run(*t.env.types[i], t.env.ints[i + 1], f);
+      for (std::size_t i = 0; i < t.env.types.size(); ++i) each_run(*t.env.types[i], t.env.struct_blocklength(i), f);
     return;
   }
   // Every other combiner repeats its one old type.
@@ -339,7 +339,7 @@ MPI_Count external32_size(const Datatype& t) {
   if (t.env.combiner == MPI_COMBINER_STRUCT) {
     MPI_Count total = 0;
     for (std::size_t i = 0; i < t.env.types.size(); ++i)
-      total += t.env.ints[i + 1] * external32_size(*t.env.types[i]);
+      total += t.env.struct_blocklength(i) * external32_size(*t.env.types[i]);
     return total;
   }
   const Datatype& o = *t.env.types[0];  // every other combiner repeats its one old type

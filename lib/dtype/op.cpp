@@ -62,6 +62,13 @@ MPI_Op new_op(MPI_User_function* fn, bool commute) {
   return state().ops.add(std::move(op));
 }
 
+MPI_Op new_op_c(MPI_User_function_c* fn, bool commute) {
+  auto op = std::make_unique<Op>();
+  op->fn_c = fn;
+  op->commute = commute;
+  return state().ops.add(std::move(op));
+}
+
 void free_op(MPI_Op h) { state().ops.remove(h); }
 
 std::string op_name(MPI_Op h) {
@@ -105,6 +112,11 @@ int reduce(const Op& op, const void* in, void* inout, int count, const Datatype&
     int len = count;
     MPI_Datatype dt = type;
     op.fn(const_cast<void*>(in), inout, &len, &dt);
+    return MPI_SUCCESS;
+  }
+  if (op.fn_c) {
+    MPI_Datatype dt = type;
+    op.fn_c(const_cast<void*>(in), inout, MPI_Count(count), &dt);
     return MPI_SUCCESS;
   }
   const MPI_Op h = op.builtin;

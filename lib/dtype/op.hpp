@@ -22,6 +22,7 @@ void install_predefined_ops(State& s);
 // The op behind h, or nullptr for an invalid/freed handle.
 const Op* lookup_op(MPI_Op h);
 MPI_Op new_op(MPI_User_function* fn, bool commute);  // MPI_OP_NULL when the table is full
+MPI_Op new_op_c(MPI_User_function_c* fn, bool commute);  // MPI_Op_create_c
 void free_op(MPI_Op h);
 
 // Whether op can combine data of type t: the check every reduction makes

@@ -83,19 +83,21 @@ int bsend_start(State& s, const SendArgs& a, int dest_world) {
   return MPI_SUCCESS;
 }
 
-int buffer_attach(void* buffer, int size) {
+int buffer_attach(void* buffer, std::size_t size) {
   State& s = state();
   if (s.bsend.base) {
     set_error_detail("a buffer of %zu bytes is already attached; MPI_Buffer_detach it first", s.bsend.size);
     return MPI_ERR_BUFFER;
   }
   s.bsend.base = static_cast<std::byte*>(buffer);
-  s.bsend.size = static_cast<std::size_t>(size);
+  s.bsend.size = size;
   s.bsend.used.clear();
   return MPI_SUCCESS;
 }
 
-int buffer_detach(void* buffer_addr, int* size) {
+std::size_t buffer_attached_size() { return state().bsend.base ? state().bsend.size : 0; }
+
+int buffer_detach(void* buffer_addr, std::size_t* size) {
   State& s = state();
   if (!s.bsend.base) {
     // MPI-3.1 §3.6.1 leaves this to the implementation; MPICH and Open MPI
@@ -107,7 +109,7 @@ int buffer_detach(void* buffer_addr, int* size) {
   // Blocks until every buffered message has left the buffer.
   wait_until([&s] { return s.bsend.used.empty(); });
   *static_cast<void**>(buffer_addr) = s.bsend.base;
-  *size = static_cast<int>(s.bsend.size);
+  *size = s.bsend.size;
   s.bsend = BsendBuffer{};
   return MPI_SUCCESS;
 }

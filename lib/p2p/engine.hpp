@@ -110,7 +110,9 @@ int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* t
 MPI_Comm message_comm(MPI_Message m);
 
 // Buffered sends (MPI_Buffer_attach / MPI_Buffer_detach).
-int buffer_attach(void* buffer, int size);
-int buffer_detach(void* buffer_addr, int* size);
+int buffer_attach(void* buffer, std::size_t size);
+int buffer_detach(void* buffer_addr, std::size_t* size);
+// The size of the attached buffer (0 when none is).
+std::size_t buffer_attached_size();
 
 }  // namespace ringmpi::p2p

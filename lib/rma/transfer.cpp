@@ -285,7 +285,7 @@ void small_compare_and_swap(Window& w, int target, std::byte* at, const void* or
 std::string accumulate_mismatch(MPI_Op op, const dtype::Datatype& t) {
   const dtype::Op* o = dtype::lookup_op(op);
   if (o == nullptr) return "op is not a valid operation";
-  if (o->fn != nullptr) return "user-defined operations cannot be used in accumulate calls (MPI-3.1 §11.3.4)";
+  if (o->user()) return "user-defined operations cannot be used in accumulate calls (MPI-3.1 §11.3.4)";
   if (op == MPI_REPLACE || op == MPI_NO_OP) return "";
   if (t.size == 0) return "";  // no basic component: nothing to combine, nothing to mismatch
   if (t.basic == MPI_DATATYPE_NULL)
