@@ -132,5 +132,5 @@ TEST_CASE("options: --universe-size N (also --usize), a positive number") {
   CHECK(parse({"-usize=3", "-n", "2", "./prog"}).options.universe_size == 3);
   CHECK(parse({"--universe-size", "0", "./prog"}).action == ParseResult::Action::error);
   CHECK(parse({"--universe-size", "x", "./prog"}).action == ParseResult::Action::error);
-  CHECK(usage_text().find("--universe-size N") != std::string::npos);
+  CHECK(usage_text().find("--universe-size, --usize N") != std::string::npos);
 }
