@@ -117,7 +117,7 @@ void check_type(MPI_Datatype h, std::initializer_list<MPI_Op> ops) {
           for (int i = 0; i < n && bad < 0; ++i) {
             T got;
             std::memcpy(&got, io.data() + aio + i * S, S);
-            if (!same(got, want[std::size_t(i)])) bad = i;
+            if (!same<T>(got, want[std::size_t(i)])) bad = i;
           }
           CHECK(bad == -1);
           CHECK(in == in_before);  // the input is not written
