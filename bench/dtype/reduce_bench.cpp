@@ -90,6 +90,11 @@ void BM_reduce(benchmark::State& state, MPI_Op op, MPI_Datatype type) {
   bytes_done(state);
 }
 
+void BM_reduce_double(benchmark::State& state, MPI_Op op) { BM_reduce<double>(state, op, MPI_DOUBLE); }
+void BM_reduce_float(benchmark::State& state, MPI_Op op) { BM_reduce<float>(state, op, MPI_FLOAT); }
+void BM_reduce_int(benchmark::State& state, MPI_Op op) { BM_reduce<int>(state, op, MPI_INT); }
+void BM_reduce_long_long(benchmark::State& state, MPI_Op op) { BM_reduce<long long>(state, op, MPI_LONG_LONG); }
+
 void sizes(benchmark::internal::Benchmark* b) {
   for (long bytes = 64; bytes <= (1L << 20); bytes *= 4) b->Arg(bytes);
 }
@@ -99,11 +104,11 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_memcpy)->Apply(sizes);
 BENCHMARK_TEMPLATE(BM_plain_sum, double)->Apply(sizes);
 BENCHMARK_TEMPLATE(BM_sse2_sum, double)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_reduce<double>, sum_double, MPI_SUM, MPI_DOUBLE)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_reduce<double>, max_double, MPI_MAX, MPI_DOUBLE)->Apply(sizes);
+BENCHMARK_CAPTURE(BM_reduce_double, sum, MPI_SUM)->Apply(sizes);
+BENCHMARK_CAPTURE(BM_reduce_double, max, MPI_MAX)->Apply(sizes);
 BENCHMARK_TEMPLATE(BM_plain_sum, int)->Apply(sizes);
 BENCHMARK_TEMPLATE(BM_sse2_sum, int)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_reduce<int>, sum_int, MPI_SUM, MPI_INT)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_reduce<float>, max_float, MPI_MAX, MPI_FLOAT)->Apply(sizes);
-BENCHMARK_CAPTURE(BM_reduce<long long>, max_long_long, MPI_MAX, MPI_LONG_LONG)->Apply(sizes);
+BENCHMARK_CAPTURE(BM_reduce_int, sum, MPI_SUM)->Apply(sizes);
+BENCHMARK_CAPTURE(BM_reduce_float, max, MPI_MAX)->Apply(sizes);
+BENCHMARK_CAPTURE(BM_reduce_long_long, max, MPI_MAX)->Apply(sizes);
 BENCHMARK_MAIN();
