@@ -2,6 +2,8 @@
 // intra- and intercommunicators: argument checks (and mpiexec --check's
 // agreement across ranks, api/coll_check.hpp), then the first of these that
 // takes the call (docs/design/collectives.md):
+//   0. a call whose arguments say that no rank moves a byte returns at once
+//      (nothing_moves: zero-byte collectives, not under --check);
 //   1. the communicator's shared segment (coll/seg.hpp): a blocking call on
 //      an intracommunicator that has a segment, unless its family is forced
 //      to messages (RINGMPI_COLL_<family>=2) or the segment algorithm
