@@ -3,7 +3,8 @@
 // logical and byte groups: every length 0..67 (empty, shorter than one
 // vector, the vector loop plus every tail), buffers at odd byte offsets (the
 // element type misaligned: MPI_Reduce_local may be handed packed bytes), and
-// guard bytes after the end that must stay untouched. Floating values include
+// guard bytes after the end that must stay untouched; both the AVX2 clone
+// and the baseline one. Floating values include
 // NaN, infinities and signed zeros: MAX/MIN keep the inout value when either
 // side is NaN, as the scalar `a > b ? a : b` does.
 #include <doctest/doctest.h>
@@ -16,6 +17,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
 
 using namespace ringmpi::dtype;
@@ -89,15 +91,20 @@ bool same(T x, T y) {
   }
 }
 
+// Through dtype::reduce (the clone this CPU runs best), and the build
+// target's clone called directly (`baseline`: on an AVX2 machine the SSE2
+// code would otherwise go untested).
 template <class T>
 void check_type(MPI_Datatype h, std::initializer_list<MPI_Op> ops) {
   constexpr std::size_t S = sizeof(T);
   constexpr std::size_t kGuard = 16;
+  for (bool baseline : {false, true})
   for (MPI_Op op : ops)
     for (int n = 0; n <= 67; ++n)
       for (std::size_t ain : {std::size_t(0), std::size_t(1), std::size_t(3)})
         for (std::size_t aio : {std::size_t(0), std::size_t(5), S})  // S: aligned, but not to the vector
         {
+          CAPTURE(baseline);
           CAPTURE(op_name(op));
           CAPTURE(n);
           CAPTURE(ain);
@@ -112,7 +119,13 @@ void check_type(MPI_Datatype h, std::initializer_list<MPI_Op> ops) {
             want[std::size_t(i)] = ref<T>(op, a, b);
           }
           const std::vector<unsigned char> in_before = in, io_before = io;
-          REQUIRE(reduce(op, in.data() + ain, io.data() + aio, n, h) == MPI_SUCCESS);
+          if (baseline) {
+            const Kernel k = kernel_for(op, h, Isa::baseline);
+            REQUIRE(static_cast<bool>(k));
+            k(in.data() + ain, io.data() + aio, std::size_t(n));
+          } else {
+            REQUIRE(reduce(op, in.data() + ain, io.data() + aio, n, h) == MPI_SUCCESS);
+          }
           int bad = -1;  // the first element that differs
           for (int i = 0; i < n && bad < 0; ++i) {
             T got;
