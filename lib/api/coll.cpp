@@ -29,6 +29,7 @@
 #include "coll/movement.hpp"
 #include "coll/seg.hpp"
 #include "dtype/op.hpp"
+#include "p2p/extension.hpp"
 
 using namespace ringmpi;
 using namespace ringmpi::api;
@@ -116,11 +117,14 @@ bool nothing_moves(const comm::Comm& c, Bytes bytes) {
   return !c.inter && !core::rt().check_mode && bytes() == 0;
 }
 // The call's end when nothing_moves(): a nonblocking form gets a request
-// that is already complete (an empty schedule: no message, no wait).
-int complete_empty(Call& call, comm::Comm& c, MPI_Comm comm, MPI_Request* req) {
+// that is already complete (a pooled one, as request-based RMA's: no
+// schedule, no tag, no message).
+int complete_empty(Call& call, MPI_Comm comm, MPI_Request* req) {
   core::count(core::Counter::coll_zero_byte);
   if (!req) return MPI_SUCCESS;
-  return dispatch(call, coll::make_schedule(c), comm, req);
+  if (p2p::start_completed(comm, 0, req) != MPI_SUCCESS)
+    return call.fail(MPI_ERR_INTERN, "no request is free for this operation");
+  return MPI_SUCCESS;
 }
 
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
@@ -142,7 +146,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, *c, comm, req);
+  if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
   Pending chk =
       agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
@@ -188,7 +192,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   }
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
                                                          : std::size_t(sendcount) * st->size; }))
-    return complete_empty(call, *c, comm, req);
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::gather : Rule::pairs,
                        .root = root,
@@ -269,7 +273,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   }
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
                                                          : std::size_t(recvcount) * rt->size; }))
-    return complete_empty(call, *c, comm, req);
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::scatter : Rule::pairs,
                        .root = root,
@@ -342,7 +346,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
   if (uniform && nothing_moves(*c, [&] { return std::size_t(recvcounts[0]) * rt->size; }))
-    return complete_empty(call, *c, comm, req);
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
@@ -431,7 +435,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (!in_place)
     if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
   if (uniform && nothing_moves(*c, [&] { return n > 0 ? std::size_t(recvcounts[0]) * rt->size : 0; }))
-    return complete_empty(call, *c, comm, req);
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
@@ -597,7 +601,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
       return e;
   if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, *c, comm, req);
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
@@ -629,7 +633,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, *c, comm, req);
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
     const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
@@ -670,7 +674,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
       return e;
   }
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
-  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, *c, comm, req);
+  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = Rule::counts,
                        .op = op,
@@ -721,7 +725,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, *c, comm, req);
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
     const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);
