@@ -77,9 +77,10 @@ void loop_default(const void* in, void* inout, std::size_t n) {
 // The same loop compiled for AVX2 (32-byte vectors, and 64-bit integer
 // compares for MAX/MIN of 64-bit integers), chosen at run time when the CPU
 // has it: a build for generic x86-64 otherwise stops at SSE2's 16 bytes.
-// Loads and stores of AVX code take any address, so buffers misaligned for
-// the element type (allowed: MPI_Reduce_local on a packed byte buffer)
-// still work.
+// Both clones load and store with unaligned instructions (movupd, vmovupd:
+// GCC does not peel for alignment here), so buffers misaligned for the
+// element type (allowed: MPI_Reduce_local on a packed byte buffer) still
+// work; test unit-dtype_kernels runs both at odd offsets.
 template <class T, class F>
 [[gnu::target("avx2")]] void loop_avx2(const void* in, void* inout, std::size_t n) {
   body<T, F>(static_cast<const T*>(in), static_cast<T*>(inout), n);
