@@ -6,8 +6,9 @@
  * MPI_REPLACE (every element one origin's value) and MPI_Get_accumulate
  * with MPI_NO_OP (a fetch of the whole range). Exact results every time, on
  * an MPI_Win_allocate window (the one-pass path, counted by acc_direct) and
- * an MPI_Win_create window (remote memory: the general path), and at a
- * misaligned displacement (the general path again). */
+ * an MPI_Win_create window (remote memory: the general path), at a
+ * misaligned displacement (folds take the general path, copies need no
+ * alignment) and with a contiguous derived type. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
