@@ -8,6 +8,10 @@
  *   put_bw_fence / get_bw_fence     16 ops of `bytes` then a fence (MB/s)
  *   shm_ping                        half round trip through loads and stores on a
  *                                   MPI_Win_allocate_shared window (us)
+ *   acc_lat_flush / put_lat_large   osu_acc_latency's figure: one MPI_Accumulate
+ *                                   (MPI_DOUBLE, MPI_SUM) of `bytes` + MPI_Win_flush,
+ *                                   and one MPI_Put of the same size + flush (us),
+ *                                   at 64 KiB and 1 MiB
  * Options: -i ITERS (latency iterations, default 20000), -m MAXBYTES (4 MiB). */
 #include <mpi.h>
 #include <stdio.h>
@@ -94,6 +98,28 @@ static double bw(MPI_Win win, char* buf, long bytes, int iters, int get, int fen
   return t > 0 ? (double)bytes * WINDOW * iters / t / 1e6 : 0;
 }
 
+/* One accumulate (or put) of `bytes` of doubles + a flush, per iteration (us). */
+static double lat_large(MPI_Win win, double* buf, long bytes, int iters, int acc) {
+  const int n = (int)(bytes / sizeof(double));
+  double us = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters; ++i) {
+      if (acc)
+        MPI_Accumulate(buf, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, MPI_SUM, win);
+      else
+        MPI_Put(buf, n, MPI_DOUBLE, 1, 0, n, MPI_DOUBLE, win);
+      MPI_Win_flush(1, win);
+    }
+    us = (MPI_Wtime() - t0) * 1e6 / iters;
+    MPI_Win_unlock(1, win);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return us;
+}
+
 static double shm_ping(int iters) {
   MPI_Win win;
   volatile long long* mine;
@@ -155,6 +181,14 @@ int main(int argc, char** argv) {
     report("get_bw_flush", b, bw(win, buf, b, it, 1, 0), "MB/s");
     report("put_bw_fence", b, bw(win, buf, b, it, 0, 1), "MB/s");
     report("get_bw_fence", b, bw(win, buf, b, it, 1, 1), "MB/s");
+  }
+  for (long b = 64L << 10; b <= (1L << 20) && b <= maxbytes; b *= 16) {
+    int it = (int)((256L << 20) / b);
+    if (it > iters) it = iters;
+    memset(buf, 0, b); /* doubles of value 0: the sums stay finite */
+    lat_large(win, (double*)buf, b, it / 10 + 1, 1); /* warm-up */
+    report("acc_lat_flush", b, lat_large(win, (double*)buf, b, it, 1), "us");
+    report("put_lat_large", b, lat_large(win, (double*)buf, b, it, 0), "us");
   }
   MPI_Win_free(&win);
   free(buf);

@@ -2,6 +2,8 @@
 // intra- and intercommunicators: argument checks (and mpiexec --check's
 // agreement across ranks, api/coll_check.hpp), then the first of these that
 // takes the call (docs/design/collectives.md):
+//   0. a call whose arguments say that no rank moves a byte returns at once
+//      (nothing_moves: zero-byte collectives, not under --check);
 //   1. the communicator's shared segment (coll/seg.hpp): a blocking call on
 //      an intracommunicator that has a segment, unless its family is forced
 //      to messages (RINGMPI_COLL_<family>=2) or the segment algorithm
@@ -32,6 +34,7 @@
 #include "coll/seg.hpp"
 #include "dtype/construct.hpp"
 #include "dtype/op.hpp"
+#include "p2p/extension.hpp"
 
 using namespace ringmpi;
 using namespace ringmpi::api;
@@ -100,6 +103,35 @@ void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
   Call::note_args(core::Runtime::CallArgs::Kind::coll, root, 0, count, comm, type);
 }
 
+// Zero-byte collectives (issue 36). A collective whose own arguments tell
+// this rank that no rank moves a byte -- by the standard's matching rules:
+// a bcast's or a reduction's count and datatype are the same on every rank,
+// a gather's recvcount at the root matches every rank's send and each
+// rank's send matches it, likewise for scatter, allgather, alltoall and
+// reduce_scatter's recvcounts (the v forms' other counts are not known
+// here, so they always run) -- and that promises no synchronisation
+// (MPI-4.1 §6.1: only MPI_Barrier must synchronise) is complete at once,
+// without meeting the other ranks. Every rank draws the same conclusion
+// from its own arguments, so the collectives after it still match in order.
+// Never under mpiexec --check (the round trip is how ranks compare their
+// arguments, api/coll_check.hpp), nor on intercommunicators (there a root
+// group's other ranks pass no count). The arguments are checked first, as
+// for any call. `bytes` is called only where it applies.
+template <class Bytes>
+bool nothing_moves(const comm::Comm& c, Bytes bytes) {
+  return !c.inter && !core::rt().check_mode && bytes() == 0;
+}
+// The call's end when nothing_moves(): a nonblocking form gets a request
+// that is already complete (a pooled one, as request-based RMA's: no
+// schedule, no tag, no message).
+int complete_empty(Call& call, MPI_Comm comm, MPI_Request* req) {
+  core::count(core::Counter::coll_zero_byte);
+  if (!req) return MPI_SUCCESS;
+  if (p2p::start_completed(comm, 0, req) != MPI_SUCCESS)
+    return call.fail(MPI_ERR_INTERN, "no request is free for this operation");
+  return MPI_SUCCESS;
+}
+
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
@@ -119,6 +151,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
   Pending chk =
       agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
@@ -162,6 +195,9 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                               *rt))
         return e;
   }
+  if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
+                                                         : std::size_t(sendcount) * st->size; }))
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::gather : Rule::pairs,
                        .root = root,
@@ -240,6 +276,9 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
                               *rt))
         return e;
   }
+  if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
+                                                         : std::size_t(recvcount) * rt->size; }))
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::scatter : Rule::pairs,
                        .root = root,
@@ -311,6 +350,8 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (!in_place)
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
+  if (uniform && nothing_moves(*c, [&] { return std::size_t(recvcounts[0]) * rt->size; }))
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
@@ -398,6 +439,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
   if (!in_place)
     if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
+  if (uniform && nothing_moves(*c, [&] { return n > 0 ? std::size_t(recvcounts[0]) * rt->size : 0; }))
+    return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
@@ -563,6 +606,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
       return e;
   if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
@@ -594,6 +638,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
     const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
@@ -633,6 +678,8 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     if (int e = check_alias(call, sendbuf, 1, &sent, nullptr, *r.type, recvbuf, 1, &recvcounts[c->rank], nullptr, *r.type))
       return e;
   }
+  // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
+  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = Rule::counts,
                        .op = op,
@@ -683,6 +730,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
     const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);

@@ -39,7 +39,8 @@ int reduce_local(Call& call, const void* inbuf, void* inoutbuf, int count, MPI_D
     if (inbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inbuf is NULL but count=%d", count);
     if (inoutbuf == nullptr) return call.fail(MPI_ERR_BUFFER, "argument inoutbuf is NULL but count=%d", count);
   }
-  if (int e = dtype::reduce(op, inbuf, inoutbuf, count, datatype))
+  // (The objects already looked up: the handle overload would look both up again.)
+  if (int e = dtype::reduce(*o, inbuf, inoutbuf, count, *t, datatype))
     return call.fail(e, "%s cannot combine %s", dtype::op_name(op).c_str(), dtype::describe(datatype).c_str());
   return MPI_SUCCESS;
 }

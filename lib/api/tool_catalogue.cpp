@@ -148,7 +148,9 @@ CategoryId pvar_category(Counter c) {
     case Counter::seg_pushed:
     case Counter::seg_by_blocks:
     case Counter::seg_two_level:
-    case Counter::coll_messages: return CategoryId::collectives;
+    case Counter::coll_messages:
+    case Counter::coll_zero_byte:
+    case Counter::acc_direct: return CategoryId::collectives;
   }
   return CategoryId::collectives;
 }

@@ -37,15 +37,19 @@ enum class Counter : int {
   coll_messages,    // blocking intracommunicator collectives run over messages (no segment)
   rndv_staged,      // rendezvous reads into short pieces, through a staging buffer (p2p/rndv.cpp)
   seg_pushed,       // gather blocks written straight into the root's buffer (process_vm_writev)
+  // Issue 36 (speed): paths that skip work.
+  coll_zero_byte,  // collectives with nothing to move returned at once (api/coll_zero.cpp)
+  acc_direct,      // accumulates combined straight into the target memory in one pass (rma/transfer.cpp)
 };
-inline constexpr int kCounters = 22;
+inline constexpr int kCounters = 24;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
     "seg_barrier",    "seg_bcast",      "seg_scatter",     "seg_gather",             "seg_allgather",
     "seg_alltoall",   "seg_reduce",     "seg_allreduce",   "seg_reduce_scatter",     "seg_scan",
     "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
-    "rndv_staged",    "seg_pushed"};
+    "rndv_staged",    "seg_pushed",
+    "coll_zero_byte", "acc_direct"};
 
 // What each counter counts, in one line (the description of its performance
 // variable in the tool information interface, lib/api/tool_catalogue.cpp).
@@ -71,7 +75,9 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "segment collectives run with one leader per NUMA node",
     "blocking intracommunicator collectives run over messages (no segment)",
     "rendezvous reads of short pieces through a staging buffer",
-    "MPI_Igather(v) blocks a member wrote straight into the root's buffer (process_vm_writev)"};
+    "MPI_Igather(v) blocks a member wrote straight into the root's buffer (process_vm_writev)",
+    "collective calls with nothing to move that returned without meeting the other ranks",
+    "one-sided accumulates combined straight into the target memory by the vectorised kernel"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 

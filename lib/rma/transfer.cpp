@@ -11,7 +11,9 @@
 //   the target's attachment list (attach.hpp); a fault in the copy is
 //   reported as MPI_ERR_RMA_RANGE as well.
 // The accumulate family runs under the target's accumulate mutex
-// (TargetCtl::acc): read the target, combine, write back.
+// (TargetCtl::acc): read the target, combine, write back; contiguous data in
+// mapped memory is combined in place by the vectorised kernel in one pass
+// (direct_accumulate).
 #include "rma/transfer.hpp"
 
 #include <sched.h>
@@ -21,8 +23,9 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <vector>
+#include <memory>
 
+#include "core/runtime.hpp"
 #include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
 
@@ -172,14 +175,17 @@ int fits(const Side& data, const char* data_name, const Side& room, const char* 
 // aligned, as the reduction kernels' widest basic type needs.
 class Scratch {
  public:
+  // Left uninitialised (new std::byte[n], not a vector's zero fill): every
+  // byte used is written first, and a zero fill of a 1 MiB scratch cost as
+  // much as the accumulate itself.
   explicit Scratch(std::size_t n) {
-    if (n > sizeof inline_) heap_.resize(n);
+    if (n > sizeof inline_) heap_.reset(new std::byte[n]);
   }
-  std::byte* data() { return heap_.empty() ? inline_ : heap_.data(); }
+  std::byte* data() { return heap_ ? heap_.get() : inline_; }
 
  private:
   alignas(16) std::byte inline_[256];
-  std::vector<std::byte> heap_;
+  std::unique_ptr<std::byte[]> heap_;
 };
 
 // The target's accumulate mutex; held for one whole operation.
@@ -246,6 +252,61 @@ bool small_accumulate(Window& w, const Side& origin, void* result_buf, const Sid
   if (!no_op && !replace && k == nullptr) return false;
   small_accumulate(w, target, at.local, no_op ? nullptr : origin.buf, result ? result_buf : nullptr, bytes,
                    static_cast<std::size_t>(tgt.count), k);
+  return true;
+}
+
+// Whether [a, a + an) and [b, b + bn) share a byte.
+bool overlap(const void* a, std::size_t an, const void* b, std::size_t bn) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return an > 0 && bn > 0 && x < y + bn && y < x + an;
+}
+
+// The alignment the kernel of a basic type of `size` bytes may assume: the
+// largest power of two dividing the size, at most 16 (a type's alignment
+// divides its size).
+bool aligned_for(const void* p, std::size_t size) {
+  const std::size_t a = std::min<std::size_t>(size & (~size + 1), 16);
+  return (reinterpret_cast<std::uintptr_t>(p) & (a - 1)) == 0;
+}
+
+// An accumulate of any size over contiguous data (origin, target and result
+// contiguous, the target memory mapped here) of a basic type whose C layout
+// is its packed one: the vectorised kernel combines the origin buffer
+// straight into the target memory, in one pass under the target's
+// accumulate mutex -- atomic with respect to every other accumulate on that
+// target as before (MPI-3.1 §11.7.1), without packing into scratch, reading
+// the target into a copy and writing it back (five passes over the data,
+// osu_acc_latency 1 MiB took 26x Open MPI's time). MPI_REPLACE is one
+// memcpy, MPI_NO_OP (fetch only) one memcpy out. False when it does not
+// apply (buffers that overlap, misaligned for the kernel, memory of another
+// process, a padded pair type): the general path then does the work.
+bool direct_accumulate(Window& w, const Side& origin, void* result_buf, const Side* result, int target,
+                       const Where& at, const Side& tgt, MPI_Op op, std::size_t bytes, std::size_t obytes) {
+  const bool no_op = op == MPI_NO_OP, replace = op == MPI_REPLACE;
+  if (at.local == nullptr || !tgt.type->contiguous() || (!no_op && !origin.type->contiguous()) ||
+      (result && !result->type->contiguous()))
+    return false;
+  if (overlap(origin.buf, obytes, at.local, bytes) || (result && overlap(result_buf, bytes, at.local, bytes)) ||
+      (result && overlap(result_buf, bytes, origin.buf, obytes)))
+    return false;
+  dtype::Kernel k = nullptr;
+  std::size_t n = 0;
+  if (!no_op && !replace) {
+    const MPI_Datatype basic = accumulate_basic(op, tgt.type->basic);
+    const dtype::Datatype* b = dtype::lookup(basic);
+    if (b == nullptr || b->size == 0 || std::ptrdiff_t(b->size) != b->extent || obytes % b->size != 0) return false;
+    if (!aligned_for(at.local, b->size) || !aligned_for(origin.buf, b->size)) return false;
+    if ((k = dtype::kernel_for(op, basic)) == nullptr) return false;
+    n = obytes / b->size;
+  }
+  core::count(core::Counter::acc_direct);
+  AccGuard guard(w.ctl[target]);
+  if (result) std::memcpy(result_buf, at.local, bytes);
+  if (no_op) return true;
+  if (replace)
+    std::memcpy(at.local, origin.buf, obytes);
+  else
+    k(origin.buf, at.local, n);
   return true;
 }
 
@@ -365,6 +426,7 @@ int accumulate(Window& w, const Side& origin, void* result_buf, const Side* resu
   if (bytes == 0) return MPI_SUCCESS;
   if ((no_op || obytes == bytes) && small_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes))
     return MPI_SUCCESS;
+  if (direct_accumulate(w, origin, result_buf, result, target, at, tgt, op, bytes, obytes)) return MPI_SUCCESS;
 
   const std::size_t read = result ? bytes : (op != MPI_REPLACE && !no_op ? obytes : 0);
   Scratch cur(read), in(obytes);
