@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace ringmpi::launcher {
 namespace {
@@ -127,6 +128,26 @@ BindPlan plan_binding(Bind requested, int nranks) {
     hwloc_cpuset_to_glibc_sched_affinity(topo.t, target->cpuset, &p.cpus, sizeof p.cpus);
   }
   return plan;
+}
+
+std::string places_text(const BindPlan& plan) {
+  std::string out;
+  for (std::size_t r = 0; r < plan.ranks.size(); ++r) {
+    if (r) out += ';';
+    const cpu_set_t& set = plan.ranks[r].cpus;
+    bool first = true;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (!CPU_ISSET(c, &set)) continue;
+      int last = c;
+      while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+      if (!first) out += ',';
+      first = false;
+      out += std::to_string(c);
+      if (last > c) out += "-" + std::to_string(last);
+      c = last;
+    }
+  }
+  return out;
 }
 
 }  // namespace ringmpi::launcher

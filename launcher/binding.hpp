@@ -35,4 +35,7 @@ struct BindPlan {
 // On a topology error returns policy none with the error in reason.
 BindPlan plan_binding(Bind requested, int nranks);
 
+// The plan as shm::kEnvPlaces spells it: each rank's cpus ("0-1,4"), ';' between ranks.
+std::string places_text(const BindPlan& plan);
+
 }  // namespace ringmpi::launcher

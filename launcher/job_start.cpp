@@ -34,6 +34,8 @@ bool Job::spawn_all() {
   const int devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
 
   std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, n);
+  if (s_.binding->policy != Bind::none && s_.binding->ranks.size() == static_cast<std::size_t>(n))
+    env.insert(env.end() - 1, std::string(shm::kEnvPlaces) + "=" + places_text(*s_.binding));
   const std::size_t rank_entry = env.size() - 1;
   Argv envp(std::move(env));
   Argv argv(o_.program);

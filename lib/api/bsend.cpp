@@ -1,28 +1,117 @@
-// MPI_Buffer_attach / MPI_Buffer_detach (the buffer of MPI_Bsend, MPI-3.1 §3.6).
-#include "api/p2p_args.hpp"
+// The buffers of buffered sends (MPI-3.1 §3.6, MPI-4.1 §3.6.1): the
+// process's (MPI_Buffer_attach), a communicator's (MPI_Comm_attach_buffer),
+// a session's (MPI_Session_attach_buffer, api/session.cpp); the flush calls,
+// and MPI_BUFFER_AUTOMATIC. The buffers themselves live in lib/p2p/bsend.cpp.
+#include "api/bsend.hpp"
+
+#include <memory>
+
+#include "p2p/extension.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
+
+extern "C" {
+int rmpi_buffer_automatic_storage;  // MPI_BUFFER_AUTOMATIC is its address (mpi.h)
+}
+
+namespace ringmpi::api {
+namespace {
+
+// MPI_*_iflush_buffer: complete once the buffer holds no message.
+class Flush final : public p2p::Extension {
+ public:
+  explicit Flush(std::uint64_t owner) : owner_(owner) {}
+  bool poll() override { return p2p::buffer_empty(owner_); }
+  int error() const override { return MPI_SUCCESS; }
+  const char* describe() const override { return "flushing a buffered-send buffer"; }
+
+ private:
+  std::uint64_t owner_;
+};
+
+}  // namespace
+
+int attach_buffer(Call& call, std::uint64_t owner, void* buffer, int size) {
+  if (buffer != MPI_BUFFER_AUTOMATIC) {
+    if (size < 0) return call.fail(MPI_ERR_BUFFER, "argument size=%d is negative", size);
+    if (size > 0)
+      if (int e = call.not_null(buffer, "buffer")) return e;
+  }
+  if (int e = p2p::buffer_attach(owner, buffer, size)) return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
+}
+
+int detach_buffer(Call& call, std::uint64_t owner, void* buffer_addr, int* size) {
+  if (int e = call.not_null(buffer_addr, "buffer_addr")) return e;
+  if (int e = call.not_null(size, "size")) return e;
+  if (int e = p2p::buffer_detach(owner, buffer_addr, size)) return call.fail(e, "%s", p2p::error_detail());
+  return MPI_SUCCESS;
+}
+
+int iflush_buffer(Call& call, std::uint64_t owner, MPI_Comm errors_on, MPI_Request* request) {
+  if (int e = call.not_null(request, "request")) return e;
+  if (int e = p2p::start_extension(std::make_unique<Flush>(owner), errors_on, request))
+    return call.fail(e, "no request is free for %s", call.name());
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::api
 
 extern "C" {
 
 int MPI_Buffer_attach(void* buffer, int size) {
   Call call("MPI_Buffer_attach");
   if (int e = call.initialized()) return e;
-  if (size < 0) return call.fail(MPI_ERR_BUFFER, "argument size=%d is negative", size);
-  if (size > 0)
-    if (int e = call.not_null(buffer, "buffer")) return e;
-  if (int e = p2p::buffer_attach(buffer, size)) return call.fail(e, "%s", p2p::error_detail());
-  return MPI_SUCCESS;
+  return api::attach_buffer(call, p2p::kBufferProcess, buffer, size);
 }
 
 int MPI_Buffer_detach(void* buffer_addr, int* size) {
   Call call("MPI_Buffer_detach");
   if (int e = call.initialized()) return e;
-  if (int e = call.not_null(buffer_addr, "buffer_addr")) return e;
-  if (int e = call.not_null(size, "size")) return e;
-  if (int e = p2p::buffer_detach(buffer_addr, size)) return call.fail(e, "%s", p2p::error_detail());
+  return api::detach_buffer(call, p2p::kBufferProcess, buffer_addr, size);
+}
+
+int MPI_Buffer_flush(void) {
+  Call call("MPI_Buffer_flush");
+  if (int e = call.initialized()) return e;
+  p2p::buffer_flush(p2p::kBufferProcess);
   return MPI_SUCCESS;
+}
+
+int MPI_Buffer_iflush(MPI_Request* request) {
+  Call call("MPI_Buffer_iflush");
+  if (int e = call.initialized()) return e;
+  return api::iflush_buffer(call, p2p::kBufferProcess, MPI_COMM_WORLD, request);
+}
+
+int MPI_Comm_attach_buffer(MPI_Comm comm, void* buffer, int size) {
+  Call call("MPI_Comm_attach_buffer");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  return api::attach_buffer(call, p2p::buffer_key_comm(comm), buffer, size);
+}
+
+int MPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* size) {
+  Call call("MPI_Comm_detach_buffer");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  return api::detach_buffer(call, p2p::buffer_key_comm(comm), buffer_addr, size);
+}
+
+int MPI_Comm_flush_buffer(MPI_Comm comm) {
+  Call call("MPI_Comm_flush_buffer");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  p2p::buffer_flush(p2p::buffer_key_comm(comm));
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Comm_iflush_buffer");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  return api::iflush_buffer(call, p2p::buffer_key_comm(comm), comm, request);
 }
 
 }  // extern "C"

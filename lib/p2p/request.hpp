@@ -33,6 +33,7 @@
 namespace ringmpi::p2p {
 
 enum class Kind : std::uint8_t { send, recv, ext };
+struct BsendBuffer;  // p2p/state.hpp
 
 // The operation behind an extension request. poll() runs inside progress()
 // (never re-entered) and advances the operation as far as it can without
@@ -106,7 +107,8 @@ struct Request {
   std::uint64_t remote_addr = 0, remote_niov = 0;
   std::size_t share_offset = 0, share_bytes = 0;
 
-  long bsend_offset = -1;  // buffered send: its block in the attached buffer
+  long bsend_offset = -1;  // buffered send: its block in the attached buffer ...
+  BsendBuffer* bsend_buffer = nullptr;  // ... and that buffer (null: the process's)
   std::unique_ptr<Extension> ext;  // Kind::ext: the operation
 
   std::uint32_t index = 0;

@@ -170,5 +170,10 @@ class Arena {
 inline constexpr const char* kEnvArenaFd = "RINGMPI_ARENA_FD";
 inline constexpr const char* kEnvRank = "RINGMPI_RANK";
 inline constexpr const char* kEnvSize = "RINGMPI_SIZE";
+// Where every rank is bound, when mpiexec binds (or, on a synthetic or XML
+// topology, would bind): each rank's OS cpu numbers as ranges ("0-1,4"),
+// ranks separated by ';'. The ringmpi:// process sets of sessions read it
+// (lib/api/session_psets.cpp); absent when ranks are not bound.
+inline constexpr const char* kEnvPlaces = "RINGMPI_PLACES";
 
 }  // namespace ringmpi::shm
