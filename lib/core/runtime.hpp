@@ -80,6 +80,10 @@ struct Runtime {
   std::unique_ptr<io::State> io;    // files (lib/io)
   std::unique_ptr<api::SessionState> sessions;  // MPI_Session handles (lib/api/session.hpp)
   Counters counters{};               // paths taken (core/counters.hpp)
+  // MPI_T events (core/events.hpp): bit e set while a tool wants event e;
+  // the sink (lib/api/tool_events.cpp) hands it to the callbacks.
+  std::atomic<std::uint32_t> event_mask{0};
+  void (*event_sink)(int event, std::int64_t a, std::int64_t b, std::int64_t c) = nullptr;
   // mpiexec --trace: this rank's trace buffer (core/trace.hpp); null when off.
   std::unique_ptr<Tracer> tracer;
 };

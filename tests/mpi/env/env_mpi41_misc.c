@@ -1,6 +1,5 @@
-/* MPI-4.1's smaller additions: MPI_Remove_error_class/_code/_string (§9.5),
- * MPI_Type_get_value_index (§6.9.4), and the MPI_T events interface
- * (MPI-4.0 §15.3.8), which has no events here. */
+/* MPI-4.1's smaller additions: MPI_Remove_error_class/_code/_string (§9.5)
+ * and MPI_Type_get_value_index (§6.9.4). */
 #include <string.h>
 
 #include "check.h"
@@ -73,45 +72,10 @@ static void value_index(void) {
   CHECK(out.i == size - 1);
 }
 
-static void events(void) {
-  int provided, n;
-  CHECK_MPI(MPI_T_init_thread(MPI_THREAD_SINGLE, &provided));
-  CHECK_MPI(MPI_T_event_get_num(&n));
-  CHECK(n == 0);
-  CHECK_MPI(MPI_T_source_get_num(&n));
-  CHECK(n == 0);
-  int ncat;
-  CHECK_MPI(MPI_T_category_get_num(&ncat));
-  for (int c = 0; c < ncat; ++c) {
-    CHECK_MPI(MPI_T_category_get_num_events(c, &n));
-    CHECK(n == 0);
-    int idx[1] = {-7};
-    CHECK_MPI(MPI_T_category_get_events(c, 1, idx));
-    CHECK(idx[0] == -7);
-  }
-  CHECK(MPI_T_category_get_num_events(ncat, &n) == MPI_T_ERR_INVALID_INDEX);
-  char name[64];
-  int len = sizeof name, verbosity, bind, nel;
-  CHECK(MPI_T_event_get_info(0, name, &len, &verbosity, NULL, NULL, &nel, NULL, NULL, NULL, NULL, &bind) ==
-        MPI_T_ERR_INVALID_INDEX);
-  int index;
-  CHECK(MPI_T_event_get_index("ringmpi_ring_full", &index) == MPI_T_ERR_INVALID_NAME);
-  MPI_T_event_registration reg;
-  CHECK(MPI_T_event_handle_alloc(0, NULL, MPI_INFO_NULL, &reg) == MPI_T_ERR_INVALID_INDEX);
-  MPI_Count ts;
-  CHECK(MPI_T_source_get_timestamp(0, &ts) == MPI_T_ERR_INVALID_INDEX);
-  CHECK(MPI_T_source_get_info(0, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL) == MPI_T_ERR_INVALID_INDEX);
-  CHECK(MPI_T_event_handle_free(reg, NULL, NULL) == MPI_T_ERR_INVALID_HANDLE);
-  CHECK_MPI(MPI_T_finalize());
-  /* Without MPI_T_init_thread. */
-  CHECK(MPI_T_event_get_num(&n) == MPI_T_ERR_NOT_INITIALIZED);
-}
-
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   errors();
   value_index();
-  events();
   MPI_Finalize();
   return 0;
 }
