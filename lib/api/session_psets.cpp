@@ -25,10 +25,10 @@
 #include "api/info_args.hpp"
 #include "api/session.hpp"
 #include "comm/comm.hpp"
+#include "comm/hw_levels.hpp"
 #include "comm/numa.hpp"
 #include "core/runtime.hpp"
 #include "group/group.hpp"
-#include "shm/arena.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -38,43 +38,15 @@ namespace {
 
 using Set = Pset;
 
-// "0-1,4" -> the PUs of those OS cpus in `topo` (folded as pu_of_cpu does).
-void add_cpus(const comm::NumaCache& topo, const std::string& text, hwloc_bitmap_t out) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = text.find(',', at);
-    const std::string item = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
-    const int lo = std::atoi(item.c_str());
-    const std::size_t dash = item.find('-');
-    const int hi = dash == std::string::npos ? lo : std::atoi(item.c_str() + dash + 1);
-    for (int c = lo; c <= hi; ++c)
-      if (hwloc_obj_t pu = comm::pu_of_cpu(topo, c)) hwloc_bitmap_set(out, pu->os_index);
-    if (end == std::string::npos) break;
-    at = end + 1;
-  }
-}
-
-// Every rank's place (a PU set each), from shm::kEnvPlaces; the whole
-// machine for each when mpiexec did not bind.
+// Every rank's place (a PU set each), from mpiexec's plan
+// (comm::planned_cpus); the whole machine for each when it binds none.
 std::vector<hwloc_bitmap_t> places(const comm::NumaCache& topo, int size) {
   std::vector<hwloc_bitmap_t> out;
-  const char* env = std::getenv(shm::kEnvPlaces);
-  std::vector<std::string> per_rank;
-  if (env && *env) {
-    std::string all(env);
-    std::size_t at = 0;
-    while (true) {
-      const std::size_t end = all.find(';', at);
-      per_rank.push_back(all.substr(at, end == std::string::npos ? std::string::npos : end - at));
-      if (end == std::string::npos) break;
-      at = end + 1;
-    }
-  }
   hwloc_const_cpuset_t machine = hwloc_topology_get_topology_cpuset(topo.topology);
   for (int r = 0; r < size; ++r) {
     hwloc_bitmap_t b = hwloc_bitmap_alloc();
-    if (static_cast<int>(per_rank.size()) == size)
-      add_cpus(topo, per_rank[static_cast<std::size_t>(r)], b);
+    for (int cpu : comm::planned_cpus(r))
+      if (hwloc_obj_t pu = comm::pu_of_cpu(topo, cpu)) hwloc_bitmap_set(b, pu->os_index);
     if (hwloc_bitmap_iszero(b)) hwloc_bitmap_copy(b, machine);
     out.push_back(b);
   }
@@ -98,20 +70,20 @@ void add_level(const comm::NumaCache& topo, int depth, const char* label, const 
 // The list, made once per process (the machine and the binding do not
 // change while it runs).
 std::vector<Set> make_sets() {
-    const int size = core::rt().size;
-    std::vector<Set> v;
-    Set world{"mpi://WORLD", {}};
-    for (int r = 0; r < size; ++r) world.world.push_back(r);
-    v.push_back(std::move(world));
-    v.push_back(Set{"mpi://SELF", {core::rt().rank}});
-    std::unique_ptr<comm::NumaCache> topo = comm::load_topology();
-    if (!topo) return v;
-    const std::vector<hwloc_bitmap_t> where = places(*topo, size);
-    const int package = hwloc_get_type_depth(topo->topology, HWLOC_OBJ_PACKAGE);
-    if (package >= 0) add_level(*topo, package, "package", where, &v);
-    add_level(*topo, HWLOC_TYPE_DEPTH_NUMANODE, "numa", where, &v);
-    for (hwloc_bitmap_t b : where) hwloc_bitmap_free(b);
-    return v;
+  const int size = core::rt().size;
+  std::vector<Set> v;
+  Set world{"mpi://WORLD", {}};
+  for (int r = 0; r < size; ++r) world.world.push_back(r);
+  v.push_back(std::move(world));
+  v.push_back(Set{"mpi://SELF", {core::rt().rank}});
+  std::unique_ptr<comm::NumaCache> topo = comm::load_topology();
+  if (!topo) return v;
+  const std::vector<hwloc_bitmap_t> where = places(*topo, size);
+  const int package = hwloc_get_type_depth(topo->topology, HWLOC_OBJ_PACKAGE);
+  if (package >= 0) add_level(*topo, package, "package", where, &v);
+  add_level(*topo, HWLOC_TYPE_DEPTH_NUMANODE, "numa", where, &v);
+  for (hwloc_bitmap_t b : where) hwloc_bitmap_free(b);
+  return v;
 }
 
 const std::vector<Set>& all_sets() {

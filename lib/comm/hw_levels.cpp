@@ -4,8 +4,12 @@
 #include <sched.h>
 #include <strings.h>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "comm/comm.hpp"
 #include "comm/numa.hpp"
+#include "shm/arena.hpp"
 
 namespace ringmpi::comm {
 namespace {
@@ -38,13 +42,41 @@ HwLevel level_at(hwloc_topology_t t, int depth, hwloc_const_cpuset_t place, hwlo
 
 }  // namespace
 
+std::vector<int> planned_cpus(int rank) {
+  std::vector<int> cpus;
+  const char* env = std::getenv(shm::kEnvPlaces);
+  if (!env || rank < 0) return cpus;
+  const char* p = env;
+  for (int r = 0; r < rank && p; ++r) {
+    p = std::strchr(p, ';');
+    if (p) ++p;
+  }
+  if (!p) return cpus;
+  const char* end = std::strchr(p, ';');
+  const std::string item(p, end ? static_cast<std::size_t>(end - p) : std::strlen(p));
+  std::size_t at = 0;
+  while (at < item.size()) {
+    const std::size_t comma = item.find(',', at);
+    const std::string range = item.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    const int lo = std::atoi(range.c_str());
+    const std::size_t dash = range.find('-');
+    const int hi = dash == std::string::npos ? lo : std::atoi(range.c_str() + dash + 1);
+    for (int c = lo; c <= hi; ++c) cpus.push_back(c);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return cpus;
+}
+
 std::vector<HwLevel> this_process_levels() {
   std::vector<HwLevel> levels;
   const NumaCache* topo = topology();
   if (!topo) return levels;
   hwloc_topology_t t = topo->topology;
   hwloc_bitmap_t place = hwloc_bitmap_alloc();
-  for (int cpu : this_process_allowed_cpus())
+  std::vector<int> cpus = planned_cpus(core::rt().rank);
+  if (cpus.empty()) cpus = this_process_allowed_cpus();
+  for (int cpu : cpus)
     if (hwloc_obj_t pu = pu_of_cpu(*topo, cpu)) hwloc_bitmap_set(place, pu->os_index);
   hwloc_obj_t current = pu_of_cpu(*topo, sched_getcpu());
   // NUMA nodes hang off the normal level that holds them (hwloc 2): they

@@ -4,16 +4,23 @@
 // §7.4.2), MPI_Get_hw_resource_info (4.1 §11.4.2) and the ringmpi:// process
 // sets of sessions (lib/api/session_psets.cpp).
 //
-// A process's place is the set of PUs it may run on (its binding); its
-// object at a level is the one object of that level containing all those
-// PUs, or, for a process not bound inside one (unbound, or bound across
-// two), the object of the cpu it runs on now, like numa_node_of.
+// A process's place is where mpiexec binds it (planned_cpus: the plan
+// mpiexec passes to every rank, which on a synthetic or XML topology is not
+// applied but still says where each rank would run), else the set of cpus
+// it may run on; its object at a level is the one object of that level
+// containing all those PUs, or, for a process not bound inside one
+// (unbound, or bound across two), the object of the cpu it runs on now,
+// like numa_node_of.
 #pragma once
 
 #include <string>
 #include <vector>
 
 namespace ringmpi::comm {
+
+// The OS cpu numbers mpiexec binds world rank `rank` to (shm::kEnvPlaces),
+// or empty when it binds no rank.
+std::vector<int> planned_cpus(int rank);
 
 // One level of the hierarchy and this process's object there.
 struct HwLevel {

@@ -48,7 +48,7 @@ static void to_self(void) {
   CHECK_MPI(MPI_Wait(&req, &st));
   CHECK(in == 2.5 + rank && st.MPI_SOURCE == rank && st.MPI_TAG == 7);
   int v = rank + 1;
-  CHECK_MPI(MPI_Isendrecv_replace(&v, 1, MPI_INT, rank, 8, rank, 8, MPI_COMM_SELF, &req));
+  CHECK_MPI(MPI_Isendrecv_replace(&v, 1, MPI_INT, 0, 8, 0, 8, MPI_COMM_SELF, &req));
   CHECK_MPI(MPI_Wait(&req, &st));
   CHECK(v == rank + 1 && st.MPI_SOURCE == 0 && st.MPI_TAG == 8);
 }
