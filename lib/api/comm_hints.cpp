@@ -46,12 +46,14 @@ int hints_from_info(Call& call, MPI_Info info, const comm::Hints& base, comm::Hi
   return MPI_SUCCESS;
 }
 
+// Only the assertions in force: a communicator without any reports no key,
+// as before MPI-4.0 (an assertion set to "false" is the default, no hint).
 core::Info info_of_hints(const comm::Hints& h) {
   core::Info in;
-  in.set("mpi_assert_no_any_tag", h.no_any_tag ? "true" : "false");
-  in.set("mpi_assert_no_any_source", h.no_any_source ? "true" : "false");
-  in.set("mpi_assert_exact_length", h.exact_length ? "true" : "false");
-  in.set("mpi_assert_allow_overtaking", h.allow_overtaking ? "true" : "false");
+  if (h.no_any_tag) in.set("mpi_assert_no_any_tag", "true");
+  if (h.no_any_source) in.set("mpi_assert_no_any_source", "true");
+  if (h.exact_length) in.set("mpi_assert_exact_length", "true");
+  if (h.allow_overtaking) in.set("mpi_assert_allow_overtaking", "true");
   if (!h.hw_resource_type.empty()) in.set("mpi_hw_resource_type", h.hw_resource_type);
   return in;
 }

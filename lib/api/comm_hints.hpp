@@ -13,7 +13,7 @@ namespace ringmpi::api {
 // the library does not know are ignored, as §10 allows. Fails (MPI_ERR_INFO)
 // for an invalid info handle.
 int hints_from_info(Call& call, MPI_Info info, const comm::Hints& base, comm::Hints* out);
-// What MPI_Comm_get_info reports: the four assertions ("true"/"false") and
+// What MPI_Comm_get_info reports: the assertions in force ("true") and
 // mpi_hw_resource_type when the communicator has one.
 core::Info info_of_hints(const comm::Hints& h);
 

@@ -121,8 +121,8 @@ int MPI_Session_finalize(MPI_Session* session) {
   void* buffer;
   int size;
   p2p::buffer_detach(p2p::buffer_key_session(*session), &buffer, &size);
-  auto& comms = api::sessions().comms;
-  std::erase_if(comms, [h = *session](const auto& e) { return e.second == h; });
+  std::erase_if(api::sessions().comms, [h = *session](const auto& e) { return e.second == h; });
+  std::erase_if(api::sessions().groups, [h = *session](const auto& e) { return e.second == h; });
   // The handler stays alive until the call returns (a failure below goes to it).
   const std::unique_ptr<Session> gone = api::sessions().table.remove(*session);
   *session = MPI_SESSION_NULL;

@@ -14,9 +14,8 @@ static int hint(MPI_Comm c, const char* key) {
   char v[16];
   int len = sizeof v, flag;
   CHECK_MPI(MPI_Info_get_string(used, key, &len, v, &flag));
-  CHECK(flag);
   CHECK_MPI(MPI_Info_free(&used));
-  return strcmp(v, "true") == 0;
+  return flag && strcmp(v, "true") == 0; /* an assertion not in force is not reported */
 }
 
 int main(int argc, char** argv) {
