@@ -25,6 +25,7 @@ class Flush final : public p2p::Extension {
   bool poll() override { return p2p::buffer_empty(owner_); }
   int error() const override { return MPI_SUCCESS; }
   const char* describe() const override { return "flushing a buffered-send buffer"; }
+  bool freeable() const override { return true; }
 
  private:
   std::uint64_t owner_;

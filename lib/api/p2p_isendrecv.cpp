@@ -48,6 +48,7 @@ class SendRecv final : public p2p::Extension {
   }
   int error() const override { return error_; }
   const char* describe() const override { return why_; }
+  bool freeable() const override { return true; }  // a point-to-point operation (MPI-4.0 §3.7.3)
 
  private:
   // The shared completed send has no state of its own: it is complete.

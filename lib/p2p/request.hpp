@@ -49,6 +49,10 @@ class Extension {
   // hand-back runs the user's callbacks: every completion call asks, so it
   // is a virtual call rather than a dynamic_cast (a type-name walk).
   virtual bool generalized() const { return false; }
+  // Whether MPI_Request_free may let it go before it completes (point-to-point
+  // operations such as MPI_Isendrecv: yes; a nonblocking collective: no,
+  // MPI-3.1 §5.12). The engine finishes it and then releases it.
+  virtual bool freeable() const { return false; }
 };
 enum class Mode : std::uint8_t { standard, sync, ready, buffered };
 

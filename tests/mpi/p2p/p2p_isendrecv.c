@@ -130,6 +130,22 @@ static void truncation(void) {
   CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
 }
 
+/* MPI_Request_free on an active MPI_Isendrecv: the operation still happens. */
+static void freed_early(void) {
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int out = rank + 500, in = -1, out2 = rank, in2 = -1;
+  MPI_Request req;
+  CHECK_MPI(MPI_Isendrecv(&out, 1, MPI_INT, right, 12, &in, 1, MPI_INT, left, 12, MPI_COMM_WORLD, &req));
+  CHECK_MPI(MPI_Request_free(&req));
+  CHECK(req == MPI_REQUEST_NULL);
+  /* A later message of the same pair matches after it (message order), so
+   * once this one is in, the earlier one has arrived too. */
+  CHECK_MPI(MPI_Sendrecv(&out2, 1, MPI_INT, right, 12, &in2, 1, MPI_INT, left, 12, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+  CHECK(in2 == left);
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK(in == left + 500);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -139,6 +155,7 @@ int main(int argc, char** argv) {
   proc_null();
   replace_vector();
   large();
+  freed_early();
   MPI_Barrier(MPI_COMM_WORLD);
   truncation();
   MPI_Finalize();
