@@ -1177,14 +1177,13 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
-/* ==== MPI-4.0/4.1 large counts: the _c bindings (issue 31) ============================
+/* ==== MPI-4.0/4.1 large counts: the _c bindings (issue 31) =====================
  * MPI_Count counts and MPI_Aint / MPI_Count displacements as MPI-4.1 declares them
  * (docs/guide/large-counts.md). Counts that fit the int form take the int form's code;
  * larger ones travel as one element of a derived type that carries the size
  * (docs/design/large-counts.md). A result that does not fit an int output of a
- * non-_c function is MPI_ERR_VALUE_TOO_LARGE (MPI_UNDEFINED for MPI_Get_count and
+ * non-_c function is MPI_ERR_VALUE_TOO_LARGE (defined below; MPI_UNDEFINED for MPI_Get_count and
  * MPI_Get_elements, as MPI-4.1 §3.2.5 and §5.1.11 say). */
-#define MPI_ERR_VALUE_TOO_LARGE 76
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count len, MPI_Datatype *datatype);
 typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype, MPI_Count count,
                                               void *filebuf, MPI_Offset position, void *extra_state);
@@ -1467,6 +1466,139 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
 int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
                            MPI_Datarep_conversion_function_c *write_conversion_fn,
                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
+=======
+/* ==== MPI-4.0/4.1: the rest of today's standard (issue 31, helper mpi4) ================
+ * Sessions, process sets, communicators from groups (lib/api/session*.cpp, lib/comm/session*),
+ * nonblocking sendrecv, status accessors, info, error-class removal, hardware-guided splits,
+ * buffered-send buffers per communicator/session, MPI_T events (docs/guide/mpi4.md). */
+#define RMPI_KIND_SESSION 15
+typedef int MPI_Session;
+#define MPI_SESSION_NULL RMPI_HANDLE(RMPI_KIND_SESSION, 0)
+typedef void MPI_Session_errhandler_function(MPI_Session *, int *, ...);
+#define MPI_MAX_PSET_NAME_LEN 256
+#define MPI_MAX_STRINGTAG_LEN 256
+/* MPI_Comm_split_type (MPI-4.1 §7.4.2); 1 and 2 are MPI_COMM_TYPE_SHARED and RMPI_COMM_TYPE_NUMA. */
+#define MPI_COMM_TYPE_HW_GUIDED 3
+#define MPI_COMM_TYPE_HW_UNGUIDED 4
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 5
+/* Error classes of MPI-4.0/4.1 (in the range 74..79 left free above). */
+#define MPI_ERR_SESSION 74
+#define MPI_ERR_PROC_ABORTED 75
+#define MPI_ERR_VALUE_TOO_LARGE 76
+#define MPI_ERR_ERRHANDLER 77
+#define MPI_T_ERR_NOT_ACCESSIBLE 78
+#define MPI_T_ERR_NOT_SUPPORTED 79
+/* MPI_Comm_attach_buffer / MPI_Session_attach_buffer / MPI_Buffer_attach (MPI-4.1 §3.6.1):
+ * the library allocates and grows the buffer itself. */
+extern int rmpi_buffer_automatic_storage;
+#define MPI_BUFFER_AUTOMATIC ((void *)&rmpi_buffer_automatic_storage)
+
+int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session);
+int MPI_Session_finalize(MPI_Session *session);
+int MPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names);
+int MPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len, char *pset_name);
+int MPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info);
+int MPI_Session_get_info(MPI_Session session, MPI_Info *info_used);
+int MPI_Session_create_errhandler(MPI_Session_errhandler_function *session_errhandler_fn,
+                                  MPI_Errhandler *errhandler);
+int MPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler);
+int MPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler);
+int MPI_Session_call_errhandler(MPI_Session session, int errorcode);
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup);
+int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info, MPI_Errhandler errhandler,
+                               MPI_Comm *newcomm);
+int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                     int remote_leader, const char *stringtag, MPI_Info info,
+                                     MPI_Errhandler errhandler, MPI_Comm *newintercomm);
+
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Request *request);
+int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[], int *index, int *flag,
+                               MPI_Status *status);
+int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Status_get_source(MPI_Status *status, int *source);
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+int MPI_Status_get_error(MPI_Status *status, int *error);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_set_error(MPI_Status *status, int error);
+
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type, MPI_Datatype *pair_type);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+
+int MPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size);
+int MPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size);
+int MPI_Comm_flush_buffer(MPI_Comm comm);
+int MPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request);
+int MPI_Session_attach_buffer(MPI_Session session, void *buffer, int size);
+int MPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size);
+int MPI_Session_flush_buffer(MPI_Session session);
+int MPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request);
+int MPI_Buffer_flush(void);
+int MPI_Buffer_iflush(MPI_Request *request);
+
+/* MPI_T events (MPI-4.0 §15.3.8). */
+typedef int MPI_T_event_registration;
+typedef int MPI_T_event_instance;
+typedef enum MPI_T_cb_safety {
+  MPI_T_CB_REQUIRE_NONE = 0,
+  MPI_T_CB_REQUIRE_MPI_RESTRICTED = 1,
+  MPI_T_CB_REQUIRE_THREAD_SAFE = 2,
+  MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 3
+} MPI_T_cb_safety;
+typedef enum MPI_T_source_order { MPI_T_SOURCE_ORDERED = 0, MPI_T_SOURCE_UNORDERED = 1 } MPI_T_source_order;
+#define MPI_T_BIND_MPI_SESSION 9711
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance, MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety, void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count, MPI_T_event_registration event_registration,
+                                             int source_index, MPI_T_cb_safety cb_safety, void *user_data);
+int MPI_T_source_get_num(int *num_sources);
+int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *desc, int *desc_len,
+                          MPI_T_source_order *ordering, MPI_Count *ticks_per_second, MPI_Count *max_ticks,
+                          MPI_Info *info);
+int MPI_T_source_get_timestamp(int source_index, MPI_Count *timestamp);
+int MPI_T_event_get_num(int *num_events);
+int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbosity,
+                         MPI_Datatype array_of_datatypes[], MPI_Aint array_of_displacements[], int *num_elements,
+                         MPI_T_enum *enumtype, MPI_Info *info, char *desc, int *desc_len, int *bind);
+int MPI_T_event_get_index(const char *name, int *event_index);
+int MPI_T_event_handle_alloc(int event_index, void *obj_handle, MPI_Info info,
+                             MPI_T_event_registration *event_registration);
+int MPI_T_event_handle_set_info(MPI_T_event_registration event_registration, MPI_Info info);
+int MPI_T_event_handle_get_info(MPI_T_event_registration event_registration, MPI_Info *info_used);
+int MPI_T_event_register_callback(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info info, void *user_data, MPI_T_event_cb_function *event_cb_function);
+int MPI_T_event_callback_set_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info info);
+int MPI_T_event_callback_get_info(MPI_T_event_registration event_registration, MPI_T_cb_safety cb_safety,
+                                  MPI_Info *info_used);
+int MPI_T_event_handle_free(MPI_T_event_registration event_registration, void *user_data,
+                            MPI_T_event_free_cb_function *free_cb_function);
+int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
+                                    MPI_T_event_dropped_cb_function *dropped_cb_function);
+int MPI_T_event_read(MPI_T_event_instance event_instance, int element_index, void *buffer);
+int MPI_T_event_copy(MPI_T_event_instance event_instance, void *buffer);
+int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *event_timestamp);
+int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
+int MPI_T_category_get_num_events(int cat_index, int *num_events);
+int MPI_T_category_get_events(int cat_index, int len, int indices[]);
+/* ==== end of MPI-4.0/4.1 (helper mpi4) ================================================== */
 
 /* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
  * How many times this process took an internal path: "rndv_read", "rndv_split",

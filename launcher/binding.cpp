@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 namespace ringmpi::launcher {
 namespace {
@@ -147,6 +148,26 @@ int default_universe(const BindPlan& plan, int nranks) {
   int units = hwloc_get_nbobjs_by_type(topo.t, HWLOC_OBJ_CORE);
   if (units <= 0) units = hwloc_get_nbobjs_by_type(topo.t, HWLOC_OBJ_PU);
   return std::max(nranks, units);
+}
+
+std::string places_text(const BindPlan& plan) {
+  std::string out;
+  for (std::size_t r = 0; r < plan.ranks.size(); ++r) {
+    if (r) out += ';';
+    const cpu_set_t& set = plan.ranks[r].cpus;
+    bool first = true;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+      if (!CPU_ISSET(c, &set)) continue;
+      int last = c;
+      while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+      if (!first) out += ',';
+      first = false;
+      out += std::to_string(c);
+      if (last > c) out += "-" + std::to_string(last);
+      c = last;
+    }
+  }
+  return out;
 }
 
 }  // namespace ringmpi::launcher

@@ -41,4 +41,7 @@ BindPlan plan_binding(Bind requested, int nranks);
 // the answer is not nranks anyway (more ranks than usable CPUs).
 int default_universe(const BindPlan& plan, int nranks);
 
+// The plan as shm::kEnvPlaces spells it: each rank's cpus ("0-1,4"), ';' between ranks.
+std::string places_text(const BindPlan& plan);
+
 }  // namespace ringmpi::launcher

@@ -130,6 +130,8 @@ bool Job::spawn_all() {
 
   std::vector<std::string> extra;
   if (!s_.launcher_name.empty()) extra.push_back(std::string(shm::kEnvLauncher) + "=" + s_.launcher_name);
+  if (s_.binding->policy != Bind::none && s_.binding->ranks.size() == static_cast<std::size_t>(n))
+    extra.push_back(std::string(shm::kEnvPlaces) + "=" + places_text(*s_.binding));
   std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, n, extra);
   const std::size_t rank_entry = env.size() - 1;
   Argv envp(std::move(env));

@@ -1,16 +1,23 @@
 // Intracommunicator constructors and MPI_Comm_free (the logic is in lib/comm).
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "api/call.hpp"
+#include "api/comm_hints.hpp"
 #include "api/info_args.hpp"
 #include "api/comm_free.hpp"
 #include "coll/barrier.hpp"
 #include "coll/idup.hpp"
 #include "coll/segment.hpp"
 #include "comm/create.hpp"
+#include "comm/hw_levels.hpp"
 #include "comm/numa.hpp"
+#include "comm/peers.hpp"
+#include "exchange/exchange.hpp"
 #include "core/attributes.hpp"
 #include "core/info.hpp"
 #include "core/runtime.hpp"
@@ -82,6 +89,62 @@ comm::Made with_segment(const comm::Comm& parent, Make&& make, int new_rank0 = -
   return m;
 }
 
+// MPI_COMM_TYPE_HW_GUIDED (MPI-4.0 §7.4.2): the colour of this process for
+// the resource info's "mpi_hw_resource_type" names: "mpi_shared_memory"
+// (the whole job shares memory: one colour), or an hwloc level, as
+// "hwloc://Package" or plain "Package" ("NUMANode", "L3Cache", "Core", ...):
+// the logical index of this process's object there. MPI_UNDEFINED (so
+// MPI_COMM_NULL) for a missing key or a type this machine does not have, as
+// the standard says for a value the implementation does not recognise.
+int hw_guided_color(MPI_Info info, std::string* resource) {
+  const core::Info* in = info == MPI_INFO_NULL ? nullptr : core::info_state().table.get(info);
+  const std::string* v = in ? in->find("mpi_hw_resource_type") : nullptr;
+  if (!v) return MPI_UNDEFINED;
+  if (*v == "mpi_shared_memory") {
+    *resource = *v;
+    return 0;
+  }
+  const std::string prefix = "hwloc://";
+  const std::string type = v->compare(0, prefix.size(), prefix) == 0 ? v->substr(prefix.size()) : *v;
+  comm::HwLevel level;
+  if (!comm::this_process_level(type, &level)) return MPI_UNDEFINED;
+  *resource = prefix + level.type;
+  return level.index;
+}
+
+// MPI_COMM_TYPE_HW_UNGUIDED (MPI-4.0 §7.4.2): the first level of the
+// hierarchy, from the machine down, at which the members of comm are not
+// all in one object: each new communicator is a strict subset of comm,
+// its processes sharing that object. Every member contributes its object at
+// every level (one round), so all choose the same level even when a
+// process's place changed since it last looked. MPI_UNDEFINED everywhere
+// (MPI_COMM_NULL) when no level splits comm (one member, or all on one PU).
+int hw_unguided_color(const comm::Comm& c, std::string* resource) {
+  const std::vector<comm::HwLevel> levels = comm::this_process_levels();
+  // Every process sees the same machine, so the same number of levels; the
+  // count travels too, in case one did not (hwloc failed there).
+  constexpr std::size_t kMaxLevels = 31;
+  std::vector<std::int32_t> mine(kMaxLevels + 1, -1);
+  mine[0] = static_cast<std::int32_t>(std::min(levels.size(), kMaxLevels));
+  for (std::size_t i = 0; i < levels.size() && i < kMaxLevels; ++i) mine[i + 1] = levels[i].index;
+  const exchange::Peers p = comm::peers_of(c);
+  std::vector<std::int32_t> all(mine.size() * static_cast<std::size_t>(p.size()));
+  std::uint64_t no_mask = ~std::uint64_t{0};  // the round needs no context mask; one word ANDed for nothing
+  exchange::allgather_and(p, mine.data(), mine.size() * sizeof(std::int32_t), all.data(), &no_mask, 1);
+  const std::size_t stride = mine.size();
+  std::int32_t nlevels = mine[0];
+  for (int r = 0; r < p.size(); ++r) nlevels = std::min(nlevels, all[static_cast<std::size_t>(r) * stride]);
+  for (std::int32_t l = 0; l < nlevels; ++l) {
+    const std::size_t at = static_cast<std::size_t>(l) + 1;
+    bool split = false;
+    for (int r = 1; r < p.size() && !split; ++r) split = all[static_cast<std::size_t>(r) * stride + at] != all[at];
+    if (!split) continue;
+    *resource = "hwloc://" + levels[static_cast<std::size_t>(l)].type;
+    return mine[at];
+  }
+  return MPI_UNDEFINED;
+}
+
 }  // namespace ringmpi::api
 
 using ringmpi::api::check_info;
@@ -112,21 +175,23 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
   Call call("MPI_Comm_dup_with_info");
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
-  if (int e = check_info(call, info, "info")) return e;
+  comm::Hints hints;
+  if (int e = api::hints_from_info(call, info, comm::Hints{}, &hints)) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
-  return deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::dup(comm, *c, seg); }, 0), newcomm);
+  const int e = deliver(call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::dup(comm, *c, seg); }, 0), newcomm);
+  // The hints of info instead of comm's (MPI-4.0 §7.4.2).
+  if (comm::Comm* n = e == MPI_SUCCESS ? comm::lookup(*newcomm) : nullptr) n->hints = hints;
+  return e;
 }
 
-// No hint changes what the library does with a communicator, so setting
-// them changes nothing and the info used is always empty (MPI-3.1 §6.4.4:
-// "If no such hints exist, a handle to a newly created info object is
-// returned that contains no key/value pair").
+// The hints the library keeps (api/comm_hints.hpp): the assertions, which it
+// checks, and a hardware split's resource type; other keys are ignored.
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   Call call("MPI_Comm_set_info");
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (info == MPI_INFO_NULL) return call.fail(MPI_ERR_INFO, "argument info is MPI_INFO_NULL");
-  return check_info(call, info, "info");
+  return api::hints_from_info(call, info, c->hints, &c->hints);
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
@@ -134,8 +199,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used) {
   comm::Comm* c;
   if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = call.not_null(info_used, "info_used")) return e;
-  // No hint changes what ringmpi does, so the hints in use are none.
-  return api::new_info_handle(call, std::make_unique<core::Info>(), info_used);
+  return api::new_info_handle(call, std::make_unique<core::Info>(api::info_of_hints(c->hints)), info_used);
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -159,6 +223,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   if (int e = call.not_null(newcomm, "newcomm")) return e;
   comm::LocalError bad;
   int color = 0;
+  std::string resource;  // the new communicator's mpi_hw_resource_type
   switch (split_type) {
     case MPI_UNDEFINED:
       color = MPI_UNDEFINED;
@@ -169,15 +234,30 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
     case RMPI_COMM_TYPE_NUMA:
       color = comm::this_process_numa_node();
       break;
+    case MPI_COMM_TYPE_HW_GUIDED:
+      color = api::hw_guided_color(info, &resource);
+      break;
+    case MPI_COMM_TYPE_HW_UNGUIDED:
+      color = api::hw_unguided_color(*c, &resource);
+      break;
+    case MPI_COMM_TYPE_RESOURCE_GUIDED:
+      // MPI-4.1 §7.4.2: the resource named by mpi_hw_resource_type, like
+      // HW_GUIDED; "mpi_shared_memory" and hwloc's levels are the
+      // resources this library knows.
+      color = api::hw_guided_color(info, &resource);
+      break;
     default:
       bad = {MPI_ERR_ARG,
              "argument split_type=" + std::to_string(split_type) +
-                 " is not MPI_COMM_TYPE_SHARED, RMPI_COMM_TYPE_NUMA or MPI_UNDEFINED",
+                 " is not MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_HW_UNGUIDED, "
+                 "MPI_COMM_TYPE_RESOURCE_GUIDED, RMPI_COMM_TYPE_NUMA or MPI_UNDEFINED",
              comm::BadArg::split_type, split_type};
   }
-  return deliver(
+  const int e = deliver(
       call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::split(*c, color, key, bad, split_type, seg); }),
       newcomm);
+  if (comm::Comm* n = e == MPI_SUCCESS ? comm::lookup(*newcomm) : nullptr) n->hints.hw_resource_type = resource;
+  return e;
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {

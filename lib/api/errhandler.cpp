@@ -35,12 +35,14 @@ int errhandler_for(Call& call, MPI_Errhandler h, comm::Errhandler::For made_for,
   const For made = (*out)->made_for;
   if ((*out)->kind != comm::Errhandler::Kind::user || made_for == For::comm || made == made_for) return MPI_SUCCESS;
   auto maker = [](For f) {
-    return f == For::win ? "MPI_Win_create_errhandler" : f == For::file ? "MPI_File_create_errhandler"
-                                                                        : "MPI_Comm_create_errhandler";
+    return f == For::win       ? "MPI_Win_create_errhandler"
+           : f == For::file    ? "MPI_File_create_errhandler"
+           : f == For::session ? "MPI_Session_create_errhandler"
+                               : "MPI_Comm_create_errhandler";
   };
   return call.fail(MPI_ERR_ARG, "argument errhandler=0x%x was made by %s; %s need one from %s",
-                   static_cast<unsigned>(h), maker(made), made_for == For::win ? "windows" : "files",
-                   maker(made_for));
+                   static_cast<unsigned>(h), maker(made),
+                   made_for == For::win ? "windows" : made_for == For::file ? "files" : "sessions", maker(made_for));
 }
 
 }  // namespace ringmpi::api

@@ -80,4 +80,59 @@ int MPI_Add_error_string(int errorcode, const char* string) {
   return MPI_SUCCESS;
 }
 
+// MPI-4.1 §9.5: the inverses of MPI_Add_error_*. A class still in use (codes
+// of it, or a string) and a code with a string are not removed: the standard
+// makes that erroneous, and the call says which removal must come first.
+int MPI_Remove_error_class(int errorclass) {
+  Call call("MPI_Remove_error_class");
+  if (int e = call.initialized()) return e;
+  if (!core::is_user_code(errorclass) || !core::is_error_class(errorclass))
+    return call.fail(MPI_ERR_ARG, "argument errorclass=%d %s", errorclass,
+                     errorclass >= 0 && errorclass <= MPI_ERR_LASTCODE
+                         ? "is predefined; only classes added with MPI_Add_error_class can be removed"
+                     : core::is_user_code(errorclass)
+                         ? "is an error code, not a class (remove it with MPI_Remove_error_code)"
+                         : "is not an error class added with MPI_Add_error_class (or it was removed already)");
+  if (core::class_has_codes(errorclass))
+    return call.fail(MPI_ERR_ARG, "error class %d still has error codes; remove them with MPI_Remove_error_code first",
+                     errorclass);
+  if (core::has_error_string(errorclass))
+    return call.fail(MPI_ERR_ARG, "error class %d still has an error string; remove it with MPI_Remove_error_string "
+                     "first", errorclass);
+  core::remove_error(errorclass);
+  return MPI_SUCCESS;
+}
+
+int MPI_Remove_error_code(int errorcode) {
+  Call call("MPI_Remove_error_code");
+  if (int e = call.initialized()) return e;
+  if (!core::is_user_code(errorcode) || core::is_error_class(errorcode))
+    return call.fail(MPI_ERR_ARG, "argument errorcode=%d %s", errorcode,
+                     errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE
+                         ? "is predefined; only codes added with MPI_Add_error_code can be removed"
+                     : core::is_user_code(errorcode)
+                         ? "is an error class, not a code (remove it with MPI_Remove_error_class)"
+                         : "is not an error code added with MPI_Add_error_code (or it was removed already)");
+  if (core::has_error_string(errorcode))
+    return call.fail(MPI_ERR_ARG, "error code %d still has an error string; remove it with MPI_Remove_error_string "
+                     "first", errorcode);
+  core::remove_error(errorcode);
+  return MPI_SUCCESS;
+}
+
+int MPI_Remove_error_string(int errorcode) {
+  Call call("MPI_Remove_error_string");
+  if (int e = call.initialized()) return e;
+  if (!core::is_user_code(errorcode))
+    return call.fail(MPI_ERR_ARG, "argument errorcode=%d %s", errorcode,
+                     errorcode >= 0 && errorcode <= MPI_ERR_LASTCODE
+                         ? "is predefined; only strings of codes and classes added by the application can be removed"
+                         : "is not an error code or class added with MPI_Add_error_class/MPI_Add_error_code");
+  if (!core::has_error_string(errorcode))
+    return call.fail(MPI_ERR_ARG, "error code %d has no error string (none was added with MPI_Add_error_string)",
+                     errorcode);
+  core::set_error_string(errorcode, std::string());
+  return MPI_SUCCESS;
+}
+
 }  // extern "C"

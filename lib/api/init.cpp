@@ -53,12 +53,11 @@ bool parse_env_int(const char* name, long* out) {
   std::exit(1);
 }
 
-int do_init(Call& call, int required, int* provided) {
+// The runtime itself: the arena, this rank's identity, MPI_COMM_WORLD and
+// MPI_COMM_SELF (the library's own communication addresses world ranks even
+// in the Sessions Model), the p2p engine. Done once per process.
+void start_runtime(int required) {
   core::Runtime& r = core::rt();
-  if (r.phase == core::Phase::running) return call.fail(MPI_ERR_OTHER, "MPI is already initialized");
-  if (r.phase == core::Phase::finalized)
-    return call.fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
-
   long fd = -1, rank = 0, size = 1, base = 0, appnum = 0;
   std::string error;
   if (parse_env_int(shm::kEnvArenaFd, &fd)) {
@@ -95,7 +94,6 @@ int do_init(Call& call, int required, int* provided) {
   r.arena.slot(r.rank).pid.store(static_cast<std::int32_t>(getpid()), std::memory_order_relaxed);
   r.thread_level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE : required;
   r.main_thread = static_cast<unsigned long>(pthread_self());
-  if (provided) *provided = r.thread_level;
   comm::init_world(static_cast<int>(rank), r.world_size, r.world_base);
   install_call_report();
   r.phase = core::Phase::running;
@@ -105,13 +103,64 @@ int do_init(Call& call, int required, int* provided) {
   // blocking collective; a nonblocking one cannot run that round (its start
   // is local), so a program that runs only nonblocking collectives on
   // MPI_COMM_WORLD would otherwise run every one of them as a message schedule.
-  if (r.world_size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
+  // Only in MPI_Init: the round involves every rank, and MPI_Session_init
+  // is local (a session's communicators attach in their first collective).
+  if (r.world_size > 1 && r.world_initialized) coll::segment(*comm::lookup(MPI_COMM_WORLD));
   // A spawned process: the intercommunicator to its parents, and the hello
   // that lets their MPI_Comm_spawn return (comm/dynamic.cpp).
   if (!comm::attach_parent(&error)) init_failure(error);
   if (const char* dir = std::getenv(core::kEnvTraceDir); dir && *dir) r.tracer = core::Tracer::open(dir, r.rank);
+}
+
+}  // namespace
+
+int acquire_runtime(int required, int* provided) {
+  core::Runtime& r = core::rt();
+  if (r.phase == core::Phase::before_init) {
+    start_runtime(required);
+  } else {
+    // Running already (or stopped by the last session's finalize, with
+    // every object still in place): open it again, at the higher of the
+    // thread levels asked for. Raising it is safe here: no other thread
+    // of this process can be in an MPI call that needs the lock yet,
+    // since the level it asked for before did not allow that.
+    if (r.phase == core::Phase::finalized) {
+      r.phase = core::Phase::running;
+      r.arena.slot(r.rank).finalized.store(0, std::memory_order_release);
+    }
+    if (required > r.thread_level) r.thread_level = required;
+  }
+  ++r.users;
+  if (provided) *provided = r.thread_level;
   // From the next call on, every call takes the call lock (this one never held it).
   r.serialize_calls = r.thread_level == MPI_THREAD_MULTIPLE;
+  return MPI_SUCCESS;
+}
+
+void release_runtime() {
+  core::Runtime& r = core::rt();
+  if (--r.users > 0) return;
+  // The last of the World Model and the sessions: this process's sends
+  // leave, and mpiexec learns it finished (MPI_Finalize's world barrier
+  // and the release of windows and files are the World Model's: its
+  // MPI_Finalize does them before it comes here).
+  p2p::finalize();
+  r.arena.slot(r.rank).finalized.store(1, std::memory_order_release);
+  r.phase = core::Phase::finalized;
+}
+
+namespace {
+
+int do_init(Call& call, int required, int* provided) {
+  core::Runtime& r = core::rt();
+  if (r.world_initialized && !r.world_finalized) return call.fail(MPI_ERR_OTHER, "MPI is already initialized");
+  if (r.world_finalized)
+    return call.fail(MPI_ERR_OTHER, "MPI cannot be initialized again after MPI_Finalize");
+  r.world_initialized = true;
+  const bool first = r.phase == core::Phase::before_init;
+  acquire_runtime(required, provided);
+  // A runtime started by a session: MPI_COMM_WORLD's segment now, as above.
+  if (!first && r.world_size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
   return MPI_SUCCESS;
 }
 
@@ -136,17 +185,18 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
   return ringmpi::api::do_init(call, required, provided);
 }
 
+// Both about the World Model (MPI-4.0 §11.2.1): sessions do not count.
 int MPI_Initialized(int* flag) {
   Call call("MPI_Initialized");
   if (int e = call.not_null(flag, "flag")) return e;
-  *flag = core::rt().phase != core::Phase::before_init;
+  *flag = core::rt().world_initialized;
   return MPI_SUCCESS;
 }
 
 int MPI_Finalized(int* flag) {
   Call call("MPI_Finalized");
   if (int e = call.not_null(flag, "flag")) return e;
-  *flag = core::rt().phase == core::Phase::finalized;
+  *flag = core::rt().world_finalized;
   return MPI_SUCCESS;
 }
 
@@ -170,15 +220,22 @@ int MPI_Finalize(void) {
   Call call("MPI_Finalize");
   if (int e = call.initialized()) return e;
   core::Runtime& r = core::rt();
+  if (!r.world_initialized || r.world_finalized)
+    return call.fail(MPI_ERR_OTHER, r.world_finalized ? "MPI_Finalize was called already"
+                                                      : "called without MPI_Init (only sessions are open: "
+                                                        "close them with MPI_Session_finalize)");
   comm::finalize_hooks();  // MPI_COMM_SELF attributes, first thing (MPI-3.1 §8.7.1)
   rma::delete_window_attributes();
   p2p::finalize();
   ringmpi::coll::barrier_world();
-  // Past the barrier no rank makes RMA calls: windows go without a round each.
-  rma::release_all_windows();
-  io::release_all_files();  // files the program left open (erroneous, §13.2.2, but nothing is left behind)
-  r.arena.slot(r.rank).finalized.store(1, std::memory_order_release);
-  r.phase = core::Phase::finalized;
+  r.world_finalized = true;
+  if (r.users == 1) {
+    // Past the barrier no rank makes RMA calls: windows go without a round
+    // each. Not while sessions are open: their windows and files are theirs.
+    rma::release_all_windows();
+    io::release_all_files();  // files the program left open (erroneous, §13.2.2, but nothing is left behind)
+  }
+  ringmpi::api::release_runtime();
   return MPI_SUCCESS;
 }
 

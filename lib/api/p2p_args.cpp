@@ -35,7 +35,23 @@ int check_source_tag(Call& call, int source, int tag, MPI_Comm comm, comm::Comm*
   if (int e = call.comm(comm, "comm", out)) return e;
   if (int e = check_rank(call, source, *out, comm, true, "source")) return e;
   Call::note_args(core::Runtime::CallArgs::Kind::probe, source, tag, 0, comm, MPI_DATATYPE_NULL);
-  return check_tag(call, tag, true, "tag");
+  if (int e = check_tag(call, tag, true, "tag")) return e;
+  if (source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG) return check_wildcard(call, *out, comm, source, tag);
+  return MPI_SUCCESS;
+}
+
+int check_wildcard(Call& call, const comm::Comm* c, MPI_Comm h, int source, int tag) {
+  if (source == MPI_ANY_SOURCE && c->hints.no_any_source)
+    return call.fail(MPI_ERR_RANK,
+                     "argument source is MPI_ANY_SOURCE, but %s was given the info assertion "
+                     "mpi_assert_no_any_source=true, so a wildcard source is erroneous on it (MPI-4.0 section 7.4.4)",
+                     describe_comm(h).c_str());
+  if (tag == MPI_ANY_TAG && c->hints.no_any_tag)
+    return call.fail(MPI_ERR_TAG,
+                     "argument tag is MPI_ANY_TAG, but %s was given the info assertion "
+                     "mpi_assert_no_any_tag=true, so a wildcard tag is erroneous on it (MPI-4.0 section 7.4.4)",
+                     describe_comm(h).c_str());
+  return MPI_SUCCESS;
 }
 
 int check_request(Call& call, MPI_Request h, const char* arg, p2p::Request** out) {

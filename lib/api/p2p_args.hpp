@@ -15,6 +15,10 @@ inline constexpr int kTagUb = 2147483647;
 [[gnu::cold]] int bad_buffer(Call& call, int count, const dtype::Datatype* t, const char* arg);
 [[gnu::cold]] int bad_tag(Call& call, int tag, bool any_ok, const char* arg);
 [[gnu::cold]] int bad_rank(Call& call, int rank, const comm::Comm* c, MPI_Comm h, bool any_ok, const char* arg);
+// A wildcard on a communicator whose info asserted it uses none
+// (mpi_assert_no_any_source / _no_any_tag, MPI-4.0 §7.4.4): MPI_ERR_RANK /
+// MPI_ERR_TAG naming the assertion, else MPI_SUCCESS.
+[[gnu::cold]] int check_wildcard(Call& call, const comm::Comm* c, MPI_Comm h, int source, int tag);
 
 // Inline: every send and receive runs them, and a message's latency is a
 // few tens of nanoseconds.
@@ -80,6 +84,8 @@ inline int check_message_type(Call& call, int count, MPI_Datatype& datatype, con
   if (int e = check_message(call, buf, count, datatype, comm, &c, &t)) return e;
   if (int e = check_rank(call, source, c, comm, true, "source")) return e;
   if (int e = check_tag(call, tag, true, "tag")) return e;
+  if (__builtin_expect(source == MPI_ANY_SOURCE || tag == MPI_ANY_TAG, 0))
+    if (int e = check_wildcard(call, c, comm, source, tag)) return e;
   *out = p2p::RecvArgs{buf, count, datatype, t, source, tag, c->route(), comm};
   Call::note_args(core::Runtime::CallArgs::Kind::recv, source, tag, count, comm, datatype);
   return MPI_SUCCESS;

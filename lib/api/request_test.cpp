@@ -139,7 +139,7 @@ int MPI_Request_free(MPI_Request* request) {
     if (code != MPI_SUCCESS) return call.fail(code, "%s", g->describe());
     return MPI_SUCCESS;
   }
-  if (r->kind == p2p::Kind::ext && !r->complete)
+  if (r->kind == p2p::Kind::ext && !r->complete && !(r->ext && r->ext->freeable()))
     return call.fail(MPI_ERR_REQUEST,
                      "argument request is a %s still in progress; freeing it is erroneous "
                      "(MPI-3.1 §5.12): complete it with MPI_Wait or MPI_Test",
@@ -191,7 +191,9 @@ int MPI_Cancel(MPI_Request* request) {
   }
   if (r->kind == p2p::Kind::ext)
     return call.fail(MPI_ERR_REQUEST, "argument request is a %s, which cannot be cancelled (MPI-3.1 §5.12)",
-                     r->persistent ? "persistent collective or partitioned request" : "nonblocking collective");
+                     r->persistent ? "persistent collective or partitioned request"
+                                   : "nonblocking collective or an MPI_Isendrecv(_replace) (an operation of several "
+                                     "transfers)");
   p2p::cancel(r);
   return MPI_SUCCESS;
 }

@@ -1,5 +1,6 @@
 // Runtime's constructor and destructor live here, where every layer's State
 // is a complete type.
+#include "api/session.hpp"
 #include "comm/comm.hpp"
 #include "core/attributes.hpp"
 #include "core/errors.hpp"

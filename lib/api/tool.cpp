@@ -96,6 +96,7 @@ int MPI_T_finalize(void) {
   if (--tool::init_count() == 0) {
     tool::clear_cvar_handles();
     tool::clear_pvar_sessions();
+    tool::clear_event_registrations();
   }
   return MPI_SUCCESS;
 }

@@ -7,7 +7,8 @@
 //                       and the categories;
 //   tool.cpp            MPI_T_init_thread/finalize, enumerations, control
 //                       variables, categories;
-//   tool_pvar.cpp       sessions and performance variable handles.
+//   tool_pvar.cpp       sessions and performance variable handles;
+//   tool_events.cpp     events, their source and registrations (MPI-4.0 §15.3.8).
 //
 // Rules every entry point follows (DESIGN.md, "The tool information
 // interface"):
@@ -51,6 +52,7 @@ int& init_count();
 // and tool.cpp own the tables; each clears its own).
 void clear_cvar_handles();
 void clear_pvar_sessions();
+void clear_event_registrations();  // tool_events.cpp
 
 // ---- strings (§14.3.3) --------------------------------------------------------
 

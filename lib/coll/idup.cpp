@@ -12,7 +12,8 @@
 
 namespace ringmpi::coll {
 
-int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Request* request) {
+int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Request* request,
+         const comm::Hints* hints) {
   // What each participant sends every other: its context slots, and (rank
   // 0, the duplicate's rank 0) a shared segment it reserved for the
   // duplicate, as MPI_Comm_dup offers one in its round (coll/segment.hpp,
@@ -41,7 +42,8 @@ int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Requ
   s->round();
   *newcomm = MPI_COMM_NULL;
   const int owner = parent.inter ? -1 : parent.peer_world[0];
-  s->local([sp, offers, me, n, owner, parent_handle, newcomm] {
+  std::shared_ptr<const comm::Hints> own_hints = hints ? std::make_shared<const comm::Hints>(*hints) : nullptr;
+  s->local([sp, offers, me, n, owner, parent_handle, newcomm, own_hints] {
     comm::ContextPool::Mask agreed = (*offers)[static_cast<std::size_t>(me)].mask;
     comm::state().contexts.unreserve(agreed);
     for (const Offer& o : *offers)
@@ -61,6 +63,7 @@ int idup(MPI_Comm parent_handle, comm::Comm& parent, MPI_Comm* newcomm, MPI_Requ
     }
     const comm::Made made = comm::dup_on(parent_handle, *p, agreed);
     *newcomm = made.handle;
+    if (comm::Comm* c = comm::made_comm(made); c && own_hints) c->hints = *own_hints;
     settle_offer(comm::made_comm(made), p, seg);
     if (made.code != MPI_SUCCESS) sp->fail(made.code, made.why);
     return MPI_SUCCESS;

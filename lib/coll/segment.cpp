@@ -12,6 +12,7 @@
 #include "coll/base.hpp"
 #include "comm/create.hpp"
 #include "comm/numa.hpp"
+#include "core/events.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
@@ -344,6 +345,7 @@ Segment* install(comm::Comm& c, int index, std::vector<int> numa, bool single_co
   c.coll.attach_tried = true;
   c.coll.segment = std::make_shared<Segment>(header_at(seg), c.size(), c.rank, c.peer_world, std::move(numa),
                                              single_copy, slot_bytes, slots);
+  core::raise_event(core::Event::segment_attach, c.size(), c.peer_world[0], index);
   return c.coll.segment.get();
 }
 

@@ -57,6 +57,20 @@ struct CollState {
   }
 };
 
+// The info hints a communicator keeps (MPI-4.0 §7.4.4): the four assertions
+// the library checks on every wildcard receive and probe (lib/api/p2p_args.hpp),
+// and, for a communicator from a hardware split, the resource type it
+// stands for. MPI_Comm_get_info reports them; MPI_Comm_dup copies them with
+// the object, MPI_Comm_dup_with_info / MPI_Comm_idup_with_info /
+// MPI_Comm_set_info replace them (lib/api/comm_hints.cpp).
+struct Hints {
+  bool no_any_source = false;
+  bool no_any_tag = false;
+  bool exact_length = false;
+  bool allow_overtaking = false;
+  std::string hw_resource_type;  // "" unless from MPI_COMM_TYPE_HW_GUIDED/_UNGUIDED
+};
+
 inline constexpr std::uint32_t kWorldContext = 0;
 inline constexpr std::uint32_t kSelfContext = 2;
 
@@ -80,6 +94,7 @@ struct Comm {
   // Collectives run as schedules so far (lib/coll/schedule.hpp): their tag.
   std::uint32_t schedule_seq = 0;
   CollState coll;  // the blocking collectives' shared segment
+  Hints hints;      // info hints (MPI-4.0 §7.4.4)
 
   int size() const { return local->size(); }
   int remote_size() const { return remote->size(); }

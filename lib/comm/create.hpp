@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "comm/comm.hpp"
+#include "exchange/exchange.hpp"
 #include "group/group.hpp"
 #include "mpi.h"
 
@@ -90,8 +91,27 @@ Made create_group(const Comm& parent, const group::GroupPtr& g, int tag, Segment
 // peer/remote_leader/tag are looked at only on the leader (peer may be
 // null elsewhere); `local` carries this rank's argument errors (a bad
 // local_leader anywhere, bad peer arguments on the leader).
+// `local_peers`, `round_tag`, `bcast_tag`: how the local group's two steps
+// address it, when local_comm is not a real communicator
+// (intercomm_from_groups); by default local_comm's coll_context() and the
+// library's tags.
 Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer, int remote_leader, int tag,
-                      const LocalError& local);
+                      const LocalError& local, const exchange::Peers* local_peers = nullptr,
+                      int round_tag = exchange::kTagAllgather, int bcast_tag = exchange::kTagBcast);
+// MPI-4.0's constructors without a parent (§7.4.2, §7.6.2): collective over
+// the members of `g` (of both groups) only. They run on the library's own
+// context kFromGroupContext, every process addressed and stamped by its
+// world rank, so creations over different groups never mix; the string tag,
+// hashed into the tags of their messages, keeps concurrent creations over
+// overlapping groups apart (the standard makes the tags distinct there).
+// The new communicator gets `errhandler`. The caller is a member of g
+// (of local).
+inline constexpr std::uint32_t kFromGroupContext = 4;  // its coll_context() is 5 (context.hpp, invariant 4)
+Made create_from_group(const group::GroupPtr& g, const std::string& stringtag,
+                       std::shared_ptr<const Errhandler> errhandler, SegmentOffer* seg = nullptr);
+Made intercomm_from_groups(const group::GroupPtr& local, int local_leader, const group::GroupPtr& remote,
+                           int remote_leader, const std::string& stringtag, const LocalError& bad,
+                           std::shared_ptr<const Errhandler> errhandler);
 Made merge(const Comm& inter, bool high);
 
 // MPI_IDENT / MPI_CONGRUENT / MPI_SIMILAR / MPI_UNEQUAL for two distinct

@@ -19,7 +19,8 @@ struct Errhandler {
   // Made by MPI_Win_create_errhandler (lib/rma) or MPI_File_create_errhandler
   // (lib/io): fn gets the MPI_Win or MPI_File (the same C type as
   // MPI_Comm_errhandler_function, since all handles are ints).
-  enum class For { comm, win, file } made_for = For::comm;
+  // MPI_Session_create_errhandler (lib/api/session.cpp): fn gets the MPI_Session.
+  enum class For { comm, win, file, session } made_for = For::comm;
   // Bookkeeping of the user's handle; mutable because communicators hold the
   // object as const (its behaviour never changes, only who refers to it).
   mutable MPI_Errhandler handle = MPI_ERRHANDLER_NULL;

@@ -118,12 +118,12 @@ void leaders_exchange(const Comm& local_comm, const Comm& peer, int remote_leade
 }  // namespace
 
 Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer, int remote_leader, int tag,
-                      const LocalError& local) {
-  const exchange::Peers p = peers_of(local_comm);
+                      const LocalError& local, const exchange::Peers* local_peers, int round_tag, int bcast_tag) {
+  const exchange::Peers p = local_peers ? *local_peers : peers_of(local_comm);
   const bool leader = local_comm.rank == local_leader;
   Entry e = entry_for(local);
   e.arg = local_leader;
-  Round r = run_round(p, e);
+  Round r = run_round(p, e, round_tag);
   Made out;
   if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of local_comm"; }, &out)) {
     if (leader && local.code == MPI_SUCCESS) {
@@ -152,7 +152,7 @@ Made intercomm_create(const Comm& local_comm, int local_leader, const Comm* peer
   if (leader) buf = pack(&o, sizeof o, remote);
   else buf.resize(sizeof o + std::size_t(core::rt().size) * sizeof(int));
   std::size_t bytes = buf.size();
-  exchange::bcast(p, local_leader, buf.data(), buf.size(), &bytes);
+  exchange::bcast(p, local_leader, buf.data(), buf.size(), &bytes, bcast_tag);
   if (!leader) {
     std::memcpy(&o, buf.data(), sizeof o);
     if (o.err == MPI_SUCCESS) remote = ranks_after(buf.data(), sizeof o, o.remote_size);

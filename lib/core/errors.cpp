@@ -86,14 +86,16 @@ const ClassInfo kClasses[] = {
     {"MPI_T_ERR_PVAR_NO_ATOMIC", "performance variable cannot be read and written atomically"},
     {"MPI_T_ERR_INVALID_NAME", "no variable or category of that name"},
     {"MPI_T_ERR_INVALID", "invalid use of the tool information interface or bad parameter value"},
-    // 74 and 75: unassigned (kept for MPI-4's session and process-abort
-    // classes, in MPICH's order); a null name means no class.
-    {nullptr, nullptr},
-    {nullptr, nullptr},
-    {"MPI_ERR_VALUE_TOO_LARGE", "value too large for the output argument (use the _c form of the call)"},
+    // MPI-4.0 / 4.1
+    {"MPI_ERR_SESSION", "invalid session handle"},
+    {"MPI_ERR_PROC_ABORTED", "operation failed because a peer process has aborted"},
+    {"MPI_ERR_VALUE_TOO_LARGE", "a value is too large to be stored in the output argument"},
+    {"MPI_ERR_ERRHANDLER", "invalid error handler"},
+    {"MPI_T_ERR_NOT_ACCESSIBLE", "the requested information is not accessible"},
+    {"MPI_T_ERR_NOT_SUPPORTED", "the requested functionality is not supported"},
 };
 constexpr int kNumClasses = sizeof(kClasses) / sizeof(kClasses[0]);
-static_assert(kNumClasses == MPI_ERR_VALUE_TOO_LARGE + 1 && kNumClasses <= MPI_ERR_LASTCODE + 1,
+static_assert(kNumClasses == MPI_T_ERR_NOT_SUPPORTED + 1 && kNumClasses <= MPI_ERR_LASTCODE + 1,
               "kClasses lists every predefined class of mpi.h, in the order of their values");
 }  // namespace
 
@@ -107,7 +109,7 @@ int error_class_of(int code) {
   if (code >= 0 && code < kNumClasses && kClasses[code].name) return code;
   if (code > MPI_ERR_LASTCODE) {
     const auto i = static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1);
-    if (i < errors().added.size()) return errors().added[i].error_class;
+    if (i < errors().added.size()) return errors().added[i].error_class;  // -1 once removed
   }
   return -1;
 }
@@ -134,7 +136,8 @@ bool is_error_class(int c) {
 }
 
 bool is_user_code(int code) {
-  return code > MPI_ERR_LASTCODE && static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1) < errors().added.size();
+  return code > MPI_ERR_LASTCODE && static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1) < errors().added.size() &&
+         errors().added[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].error_class >= 0;
 }
 
 namespace {
@@ -158,6 +161,25 @@ int add_error_code(int error_class) { return add(error_class); }
 
 void set_error_string(int code, std::string text) {
   errors().added[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text = std::move(text);
+}
+
+bool has_error_string(int code) {
+  return !errors().added[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)].text.empty();
+}
+
+bool class_has_codes(int error_class) {
+  const auto& added = errors().added;
+  for (std::size_t i = 0; i < added.size(); ++i)
+    if (added[i].error_class == error_class && static_cast<int>(i) + MPI_ERR_LASTCODE + 1 != error_class) return true;
+  return false;
+}
+
+void remove_error(int code) {
+  auto& added = errors().added;
+  added[static_cast<std::size_t>(code - MPI_ERR_LASTCODE - 1)] = {-1, std::string()};
+  // The highest values free again: MPI_LASTUSEDCODE goes back down past them.
+  while (!added.empty() && added.back().error_class < 0) added.pop_back();
+  refresh_environment_attributes();
 }
 
 }  // namespace ringmpi::core

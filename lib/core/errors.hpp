@@ -9,7 +9,7 @@ namespace ringmpi::core {
 
 struct ErrorRegistry {
   struct Added {
-    int error_class;
+    int error_class;  // -1: removed (MPI_Remove_error_class/_code)
     std::string text;
   };
   // index i holds code MPI_ERR_LASTCODE + 1 + i
@@ -37,5 +37,11 @@ int add_error_class();
 int add_error_code(int error_class);
 // MPI_Add_error_string; code must satisfy is_user_code().
 void set_error_string(int code, std::string text);
+// MPI-4.1's MPI_Remove_error_class/_code/_string (§9.5); code must satisfy
+// is_user_code(). A removed value is no code or class any more (class -1);
+// removing the highest ones lowers MPI_LASTUSEDCODE, so they are reused.
+bool has_error_string(int code);
+bool class_has_codes(int error_class);  // codes other than the class itself
+void remove_error(int code);
 
 }  // namespace ringmpi::core

@@ -31,6 +31,7 @@ enum class Kind : int {
   t_pvar = RMPI_KIND_T_PVAR,
   t_session = RMPI_KIND_T_SESSION,
   file = RMPI_KIND_FILE,  // lib/io
+  session = RMPI_KIND_SESSION,  // MPI-4.0 sessions (lib/api/session.hpp)
 };
 
 inline constexpr std::uint32_t kIndexBits = 20;

@@ -19,6 +19,7 @@ namespace ringmpi::p2p { struct State; }
 namespace ringmpi::rma { struct State; }
 namespace ringmpi::io { struct State; }
 namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; class Tracer; }
+namespace ringmpi::api { struct SessionState; }
 
 namespace ringmpi::core {
 
@@ -27,7 +28,14 @@ enum class Phase { before_init, running, finalized };
 struct Runtime {
   Runtime();
   ~Runtime();
+  // `running` from the first MPI_Init or MPI_Session_init on, while the
+  // World Model or a session is open (`users` counts them: the World Model
+  // once, each session once); `finalized` when the last one closed. A later
+  // MPI_Session_init (or a first MPI_Init) opens it again (lib/api/init.cpp).
   Phase phase = Phase::before_init;
+  int users = 0;
+  bool world_initialized = false;  // MPI_Init(_thread) was called (MPI_Initialized)
+  bool world_finalized = false;    // MPI_Finalize was called (MPI_Finalized)
   // rank: this process's slot in the arena, what p2p and the collective
   // segments call its world rank; size: the arena's slot count, the bound
   // of every array indexed by world rank. Without spawns they are the
@@ -83,7 +91,12 @@ struct Runtime {
   std::unique_ptr<p2p::State> p2p;
   std::unique_ptr<rma::State> rma;  // windows (lib/rma)
   std::unique_ptr<io::State> io;    // files (lib/io)
+  std::unique_ptr<api::SessionState> sessions;  // MPI_Session handles (lib/api/session.hpp)
   Counters counters{};               // paths taken (core/counters.hpp)
+  // MPI_T events (core/events.hpp): bit e set while a tool wants event e;
+  // the sink (lib/api/tool_events.cpp) hands it to the callbacks.
+  std::atomic<std::uint32_t> event_mask{0};
+  void (*event_sink)(int event, std::int64_t a, std::int64_t b, std::int64_t c) = nullptr;
   // mpiexec --trace: this rank's trace buffer (core/trace.hpp); null when off.
   std::unique_ptr<Tracer> tracer;
 };

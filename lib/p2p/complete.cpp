@@ -180,7 +180,7 @@ void complete(State& s, Request* r) {
   if (r->kind == Kind::send) {
     --s.open_sends;
     if (r->bsend_offset >= 0) {
-      s.bsend.used.erase(static_cast<std::size_t>(r->bsend_offset));
+      (r->bsend_buffer ? r->bsend_buffer : &s.bsend)->release(static_cast<std::size_t>(r->bsend_offset));
       r->bsend_offset = -1;
     }
   }

@@ -109,10 +109,23 @@ int imrecv(void* buf, int count, MPI_Datatype datatype, const dtype::Datatype* t
            MPI_Request* request);
 MPI_Comm message_comm(MPI_Message m);
 
-// Buffered sends (MPI_Buffer_attach / MPI_Buffer_detach).
-int buffer_attach(void* buffer, std::size_t size);
-int buffer_detach(void* buffer_addr, std::size_t* size);
-// The size of the attached buffer (0 when none is).
-std::size_t buffer_attached_size();
+// Buffered sends (MPI_Buffer_attach / MPI_Buffer_detach, and MPI-4.1's
+// buffers of a communicator or a session). A buffered send uses its
+// communicator's buffer, else its session's, else the process's (§3.6.1).
+// `owner`: kBufferProcess or a key below; `buffer` MPI_BUFFER_AUTOMATIC: the
+// library allocates each message's space itself. Sizes in bytes (the _c
+// forms of MPI-4.1 attach buffers larger than an int).
+inline constexpr std::uint64_t kBufferProcess = 0;
+inline std::uint64_t buffer_key_comm(MPI_Comm h) { return (1ull << 32) | static_cast<std::uint32_t>(h); }
+inline std::uint64_t buffer_key_session(int session) { return (2ull << 32) | static_cast<std::uint32_t>(session); }
+int buffer_attach(std::uint64_t owner, void* buffer, std::size_t size);
+// Blocks until the buffer's messages have left it, then detaches it.
+int buffer_detach(std::uint64_t owner, void* buffer_addr, std::size_t* size);
+// The size of owner's attached buffer (0 when none is, or an automatic one).
+std::size_t buffer_attached_size(std::uint64_t owner);
+// Whether owner's buffer holds no message now (true when none is attached).
+bool buffer_empty(std::uint64_t owner);
+// Blocks until buffer_empty(owner) (MPI_Buffer_flush and its forms).
+void buffer_flush(std::uint64_t owner);
 
 }  // namespace ringmpi::p2p

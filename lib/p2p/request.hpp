@@ -33,6 +33,7 @@
 namespace ringmpi::p2p {
 
 enum class Kind : std::uint8_t { send, recv, ext };
+struct BsendBuffer;  // p2p/state.hpp
 
 // The operation behind an extension request. poll() runs inside progress()
 // (never re-entered) and advances the operation as far as it can without
@@ -48,6 +49,10 @@ class Extension {
   // hand-back runs the user's callbacks: every completion call asks, so it
   // is a virtual call rather than a dynamic_cast (a type-name walk).
   virtual bool generalized() const { return false; }
+  // Whether MPI_Request_free may let it go before it completes (point-to-point
+  // operations such as MPI_Isendrecv: yes; a nonblocking collective: no,
+  // MPI-3.1 §5.12). The engine finishes it and then releases it.
+  virtual bool freeable() const { return false; }
 };
 enum class Mode : std::uint8_t { standard, sync, ready, buffered };
 
@@ -106,7 +111,8 @@ struct Request {
   std::uint64_t remote_addr = 0, remote_niov = 0;
   std::size_t share_offset = 0, share_bytes = 0;
 
-  long bsend_offset = -1;  // buffered send: its block in the attached buffer
+  long bsend_offset = -1;  // buffered send: its block in the attached buffer ...
+  BsendBuffer* bsend_buffer = nullptr;  // ... and that buffer (null: the process's)
   std::unique_ptr<Extension> ext;  // Kind::ext: the operation
 
   std::uint32_t index = 0;

@@ -18,6 +18,7 @@
 #include <cstring>
 
 #include "core/copy.hpp"
+#include "core/events.hpp"
 #include "core/runtime.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/engine_private.hpp"
@@ -79,6 +80,7 @@ bool push_first(State& s, int dest, Request* r, bool* pushed) {
   std::memcpy(p, &env, sizeof env);
   std::memcpy(p + sizeof env, &rts, sizeof rts);
   ring.commit(wire::rts, sizeof env + sizeof rts);
+  core::raise_event(core::Event::rndv_start, dest, static_cast<std::int64_t>(r->bytes));
   *pushed = true;
   r->queued = false;
   r->waits = 1;
@@ -136,7 +138,10 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   if (!o.queue.empty()) return false;
   if (dest == s.rank && contig && deliver_to_self(s, env, buf, bytes)) return true;
   std::byte* p = o.ring.reserve(sizeof env + bytes);
-  if (!p) return false;
+  if (!p) {
+    core::raise_event(core::Event::ring_full, dest, static_cast<std::int64_t>(bytes));
+    return false;
+  }
   trace_send(dest, env.context, env.tag, bytes);  // before commit: the receiver cannot see it earlier
   std::memcpy(p, &env, sizeof env);
   if (bytes == 0) {

@@ -50,11 +50,25 @@ struct Message {
   MPI_Comm comm = MPI_COMM_NULL;
 };
 
-// MPI_Buffer_attach's buffer: blocks handed out first-fit, by offset.
+// MPI_Buffer_attach's buffer (or a communicator's or session's, MPI-4.1
+// §3.6.1): blocks handed out first-fit, by offset. An automatic buffer
+// (MPI_BUFFER_AUTOMATIC) has no base: each message gets a heap block of its
+// own, numbered (the number stands for the offset), freed when it has left.
 struct BsendBuffer {
   std::byte* base = nullptr;
   std::size_t size = 0;
   std::map<std::size_t, std::size_t> used;  // offset -> length
+  bool automatic = false;
+  std::size_t next_block = 0;
+  std::map<std::size_t, std::unique_ptr<std::byte[]>> blocks;  // automatic: number -> block
+  bool attached() const { return base != nullptr || automatic; }
+  bool empty() const { return used.empty() && blocks.empty(); }
+  void release(std::size_t off) {
+    if (automatic)
+      blocks.erase(off);
+    else
+      used.erase(off);
+  }
 };
 
 // Rings polled on every progress() without waiting for a pending bit.
@@ -92,7 +106,13 @@ struct State {
   Contexts contexts;
   RequestPool requests;
   core::HandleTable<Message> messages{core::Kind::message};
-  BsendBuffer bsend;
+  BsendBuffer bsend;  // the process's (MPI_Buffer_attach)
+  // Communicators' and sessions' buffers (MPI-4.1), by buffer_key_*() of
+  // engine.hpp; stable addresses (a pending buffered send points at its own).
+  std::map<std::uint64_t, std::unique_ptr<BsendBuffer>> bsend_owned;
+  // Installed by lib/api's sessions: the session a communicator was made
+  // from (its buffer_key_session key), or 0.
+  std::uint64_t (*session_key_of)(MPI_Comm) = nullptr;
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
   std::vector<std::byte> stage;  // single-copy reads into short pieces land here first (rndv.cpp)
   std::vector<Request*> extensions;  // started extension requests (lib/p2p/extension.cpp)

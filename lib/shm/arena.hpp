@@ -210,5 +210,10 @@ inline constexpr const char* kEnvAppnum = "RINGMPI_APPNUM";
 inline constexpr const char* kEnvParent = "RINGMPI_PARENT";
 inline constexpr const char* kEnvLauncher = "RINGMPI_LAUNCHER";
 inline constexpr const char* kEnvSpawnId = "RINGMPI_SPAWN_ID";
+// Where every rank is bound, when mpiexec binds (or, on a synthetic or XML
+// topology, would bind): each rank's OS cpu numbers as ranges ("0-1,4"),
+// ranks separated by ';'. The ringmpi:// process sets of sessions read it
+// (lib/api/session_psets.cpp); absent when ranks are not bound.
+inline constexpr const char* kEnvPlaces = "RINGMPI_PLACES";
 
 }  // namespace ringmpi::shm

@@ -64,7 +64,7 @@ int main(int argc, char **argv) {
   CHECK(len == MPI_MAX_ERROR_STRING - 1 && strcmp(s, longest) == 0);
 
   /* Bad arguments are MPI_ERR_ARG. */
-  int bad_codes[] = {-1, -77, MPI_T_ERR_INVALID + 1, MPI_ERR_LASTCODE, *last + 1, 1 << 29};
+  int bad_codes[] = {-1, -77, *last + 1, *last + 7, 1 << 29};
   for (unsigned i = 0; i < sizeof bad_codes / sizeof bad_codes[0]; ++i) {
     CHECK(MPI_Error_class(bad_codes[i], &cls) == MPI_ERR_ARG);
     CHECK(MPI_Error_string(bad_codes[i], s, &len) == MPI_ERR_ARG);

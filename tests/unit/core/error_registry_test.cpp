@@ -42,10 +42,12 @@ TEST_CASE("predefined classes are classes; unused values are not") {
   CHECK(is_error_class(MPI_SUCCESS));
   CHECK(is_error_class(MPI_ERR_KEYVAL));
   CHECK(is_error_class(MPI_ERR_RMA_FLAVOR));
-  CHECK(is_error_class(MPI_T_ERR_INVALID));  // the last predefined class (MPI-3.1 tool interface)
-  CHECK_FALSE(is_error_class(MPI_T_ERR_INVALID + 1));
+  CHECK(is_error_class(MPI_T_ERR_INVALID));  // the last class of MPI-3.1's tool interface
+  CHECK(is_error_class(MPI_ERR_SESSION));    // MPI-4.0 ...
+  CHECK(is_error_class(MPI_T_ERR_NOT_SUPPORTED));  // ... the last predefined class, = MPI_ERR_LASTCODE
+  CHECK_FALSE(is_error_class(last_used_code() + 1));
   CHECK_FALSE(is_error_class(-3));
   CHECK_FALSE(is_user_code(MPI_ERR_LASTCODE));
   CHECK_FALSE(is_user_code(last_used_code() + 1));
-  CHECK(error_class_of(MPI_ERR_LASTCODE) == -1);
+  CHECK(error_class_of(last_used_code() + 1) == -1);
 }
