@@ -1177,7 +1177,7 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int MPI_Comm_disconnect(MPI_Comm *comm);
 int MPI_Comm_join(int fd, MPI_Comm *intercomm);
 
-/* ==== MPI-4.0/4.1 large counts: the _c bindings (issue 31) =====================
+/* ==== MPI-4.0/4.1 large counts: the _c bindings (issue 31) ============================
  * MPI_Count counts and MPI_Aint / MPI_Count displacements as MPI-4.1 declares them
  * (docs/guide/large-counts.md). Counts that fit the int form take the int form's code;
  * larger ones travel as one element of a derived type that carries the size
@@ -1466,7 +1466,6 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
 int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
                            MPI_Datarep_conversion_function_c *write_conversion_fn,
                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
-=======
 /* ==== MPI-4.0/4.1: the rest of today's standard (issue 31, helper mpi4) ================
  * Sessions, process sets, communicators from groups (lib/api/session*.cpp, lib/comm/session*),
  * nonblocking sendrecv, status accessors, info, error-class removal, hardware-guided splits,
