@@ -21,6 +21,20 @@ static_assert(sizeof(MPI_Status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint) && offs
                   offsetof(MPI_Status, MPI_TAG) == sizeof(MPI_Fint) && offsetof(MPI_Status, MPI_ERROR) == 2 * sizeof(MPI_Fint),
               "a Fortran status is the C status word for word");
 
+// MPI-4.1 §19.3.5: the mpi_f08 status has C's layout (mpi.h, MPI_F08_status),
+// and so has the INTEGER status (MPI_Status_c2f): every conversion is a copy.
+namespace {
+int copy_status(const char* name, const void* from, const char* from_arg, void* to, const char* to_arg) {
+  ringmpi::api::Call call(name);
+  if (from == nullptr)
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL (an ignored status), which holds no status to convert",
+                     from_arg);
+  if (int e = call.not_null(to, to_arg)) return e;
+  std::memcpy(to, from, sizeof(MPI_Status));
+  return MPI_SUCCESS;
+}
+}  // namespace
+
 extern "C" {
 
 int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
@@ -30,6 +44,19 @@ int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
   if (int e = call.not_null(f_status, "f_status")) return e;
   std::memcpy(f_status, c_status, sizeof *c_status);
   return MPI_SUCCESS;
+}
+
+int MPI_Status_c2f08(const MPI_Status* c_status, MPI_F08_status* f08_status) {
+  return copy_status("MPI_Status_c2f08", c_status, "c_status", f08_status, "f08_status");
+}
+int MPI_Status_f082c(const MPI_F08_status* f08_status, MPI_Status* c_status) {
+  return copy_status("MPI_Status_f082c", f08_status, "f08_status", c_status, "c_status");
+}
+int MPI_Status_f2f08(const MPI_Fint* f_status, MPI_F08_status* f08_status) {
+  return copy_status("MPI_Status_f2f08", f_status, "f_status", f08_status, "f08_status");
+}
+int MPI_Status_f082f(const MPI_F08_status* f08_status, MPI_Fint* f_status) {
+  return copy_status("MPI_Status_f082f", f08_status, "f08_status", f_status, "f_status");
 }
 
 int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {

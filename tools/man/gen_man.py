@@ -48,6 +48,8 @@ LAUNCHER_VARIABLES = [
     ("RINGMPI_PARENT", "in a spawned process: the parent intercommunicator (its context slot and the parents' "
      "world ranks)"),
     ("RINGMPI_LAUNCHER", "the abstract Unix socket on which mpiexec takes spawn requests (its own uid only)"),
+    ("RINGMPI_PLACES", "where mpiexec binds every rank (each rank's cpus, \"0-1,4\"; ranks separated by "
+     "';'), read by the ringmpi:// process sets of sessions; absent when ranks are not bound"),
     ("RINGMPI_SPAWN_ID", "which MPI_Comm_spawn started the process (0: mpiexec's own ranks)"),
     ("RINGMPI_TRACE_DIR", "with mpiexec --trace: the private directory where each rank writes its trace "
      "records (rank-N.bin), which mpiexec merges into the trace file and removes; empty or unset: no tracing"),
