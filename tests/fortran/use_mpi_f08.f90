@@ -2,7 +2,9 @@
 ! ierror, choice buffers of any type and rank (scalars, arrays, and
 ! non-contiguous array sections, blocking and nonblocking), a user
 ! reduction with the f08 interface, strings, logicals and an error
-! returned in ierror.
+! returned in ierror; MPI-4.1's status accessors, request-status queries,
+! buffers per communicator and session and their flushes, and the status
+! conversions MPI_Status_f082f / MPI_Status_f2f08.
 module f08_support
   use mpi_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
@@ -49,6 +51,7 @@ end module
 program use_mpi_f08_test
   use mpi_f08
   use f08_support
+  use, intrinsic :: iso_c_binding, only : c_ptr, c_loc, c_intptr_t
   implicit none
   integer :: rank, np, next, prev, i, j, n, ierr, cls
   type(MPI_Comm) :: dup
@@ -66,6 +69,14 @@ program use_mpi_f08_test
   integer :: iv(6)
   logical :: flag
   character(len=MPI_MAX_OBJECT_NAME) :: name
+  type(MPI_Status) :: status2, statuses(2)
+  type(MPI_Request) :: freq
+  type(MPI_Session) :: session
+  type(MPI_Info) :: hw_info
+  type(c_ptr) :: addr
+  integer :: fstatus(MPI_STATUS_SIZE), indices(2), got(2), sendv(2), code, bsize
+  integer(c_intptr_t) :: bbuf_at
+  real(8), target, asynchronous :: bbuf(1024)
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -198,6 +209,103 @@ program use_mpi_f08_test
   call check(n == 8, 'MPI_Sizeof of a DOUBLE PRECISION array')
   call MPI_Sizeof(name, n)
   call check(n == MPI_MAX_OBJECT_NAME, 'MPI_Sizeof of a CHARACTER')
+
+  ! MPI-4.1: status accessors and the conversions to and from the
+  ! INTEGER status.
+  call MPI_Sendrecv(rank, 1, MPI_INTEGER, next, 7, i, 1, MPI_INTEGER, prev, 7, MPI_COMM_WORLD, status)
+  call MPI_Status_get_source(status, n)
+  call check(n == prev, 'MPI_Status_get_source')
+  call MPI_Status_get_tag(status, n, ierr)
+  call check(n == 7 .and. ierr == MPI_SUCCESS, 'MPI_Status_get_tag')
+  status2 = status
+  call MPI_Status_set_source(status2, 42)
+  call MPI_Status_set_tag(status2, 43)
+  call MPI_Status_set_error(status2, MPI_ERR_TRUNCATE)
+  call MPI_Status_get_error(status2, n)
+  call check(status2%MPI_SOURCE == 42 .and. status2%MPI_TAG == 43 .and. status2%MPI_ERROR == MPI_ERR_TRUNCATE &
+             .and. n == MPI_ERR_TRUNCATE, 'MPI_Status_set_source/tag/error')
+  call MPI_Status_f082f(status2, fstatus, ierr)
+  call check(ierr == MPI_SUCCESS .and. fstatus(MPI_SOURCE) == 42 .and. fstatus(MPI_TAG) == 43 .and. &
+             fstatus(MPI_ERROR) == MPI_ERR_TRUNCATE, 'MPI_Status_f082f')
+  fstatus(MPI_SOURCE) = prev
+  call MPI_Status_f2f08(fstatus, status2)
+  call check(status2%MPI_SOURCE == prev .and. status2%MPI_TAG == 43, 'MPI_Status_f2f08')
+  call MPI_Get_count(status2, MPI_INTEGER, n)
+  call check(n == 1, 'MPI_Get_count after MPI_Status_f2f08')
+
+  ! MPI-4.1: the status of requests without freeing them.
+  got = -1
+  call MPI_Irecv(got, 2, MPI_INTEGER, prev, 8, MPI_COMM_WORLD, reqs(1))
+  sendv = [rank, 2 * rank]
+  call MPI_Isend(sendv, 2, MPI_INTEGER, next, 8, MPI_COMM_WORLD, reqs(2))
+  flag = .false.
+  do while (.not. flag)
+    call MPI_Request_get_status_all(2, reqs, flag, statuses)
+  end do
+  call check(reqs(1) /= MPI_REQUEST_NULL .and. reqs(2) /= MPI_REQUEST_NULL, 'MPI_Request_get_status_all frees nothing')
+  call check(statuses(1)%MPI_SOURCE == prev .and. statuses(1)%MPI_TAG == 8 .and. all(got == [prev, 2 * prev]), &
+             'MPI_Request_get_status_all')
+  call MPI_Request_get_status_any(2, reqs, n, flag, status2)
+  call check(flag .and. (n == 1 .or. n == 2), 'MPI_Request_get_status_any')
+  call MPI_Request_get_status_some(2, reqs, n, indices, statuses)
+  call check(n == 2 .and. minval(indices) == 1 .and. maxval(indices) == 2, 'MPI_Request_get_status_some')
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  call check(reqs(1) == MPI_REQUEST_NULL .and. reqs(2) == MPI_REQUEST_NULL, 'MPI_Waitall after get_status')
+
+  ! MPI-4.1: a buffer per communicator, flushed, and the process's one.
+  bsize = int(8 * size(bbuf))
+  ! The address that detach gives back, compared as an integer: gfortran
+  ! folds c_associated(addr, c_loc(bbuf)) to .false. (a dummy without
+  ! TARGET does not keep its actual's address, as far as it knows).
+  bbuf_at = transfer(c_loc(bbuf), bbuf_at)
+  call MPI_Comm_attach_buffer(MPI_COMM_WORLD, bbuf, bsize)
+  i = -1
+  call MPI_Irecv(i, 1, MPI_INTEGER, prev, 9, MPI_COMM_WORLD, reqs(1))
+  call MPI_Bsend(rank + 500, 1, MPI_INTEGER, next, 9, MPI_COMM_WORLD)
+  call MPI_Comm_flush_buffer(MPI_COMM_WORLD)
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  call check(i == prev + 500, 'MPI_Bsend with MPI_Comm_attach_buffer')
+  call MPI_Comm_iflush_buffer(MPI_COMM_WORLD, freq)
+  call MPI_Wait(freq, MPI_STATUS_IGNORE)
+  call MPI_Comm_detach_buffer(MPI_COMM_WORLD, addr, n)
+  call check(n == bsize .and. transfer(addr, bbuf_at) == bbuf_at, 'MPI_Comm_detach_buffer')
+  call MPI_Buffer_attach(bbuf, bsize)
+  i = -1
+  call MPI_Irecv(i, 1, MPI_INTEGER, prev, 10, MPI_COMM_WORLD, reqs(1))
+  call MPI_Bsend(rank + 600, 1, MPI_INTEGER, next, 10, MPI_COMM_WORLD)
+  call MPI_Buffer_flush(ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Buffer_flush')
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  call check(i == prev + 600, 'MPI_Bsend with MPI_Buffer_attach')
+  call MPI_Buffer_iflush(freq)
+  call MPI_Wait(freq, MPI_STATUS_IGNORE)
+  call check(freq == MPI_REQUEST_NULL, 'MPI_Buffer_iflush')
+  call MPI_Buffer_detach(addr, n)
+  call check(n == bsize .and. transfer(addr, bbuf_at) == bbuf_at, 'MPI_Buffer_detach')
+  call MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, session)
+  call MPI_Session_attach_buffer(session, bbuf, bsize, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Session_attach_buffer')
+  call MPI_Session_flush_buffer(session)
+  call MPI_Session_iflush_buffer(session, freq)
+  call MPI_Wait(freq, MPI_STATUS_IGNORE)
+  call MPI_Session_detach_buffer(session, addr, n)
+  call check(n == bsize .and. transfer(addr, bbuf_at) == bbuf_at, 'MPI_Session_detach_buffer')
+  call MPI_Session_finalize(session)
+
+  ! MPI-4.1: pair types, error classes removed, hardware information.
+  call MPI_Type_get_value_index(MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, pair)
+  call check(pair == MPI_2DOUBLE_PRECISION, 'MPI_Type_get_value_index')
+  call MPI_Add_error_class(cls)
+  call MPI_Add_error_code(cls, code)
+  call MPI_Add_error_string(code, 'a code of the test')
+  call MPI_Remove_error_string(code)
+  call MPI_Remove_error_code(code, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Remove_error_code')
+  call MPI_Remove_error_class(cls, ierr)
+  call check(ierr == MPI_SUCCESS, 'MPI_Remove_error_class')
+  call MPI_Get_hw_resource_info(hw_info)
+  call check(hw_info /= MPI_INFO_NULL, 'MPI_Get_hw_resource_info')
+  call MPI_Info_free(hw_info)
 
   ! The profiling interface.
   call PMPI_Comm_rank(MPI_COMM_WORLD, i)
