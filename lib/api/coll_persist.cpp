@@ -262,25 +262,34 @@ int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbu
   });
 }
 
-// MPI_Gather_init (gathers) and MPI_Scatter_init: each member's side is the
-// send side of a gather and the receive side of a scatter (skipped as
-// MPI_IN_PLACE, and at an intercommunicator's root), the root's side the
-// other one.
+// The checks of a rooted form (gather, scatter and their v forms) after
+// begin(): the root, then each member's side, member() (the send side of a
+// gather, the receive side of a scatter; skipped as MPI_IN_PLACE, and at an
+// intercommunicator's root), then at the root the root's side, at_root().
+template <class Member, class AtRoot>
+int rooted_checks(Call& call, const comm::Comm& c, int root, const void* member_buf, Member member,
+                  AtRoot at_root) {
+  if (int e = root_of(call, c, root)) return e;
+  const bool here = is_root(c, root);
+  if (takes_part(c, root) && !(c.inter && here) && member_buf != MPI_IN_PLACE)
+    if (int e = member()) return e;
+  if (here)
+    if (int e = at_root()) return e;
+  return MPI_SUCCESS;
+}
+
+// MPI_Gather_init (gathers) and MPI_Scatter_init.
 int rooted_init(const char* name, RootedForm form, bool gathers, const void* sendbuf, int sendcount,
                 MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                 MPI_Info info, MPI_Request* request) {
   Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
   auto sends = [&] { return send_side(call, sendbuf, sendcount, sendtype); };
   auto receives = [&] { return recv_side(call, recvbuf, recvcount, recvtype); };
-  const void* member_buf = gathers ? sendbuf : recvbuf;
-  if (takes_part(*c, root) && !(c->inter && at_root) && member_buf != MPI_IN_PLACE)
-    if (int e = gathers ? sends() : receives()) return e;
-  if (at_root)
-    if (int e = gathers ? receives() : sends()) return e;
+  if (int e = gathers ? rooted_checks(call, *c, root, sendbuf, sends, receives)
+                      : rooted_checks(call, *c, root, recvbuf, receives, sends))
+    return e;
   return two_type_init(call, sendtype, recvtype, comm, request, [=](Call& k, MPI_Datatype st, MPI_Datatype rt,
                                                                     MPI_Request* r) {
     return form(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
@@ -343,14 +352,13 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
   Call call("MPI_Gatherv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
   const int n = group_size(*c);
-  if (takes_part(*c, root) && !(c->inter && at_root) && sendbuf != MPI_IN_PLACE)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (at_root)
-    if (int e = vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype"))
-      return e;
+  auto member = [&] { return send_side(call, sendbuf, sendcount, sendtype); };
+  auto at_root_side = [&] {
+    return vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype");
+  };
+  if (int e = rooted_checks(call, *c, root, sendbuf, member, at_root_side)) return e;
+  const bool at_root = is_root(*c, root);
   auto op = std::make_unique<PersistentColl>();
   const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
   const int* rc = at_root ? op->ints(recvcounts, n) : recvcounts;
@@ -373,14 +381,13 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
   Call call("MPI_Scatterv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
   const int n = group_size(*c);
-  if (takes_part(*c, root) && !(c->inter && at_root) && recvbuf != MPI_IN_PLACE)
-    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  if (at_root)
-    if (int e = vside(call, n, sendbuf, sendcounts, displs, sendtype, "sendbuf", "sendcounts", "displs", "sendtype"))
-      return e;
+  auto member = [&] { return recv_side(call, recvbuf, recvcount, recvtype); };
+  auto at_root_side = [&] {
+    return vside(call, n, sendbuf, sendcounts, displs, sendtype, "sendbuf", "sendcounts", "displs", "sendtype");
+  };
+  if (int e = rooted_checks(call, *c, root, recvbuf, member, at_root_side)) return e;
+  const bool at_root = is_root(*c, root);
   auto op = std::make_unique<PersistentColl>();
   const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
   const int* sc = at_root ? op->ints(sendcounts, n) : sendcounts;
