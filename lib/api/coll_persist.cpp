@@ -214,6 +214,104 @@ int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvb
   return finish_init(call, std::move(p), comm, request);
 }
 
+int send_side(Call& call, const void* buf, int count, MPI_Datatype t) {
+  return side(call, buf, count, t, "sendbuf", "sendcount", "sendtype");
+}
+int recv_side(Call& call, const void* buf, int count, MPI_Datatype t) {
+  return side(call, buf, count, t, "recvbuf", "recvcount", "recvtype");
+}
+
+// The request of a form with one send and one receive datatype: holds both
+// and starts with start(k, st, rt, r) on the held handles.
+template <class Start>
+int two_type_init(Call& call, MPI_Datatype sendtype, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+                  Start start) {
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
+  op->set_starter([=](Call& k, MPI_Request* r) { return start(k, st, rt, r); });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+using PairForm = int (*)(Call&, const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Request*);
+using RootedForm = int (*)(Call&, const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm,
+                           MPI_Request*);
+
+// MPI_Allgather_init and MPI_Alltoall_init (neighbor false), and their
+// neighbourhood forms (neighbor true): one (buf, count, datatype) side to
+// send and one to receive, the same checks and stored arguments; only the
+// nonblocking form differs. The neighbourhood forms need a topology and
+// take no MPI_IN_PLACE.
+int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbuf, int sendcount,
+              MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+              MPI_Info info, MPI_Request* request) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (neighbor) {
+    int in, out;
+    if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  } else {
+    if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
+  }
+  if (neighbor || sendbuf != MPI_IN_PLACE)
+    if (int e = send_side(call, sendbuf, sendcount, sendtype)) return e;
+  if (int e = recv_side(call, recvbuf, recvcount, recvtype)) return e;
+  return two_type_init(call, sendtype, recvtype, comm, request, [=](Call& k, MPI_Datatype st, MPI_Datatype rt,
+                                                                    MPI_Request* r) {
+    return form(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
+  });
+}
+
+// The checks of a rooted form (gather, scatter and their v forms) after
+// begin(): the root, then each member's side, member() (the send side of a
+// gather, the receive side of a scatter; skipped as MPI_IN_PLACE, and at an
+// intercommunicator's root), then at the root the root's side, at_root().
+template <class Member, class AtRoot>
+int rooted_checks(Call& call, const comm::Comm& c, int root, const void* member_buf, Member member,
+                  AtRoot at_root) {
+  if (int e = root_of(call, c, root)) return e;
+  const bool here = is_root(c, root);
+  if (takes_part(c, root) && !(c.inter && here) && member_buf != MPI_IN_PLACE)
+    if (int e = member()) return e;
+  if (here)
+    if (int e = at_root()) return e;
+  return MPI_SUCCESS;
+}
+
+// MPI_Gather_init (gathers) and MPI_Scatter_init.
+int rooted_init(const char* name, RootedForm form, bool gathers, const void* sendbuf, int sendcount,
+                MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                MPI_Info info, MPI_Request* request) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  auto sends = [&] { return send_side(call, sendbuf, sendcount, sendtype); };
+  auto receives = [&] { return recv_side(call, recvbuf, recvcount, recvtype); };
+  if (int e = gathers ? rooted_checks(call, *c, root, sendbuf, sends, receives)
+                      : rooted_checks(call, *c, root, recvbuf, receives, sends))
+    return e;
+  return two_type_init(call, sendtype, recvtype, comm, request, [=](Call& k, MPI_Datatype st, MPI_Datatype rt,
+                                                                    MPI_Request* r) {
+    return form(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
+  });
+}
+
+// The counts, displacements and datatypes of n blocks (alltoallw and its
+// neighbourhood form, whose displacements are int and MPI_Aint).
+template <class Displ>
+int wside(Call& call, int n, const int* counts, const Displ* displs, const MPI_Datatype* types, const char* cn,
+          const char* dn, const char* tn) {
+  if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
+    return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
+  for (int i = 0; i < n; ++i) {
+    const dtype::Datatype* t;
+    const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
+    if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
+    if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
+  }
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -244,21 +342,8 @@ int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI
 
 int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Gather_init");
-  comm::Comm* c;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
-  if (takes_part(*c, root) && !(c->inter && at_root) && sendbuf != MPI_IN_PLACE)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (at_root)
-    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::gather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return rooted_init("MPI_Gather_init", forms::gather, true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                     root, comm, info, request);
 }
 
 int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
@@ -267,14 +352,13 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
   Call call("MPI_Gatherv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
   const int n = group_size(*c);
-  if (takes_part(*c, root) && !(c->inter && at_root) && sendbuf != MPI_IN_PLACE)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (at_root)
-    if (int e = vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype"))
-      return e;
+  auto member = [&] { return send_side(call, sendbuf, sendcount, sendtype); };
+  auto at_root_side = [&] {
+    return vside(call, n, recvbuf, recvcounts, displs, recvtype, "recvbuf", "recvcounts", "displs", "recvtype");
+  };
+  if (int e = rooted_checks(call, *c, root, sendbuf, member, at_root_side)) return e;
+  const bool at_root = is_root(*c, root);
   auto op = std::make_unique<PersistentColl>();
   const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
   const int* rc = at_root ? op->ints(recvcounts, n) : recvcounts;
@@ -287,21 +371,8 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
 
 int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Scatter_init");
-  comm::Comm* c;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
-  if (takes_part(*c, root) && !(c->inter && at_root) && recvbuf != MPI_IN_PLACE)
-    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  if (at_root)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::scatter(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return rooted_init("MPI_Scatter_init", forms::scatter, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     recvtype, root, comm, info, request);
 }
 
 int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
@@ -310,14 +381,13 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
   Call call("MPI_Scatterv_init");
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = root_of(call, *c, root)) return e;
-  const bool at_root = is_root(*c, root);
   const int n = group_size(*c);
-  if (takes_part(*c, root) && !(c->inter && at_root) && recvbuf != MPI_IN_PLACE)
-    if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  if (at_root)
-    if (int e = vside(call, n, sendbuf, sendcounts, displs, sendtype, "sendbuf", "sendcounts", "displs", "sendtype"))
-      return e;
+  auto member = [&] { return recv_side(call, recvbuf, recvcount, recvtype); };
+  auto at_root_side = [&] {
+    return vside(call, n, sendbuf, sendcounts, displs, sendtype, "sendbuf", "sendcounts", "displs", "sendtype");
+  };
+  if (int e = rooted_checks(call, *c, root, recvbuf, member, at_root_side)) return e;
+  const bool at_root = is_root(*c, root);
   auto op = std::make_unique<PersistentColl>();
   const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
   const int* sc = at_root ? op->ints(sendcounts, n) : sendcounts;
@@ -330,19 +400,8 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
 
 int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Allgather_init");
-  comm::Comm* c;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::allgather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return pair_init("MPI_Allgather_init", forms::allgather, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, info, request);
 }
 
 int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -369,19 +428,8 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Alltoall_init");
-  comm::Comm* c;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::alltoall(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return pair_init("MPI_Alltoall_init", forms::alltoall, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                   recvtype, comm, info, request);
 }
 
 int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -419,21 +467,9 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
   const int n = group_size(*c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  auto check = [&](const int* counts, const int* displs, const MPI_Datatype* types, const char* cn, const char* dn,
-                   const char* tn) {
-    if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
-      return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
-    for (int i = 0; i < n; ++i) {
-      const dtype::Datatype* t;
-      const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
-      if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
-      if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
-    }
-    return MPI_SUCCESS;
-  };
   if (!in_place)
-    if (int e = check(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
-  if (int e = check(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+    if (int e = wside(call, n, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = wside(call, n, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
   auto op = std::make_unique<PersistentColl>();
   const int* sc = in_place ? sendcounts : op->ints(sendcounts, n);
   const int* sd = in_place ? sdispls : op->ints(sdispls, n);
@@ -521,19 +557,8 @@ int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
-  Call call("MPI_Neighbor_allgather_init");
-  comm::Comm* c;
-  int in, out;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = degrees(call, *c, comm, &in, &out)) return e;
-  if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::neighbor_allgather(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return pair_init("MPI_Neighbor_allgather_init", forms::neighbor_allgather, true, sendbuf, sendcount, sendtype,
+                   recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -560,19 +585,8 @@ int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatyp
 int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
-  Call call("MPI_Neighbor_alltoall_init");
-  comm::Comm* c;
-  int in, out;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = degrees(call, *c, comm, &in, &out)) return e;
-  if (int e = side(call, sendbuf, sendcount, sendtype, "sendbuf", "sendcount", "sendtype")) return e;
-  if (int e = side(call, recvbuf, recvcount, recvtype, "recvbuf", "recvcount", "recvtype")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::neighbor_alltoall(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return pair_init("MPI_Neighbor_alltoall_init", forms::neighbor_alltoall, true, sendbuf, sendcount, sendtype,
+                   recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -608,20 +622,8 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
   int in, out;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = degrees(call, *c, comm, &in, &out)) return e;
-  auto check = [&](int n, const int* counts, const MPI_Aint* displs, const MPI_Datatype* types, const char* cn,
-                   const char* dn, const char* tn) {
-    if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
-      return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
-    for (int i = 0; i < n; ++i) {
-      const dtype::Datatype* t;
-      const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
-      if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
-      if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
-    }
-    return MPI_SUCCESS;
-  };
-  if (int e = check(out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
-  if (int e = check(in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+  if (int e = wside(call, out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = wside(call, in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
   auto op = std::make_unique<PersistentColl>();
   const int* sc = op->ints(sendcounts, out);
   const MPI_Aint* sd = op->aints(sdispls, out);

@@ -7,13 +7,13 @@
 // outer request and releases them. Every wait/test call completes it like
 // any other request; its status is the receive's (source, tag, count). To
 // this rank itself the receive is posted before the send, as in MPI_Sendrecv
-// (p2p_recv.cpp), so the message goes straight into it.
+// (api/sendrecv.hpp), so the message goes straight into it.
 #include <cstring>
 #include <memory>
 #include <vector>
 
 #include "api/p2p_args.hpp"
-#include "core/runtime.hpp"
+#include "api/sendrecv.hpp"
 #include "p2p/extension.hpp"
 
 using namespace ringmpi;
@@ -62,20 +62,10 @@ class SendRecv final : public p2p::Extension {
 
 int start(Call& call, MPI_Comm comm, p2p::SendArgs sa, const p2p::RecvArgs& ra, std::vector<std::byte> copy,
           MPI_Request* request) {
-  const bool to_self = sa.dest != MPI_PROC_NULL && sa.route.peer_world[sa.dest] == core::rt().rank;
-  MPI_Request rreq = MPI_REQUEST_NULL, sreq = MPI_REQUEST_NULL;
   if (!copy.empty()) sa.buf = copy.data();  // the vector's heap block moves with it
-  if (to_self)
-    if (int e = p2p::irecv(ra, &rreq)) return call.fail(e, "%s", p2p::error_detail());
-  if (int e = p2p::isend(sa, &sreq)) {
-    if (to_self) {  // the message it was posted for will not come
-      p2p::Request* r = p2p::lookup(rreq);
-      p2p::cancel(r);
-      p2p::wait(r);
-      p2p::finish(&rreq, r, MPI_STATUS_IGNORE);
-    }
-    return call.fail(e, "%s", p2p::error_detail());
-  }
+  bool to_self;
+  MPI_Request rreq, sreq;
+  if (int e = api::start_sendrecv(call, sa, ra, &to_self, &sreq, &rreq)) return e;
   if (!to_self)
     if (int e = p2p::irecv(ra, &rreq)) {
       p2p::Request* s = p2p::lookup(sreq);

@@ -4,10 +4,33 @@
 
 #include "api/large_count.hpp"
 #include "api/p2p_args.hpp"
+#include "api/sendrecv.hpp"
 #include "core/runtime.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
+
+namespace ringmpi::api {
+
+int start_sendrecv(Call& call, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, bool* to_self, MPI_Request* sreq,
+                   MPI_Request* rreq) {
+  *to_self = sa.dest != MPI_PROC_NULL && sa.route.peer_world[sa.dest] == core::rt().rank;
+  *rreq = *sreq = MPI_REQUEST_NULL;
+  if (*to_self)
+    if (int e = p2p::irecv(ra, rreq)) return call.fail(e, "%s", p2p::error_detail());
+  if (int e = p2p::isend(sa, sreq)) {
+    if (*to_self) {  // the message it was posted for will not come
+      p2p::Request* r = p2p::lookup(*rreq);
+      p2p::cancel(r);
+      p2p::wait(r);
+      p2p::finish(rreq, r, MPI_STATUS_IGNORE);
+    }
+    return call.fail(e, "%s", p2p::error_detail());
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace ringmpi::api
 
 namespace {
 
@@ -16,24 +39,13 @@ int failed(Call& call, MPI_Comm comm, int code) {
   return call.fail(code, "%s", p2p::error_detail());
 }
 
-// MPI_Sendrecv(_replace) once the arguments are checked: the send starts,
-// the receive completes, then the send does. To this rank itself the
-// receive is posted before the send, so that the message goes straight into
-// it (p2p's delivery to oneself, send.cpp) instead of through the self ring.
+// MPI_Sendrecv(_replace) once the arguments are checked: the send starts
+// (start_sendrecv: to this rank itself after the receive is posted), the
+// receive completes, then the send does.
 int send_recv(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::RecvArgs& ra, MPI_Status* status) {
-  const bool to_self = sa.dest != MPI_PROC_NULL && sa.route.peer_world[sa.dest] == core::rt().rank;
-  MPI_Request rreq = MPI_REQUEST_NULL, sreq;
-  if (to_self)
-    if (int e = p2p::irecv(ra, &rreq)) return call.fail(e, "%s", p2p::error_detail());
-  if (int e = p2p::isend(sa, &sreq)) {
-    if (to_self) {  // the message it was posted for will not come
-      p2p::Request* r = p2p::lookup(rreq);
-      p2p::cancel(r);
-      p2p::wait(r);
-      p2p::finish(&rreq, r, MPI_STATUS_IGNORE);
-    }
-    return call.fail(e, "%s", p2p::error_detail());
-  }
+  bool to_self;
+  MPI_Request rreq, sreq;
+  if (int e = api::start_sendrecv(call, sa, ra, &to_self, &sreq, &rreq)) return e;
   int e;
   if (to_self) {
     p2p::Request* r = p2p::lookup(rreq);

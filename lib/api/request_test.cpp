@@ -4,6 +4,7 @@
 
 #include "api/grequest.hpp"
 #include "api/p2p_args.hpp"
+#include "api/request_scan.hpp"
 #include "p2p/wait.hpp"
 
 using namespace ringmpi;
@@ -12,11 +13,28 @@ using ringmpi::api::Call;
 namespace ringmpi::api {
 int finish_many(Call& call, MPI_Request* array, p2p::Request** rs, const std::vector<int>& which,
                 MPI_Status* statuses, bool indexed_statuses);
+
+bool scan_some(int count, p2p::Request* const* rs, int* outcount, std::vector<int>* done) {
+  const std::uint64_t before = p2p::activity();
+  p2p::progress();
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (!active_request(rs[i])) continue;
+    any_active = true;
+    if (rs[i]->complete) done->push_back(i);
+  }
+  if (!any_active) {
+    *outcount = MPI_UNDEFINED;
+    return false;
+  }
+  if (done->empty()) p2p::yield_if_idle(before);
+  return true;
 }
+}  // namespace ringmpi::api
 
 namespace {
 
-bool usable(const p2p::Request* r) { return r && !(r->persistent && !r->active); }
+using api::active_request;
 
 }  // namespace
 
@@ -55,7 +73,7 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
   std::vector<int> which;
   for (int i = 0; i < count; ++i) {
     if (!rs[i]) continue;
-    if (!(rs[i]->complete || !usable(rs[i]))) {
+    if (!(rs[i]->complete || !active_request(rs[i]))) {
       *flag = 0;
       p2p::yield_if_idle(before);
       return MPI_SUCCESS;
@@ -79,7 +97,7 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* fla
   p2p::progress();
   bool active = false;
   for (int i = 0; i < count; ++i) {
-    if (!usable(rs[i])) continue;
+    if (!active_request(rs[i])) continue;
     active = true;
     if (rs[i]->complete) {
       *index = i;
@@ -103,20 +121,8 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
   std::vector<p2p::Request*> rs(static_cast<std::size_t>(incount > 0 ? incount : 0));
   if (int e = api::check_requests(call, incount, array_of_requests, rs.data())) return e;
   if (int e = call.not_null(outcount, "outcount")) return e;
-  const std::uint64_t before = p2p::activity();
-  p2p::progress();
-  bool active = false;
   std::vector<int> which;
-  for (int i = 0; i < incount; ++i) {
-    if (!usable(rs[i])) continue;
-    active = true;
-    if (rs[i]->complete) which.push_back(i);
-  }
-  if (!active) {
-    *outcount = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-  }
-  if (which.empty()) p2p::yield_if_idle(before);
+  if (!api::scan_some(incount, rs.data(), outcount, &which)) return MPI_SUCCESS;
   if (!which.empty())
     if (int e = call.not_null(array_of_indices, "array_of_indices")) return e;
   *outcount = static_cast<int>(which.size());
@@ -161,7 +167,7 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   if (int e = api::check_request(call, request, "request", &r)) return e;
   *flag = p2p::test(r);
   if (!*flag) return MPI_SUCCESS;
-  if (!usable(r) && !r->shared_done) {
+  if (!active_request(r) && !r->shared_done) {
     p2p::empty_status(status);
     return MPI_SUCCESS;
   }

@@ -139,14 +139,16 @@ int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_u
   return MPI_SUCCESS;
 }
 
-// The _c forms' disp_unit is an MPI_Aint; windows keep an int one.
-int disp_unit_arg(Call& call, MPI_Aint disp_unit, int* out) {
+// The _c forms: as the int forms, but disp_unit is an MPI_Aint; windows
+// keep an int one, so a larger unit is refused before make.
+int make_c(const char* name, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, void* user_base,
+           MPI_Info info, void* baseptr, MPI_Win* win) {
+  Call call(name);
   if (disp_unit > INT_MAX || disp_unit < INT_MIN)
     return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
                      "argument disp_unit=%lld: a displacement unit beyond an int is not supported",
                      static_cast<long long>(disp_unit));
-  *out = static_cast<int>(disp_unit);
-  return MPI_SUCCESS;
+  return make(call, flavor, comm, size, static_cast<int>(disp_unit), user_base, info, baseptr, win);
 }
 
 }  // namespace
@@ -170,26 +172,17 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
 }
 
 int MPI_Win_create_c(void* base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win* win) {
-  Call call("MPI_Win_create_c");
-  int unit = 0;
-  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
-  return make(call, rma::Flavor::create, comm, size, unit, base, info, nullptr, win);
+  return make_c("MPI_Win_create_c", rma::Flavor::create, comm, size, disp_unit, base, info, nullptr, win);
 }
 
 int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                        MPI_Win* win) {
-  Call call("MPI_Win_allocate_c");
-  int unit = 0;
-  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
-  return make(call, rma::Flavor::allocate, comm, size, unit, nullptr, info, baseptr, win);
+  return make_c("MPI_Win_allocate_c", rma::Flavor::allocate, comm, size, disp_unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr,
                               MPI_Win* win) {
-  Call call("MPI_Win_allocate_shared_c");
-  int unit = 0;
-  if (int e = disp_unit_arg(call, disp_unit, &unit)) return e;
-  return make(call, rma::Flavor::shared, comm, size, unit, nullptr, info, baseptr, win);
+  return make_c("MPI_Win_allocate_shared_c", rma::Flavor::shared, comm, size, disp_unit, nullptr, info, baseptr, win);
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win* win) {

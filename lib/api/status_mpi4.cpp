@@ -6,6 +6,7 @@
 
 #include "api/grequest.hpp"
 #include "api/p2p_args.hpp"
+#include "api/request_scan.hpp"
 #include "p2p/wait.hpp"
 
 using namespace ringmpi;
@@ -20,12 +21,12 @@ int status_arg(Call& call, const MPI_Status* status) {
 }
 
 // Active and not a persistent request at rest.
-bool active(const p2p::Request* r) { return r && !(r->persistent && !r->active); }
+using api::active_request;
 
 // The status of complete request r without releasing it (MPI_Request_get_status's
 // answer); the request's error class, its sentence in *why.
 int peek(p2p::Request* r, MPI_Status* status, char* why, std::size_t n) {
-  if (!active(r) && !r->shared_done) {
+  if (!active_request(r) && !r->shared_done) {
     p2p::empty_status(status);
     return MPI_SUCCESS;
   }
@@ -100,7 +101,7 @@ int MPI_Request_get_status_all(int count, const MPI_Request array_of_requests[],
   const std::uint64_t before = p2p::activity();
   p2p::progress();
   for (int i = 0; i < count; ++i)
-    if (active(rs[i]) && !rs[i]->complete) {
+    if (active_request(rs[i]) && !rs[i]->complete) {
       *flag = 0;
       p2p::yield_if_idle(before);
       return MPI_SUCCESS;
@@ -143,7 +144,7 @@ int MPI_Request_get_status_any(int count, const MPI_Request array_of_requests[],
   p2p::progress();
   bool any_active = false;
   for (int i = 0; i < count; ++i) {
-    if (!active(rs[i])) continue;
+    if (!active_request(rs[i])) continue;
     any_active = true;
     if (!rs[i]->complete) continue;
     *index = i;
@@ -171,24 +172,10 @@ int MPI_Request_get_status_some(int incount, const MPI_Request array_of_requests
   std::vector<p2p::Request*> rs(static_cast<std::size_t>(incount > 0 ? incount : 0));
   if (int e = api::check_requests(call, incount, array_of_requests, rs.data())) return e;
   if (int e = call.not_null(outcount, "outcount")) return e;
-  const std::uint64_t before = p2p::activity();
-  p2p::progress();
-  bool any_active = false;
   std::vector<int> done;
-  for (int i = 0; i < incount; ++i) {
-    if (!active(rs[i])) continue;
-    any_active = true;
-    if (rs[i]->complete) done.push_back(i);
-  }
-  if (!any_active) {
-    *outcount = MPI_UNDEFINED;
-    return MPI_SUCCESS;
-  }
+  if (!api::scan_some(incount, rs.data(), outcount, &done)) return MPI_SUCCESS;
   *outcount = static_cast<int>(done.size());
-  if (done.empty()) {
-    p2p::yield_if_idle(before);
-    return MPI_SUCCESS;
-  }
+  if (done.empty()) return MPI_SUCCESS;
   if (int e = call.not_null(array_of_indices, "array_of_indices")) return e;
   int failed = -1;
   char why[512] = "";

@@ -96,17 +96,9 @@ void say(Outcome* o, int err, const std::string& why) {
 Made spawn(const Comm& comm, int root, const std::vector<shm::SpawnCommand>* commands, const LocalError& local,
            std::vector<int>* codes) {
   const exchange::Peers p = peers_of(comm);
-  Entry e = entry_for(local);
-  e.arg = root;
-  const Round r = run_round(p, e);
+  Round r;
   Made out;
-  if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of comm"; }, &out)) return out;
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (r.all[i].arg != root)
-      return Made{MPI_ERR_ROOT,
-                  "root=" + std::to_string(root) + " here but rank " + std::to_string(i) + " of comm passed root=" +
-                      std::to_string(r.all[i].arg) + "; all ranks must name the same root",
-                  MPI_COMM_NULL};
+  if (root_round(p, root, local, "; all ranks must name the same root", &r, &out)) return out;
   int slot;
   if (pick_slot(r.mask, &slot, &out)) return out;
 

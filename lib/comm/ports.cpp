@@ -183,16 +183,9 @@ int close_port(const std::string& name, std::string* why) {
 
 Made accept(const Comm& comm, int root, const std::string& port, const LocalError& local) {
   const exchange::Peers p = peers_of(comm);
-  Entry e = entry_for(local);
-  e.arg = root;
-  const Round r = run_round(p, e);
+  Round r;
   Made out;
-  if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of comm"; }, &out)) return out;
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (r.all[i].arg != root)
-      return Made{MPI_ERR_ROOT, "root=" + std::to_string(root) + " here but rank " + std::to_string(i) +
-                                    " of comm passed root=" + std::to_string(r.all[i].arg),
-                  MPI_COMM_NULL};
+  if (root_round(p, root, local, "", &r, &out)) return out;
   Outcome o{};
   std::vector<int> remote;
   if (comm.rank == root) {
@@ -237,16 +230,9 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
 
 Made connect(const Comm& comm, int root, const std::string& port, const LocalError& local) {
   const exchange::Peers p = peers_of(comm);
-  Entry e = entry_for(local);
-  e.arg = root;
-  const Round r = run_round(p, e);
+  Round r;
   Made out;
-  if (failed_somewhere(r, local, [](int i) { return "rank " + std::to_string(i) + " of comm"; }, &out)) return out;
-  for (std::size_t i = 0; i < r.all.size(); ++i)
-    if (r.all[i].arg != root)
-      return Made{MPI_ERR_ROOT, "root=" + std::to_string(root) + " here but rank " + std::to_string(i) +
-                                    " of comm passed root=" + std::to_string(r.all[i].arg),
-                  MPI_COMM_NULL};
+  if (root_round(p, root, local, "", &r, &out)) return out;
   Outcome o{};
   std::vector<int> remote;
   if (comm.rank == root) {

@@ -46,6 +46,23 @@ std::uint32_t hash_ranks(const std::vector<int>& world) {
   return h ^ std::uint32_t(world.size());
 }
 
+bool root_round(const exchange::Peers& p, int root, const LocalError& local, const char* hint,
+                Round* r, Made* out) {
+  Entry e = entry_for(local);
+  e.arg = root;
+  *r = run_round(p, e);
+  if (failed_somewhere(*r, local, [](int i) { return "rank " + std::to_string(i) + " of comm"; }, out)) return true;
+  for (std::size_t i = 0; i < r->all.size(); ++i)
+    if (r->all[i].arg != root) {
+      *out = Made{MPI_ERR_ROOT,
+                  "root=" + std::to_string(root) + " here but rank " + std::to_string(i) + " of comm passed root=" +
+                      std::to_string(r->all[i].arg) + hint,
+                  MPI_COMM_NULL};
+      return true;
+    }
+  return false;
+}
+
 bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out) {
   *slot = ContextPool::lowest(mask);
   if (*slot >= 0) return false;

@@ -59,6 +59,13 @@ bool failed_somewhere(const Round& r, const LocalError& mine, Who who, Made* out
   return false;
 }
 
+// The opening round of a rooted constructor (spawn, accept, connect): each
+// rank of comm brings its local error and root. False with *r filled when
+// no rank failed and all name the same root; else true, *out the Made every
+// rank returns (a root mismatch's message ends with `hint`).
+bool root_round(const exchange::Peers& p, int root, const LocalError& local, const char* hint,
+                Round* r, Made* out);
+
 // The lowest slot free everywhere, or a Made explaining there is none.
 bool pick_slot(const ContextPool::Mask& mask, int* slot, Made* out);
 

@@ -272,6 +272,34 @@ def check_no_survivors(result_or_tag, what="after the run"):
         raise Failure("%s: processes survived: %s (holding an arena: %s)" % (what, left, holders))
 
 
+
+def fatal_case_tests(prog, cases, status=None):
+    """The tests, for main(), of a bad-input program whose rank 1 errs under
+    MPI_ERRORS_ARE_FATAL: one per entry of cases, name -> (call, error class,
+    words the message must contain), each running `prog name` on 2 ranks. A
+    case passes when the job fails (with exit status `status` when given),
+    the program did not report that the call succeeded, a line
+    'ringmpi: rank 1: CALL:' names the class and every word, the job ended
+    within 30 s and no process survives. (fortran_bad, partitioned_bad and
+    p2p_bad share it.)"""
+    def make_test(case, call, cls, words):
+        def test(ctx):
+            r = ctx.mpiexec(["-n", "2", "--timeout", "60", ctx.prog(prog), case], limit=90)
+            if status is None:
+                check(r.rc not in (0, None), "the job must fail", r)
+            else:
+                check_status(r, status)
+            check("was not reported as an error" not in r.out, "the call succeeded", r)
+            lines = [l for l in r.lines("err") if l.startswith("ringmpi: rank 1: " + call + ":")]
+            check(lines, "a 'ringmpi: rank 1: %s:' line" % call, r)
+            check(any(cls in l and all(w in l for w in words) for l in lines),
+                  "the message names %s and %s" % (cls, words), r)
+            check(r.elapsed < 30, "the job ended promptly", r)
+            check_no_survivors(r)
+        test.__name__ = "test_" + case
+        return test
+    return [make_test(c, *v) for c, v in cases.items()]
+
 def parse_args(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--mpiexec", required=True)

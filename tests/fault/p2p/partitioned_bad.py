@@ -21,20 +21,5 @@ CASES = {
 }
 
 
-def make_test(case, call, cls, words):
-    def test(ctx):
-        r = ctx.mpiexec(["-n", "2", "--timeout", "60", ctx.prog("partitioned_bad"), case], limit=90)
-        fl.check(r.rc not in (0, None), "the job must fail", r)
-        fl.check("was not reported as an error" not in r.out, "the call succeeded", r)
-        lines = [l for l in r.lines("err") if l.startswith("ringmpi: rank 1: " + call + ":")]
-        fl.check(lines, "a 'ringmpi: rank 1: %s:' line" % call, r)
-        fl.check(any(cls in l and all(w in l for w in words) for l in lines),
-                 "the message names %s and %s" % (cls, words), r)
-        fl.check(r.elapsed < 30, "the job ended promptly", r)
-        fl.check_no_survivors(r)
-    test.__name__ = "test_" + case
-    return test
-
-
 if __name__ == "__main__":
-    fl.main([make_test(c, *v) for c, v in CASES.items()])
+    fl.main(fl.fatal_case_tests("partitioned_bad", CASES))
