@@ -1475,7 +1475,7 @@ int MPI_File_write_shared_c(MPI_File fh, const void *buf, MPI_Count count, MPI_D
 int MPI_Register_datarep_c(const char *datarep, MPI_Datarep_conversion_function_c *read_conversion_fn,
                            MPI_Datarep_conversion_function_c *write_conversion_fn,
                            MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state);
-/* ==== MPI-4.0/4.1: the rest of today's standard (issue 31, helper mpi4) ================
+/* ==== MPI-4.0/4.1: the rest of today's standard (issue 31) ================================
  * Sessions, process sets, communicators from groups (lib/api/session*.cpp, lib/comm/session*),
  * nonblocking sendrecv, status accessors, info, error-class removal, hardware-guided splits,
  * buffered-send buffers per communicator/session, MPI_T events (docs/guide/mpi4.md). */
@@ -1606,7 +1606,7 @@ int MPI_T_event_get_timestamp(MPI_T_event_instance event_instance, MPI_Count *ev
 int MPI_T_event_get_source(MPI_T_event_instance event_instance, int *source_index);
 int MPI_T_category_get_num_events(int cat_index, int *num_events);
 int MPI_T_category_get_events(int cat_index, int len, int indices[]);
-/* ==== end of MPI-4.0/4.1 (helper mpi4) ================================================== */
+/* ==== end of MPI-4.0/4.1 ============================================================== */
 
 /* ==== ringmpi's one extension (not in MPICH or Open MPI) ================================
  * How many times this process took an internal path: "rndv_read", "rndv_split",
