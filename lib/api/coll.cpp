@@ -22,6 +22,7 @@
 // MPI_Barrier's blocking form is in api/comm_basic.cpp (coll/barrier.hpp).
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -96,6 +97,18 @@ class Uniform {
 };
 
 int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
+
+// Whether the uniform displacements i * count of n blocks leave an int. The
+// int forms of MPI_Gather, MPI_Scatter, MPI_Allgather and MPI_Alltoall then
+// take the _c path, which moves each block as one element of a contiguous
+// type (api/large_count.hpp): count x ranks may exceed INT_MAX although
+// each count fits.
+bool beyond_int(int count, int n) { return std::int64_t{count} * n > INT_MAX; }
+int gather_c(Call&, const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request*);
+int scatter_c(Call&, const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm,
+              MPI_Request*);
+int allgather_c(Call&, const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Request*);
+int alltoall_c(Call&, const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Request*);
 
 // What a collective waits on, for the deadlock report: root (-1 for none),
 // this rank's count (-1 for per-rank counts) and datatype.
@@ -248,6 +261,8 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
   if (int e = check_root(call, *c, root)) return e;
   if (is_root(*c, root))
     if (int e = call.count(recvcount, "recvcount")) return e;
+  if (is_root(*c, root) && beyond_int(recvcount, group_size(*c)))
+    return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
                  comm, req, true);
@@ -327,6 +342,8 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (int e = check_root(call, *c, root)) return e;
   if (is_root(*c, root))
     if (int e = call.count(sendcount, "sendcount")) return e;
+  if (is_root(*c, root) && beyond_int(sendcount, group_size(*c)))
+    return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
   return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
                   comm, req, true);
@@ -392,6 +409,8 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
+  if (beyond_int(recvcount, group_size(*c)))
+    return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
                     req, true);
@@ -487,6 +506,8 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
   if (sendbuf != MPI_IN_PLACE)
     if (int e = call.count(sendcount, "sendcount")) return e;
   const int n = group_size(*c);
+  if (beyond_int(recvcount, n) || (sendbuf != MPI_IN_PLACE && beyond_int(sendcount, n)))
+    return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
   return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
                    ru.displs, recvtype, c, comm, req, true);
