@@ -526,6 +526,26 @@ def function_decls(funcs, procs):
     return out
 
 
+# MPI_SIZEOF (MPI-4.1 "Deprecated since MPI-4.0": "a generic Fortran
+# routine") in mpif.h. An implicit interface cannot do it (the callee would
+# not know the type), and §20.1.4 lets mpif.h give any routine an explicit
+# one: this one takes TS 29113's assumed type and rank, so one BIND(C)
+# procedure (the mpi_f08 one, fortran/glue_f08.c) reads the element size
+# from the descriptor, for every type, kind and rank. The statements fit in
+# columns 7-72 without continuation (hence the short dummy names, which
+# §20.1.5 leaves to mpif.h), so they are valid fixed and free form.
+MPIF_SIZEOF = []
+for _p in ("", "P"):
+    MPIF_SIZEOF += ["      INTERFACE",
+                    "      SUBROUTINE %sMPI_SIZEOF(X,S,E) BIND(C,NAME='%sMPI_Sizeof_f08ts')" % (_p, _p),
+                    "      USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT",
+                    "      TYPE(*), DIMENSION(..) :: X",
+                    "      INTEGER(C_INT) S, E",
+                    "      END SUBROUTINE",
+                    "      END INTERFACE"]
+assert all(len(_l) <= 72 for _l in MPIF_SIZEOF)
+
+
 def gen_mpif(mpi_h, desc, consts_path, out_path):
     funcs, procs = load(mpi_h, desc)
     consts = read_consts(consts_path)
@@ -548,6 +568,7 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
         lines.append("      EXTERNAL P%s" % n)
     for n in PREDEFINED_CALLBACKS:
         lines.append("      EXTERNAL %s" % n)
+    lines += MPIF_SIZEOF
     out = []
     for line in lines:
         # A longer statement is continued the way both forms read: '&' in
