@@ -983,8 +983,6 @@ def f08_pairs(proc):
     the next two parameters describe (buf, count, datatype)."""
     ps = proc["params"]
     out = {}
-    if proc.get("large"):
-        return out  # the section helper takes INTEGER counts
     for i, p in enumerate(ps[:-2]):
         if p.get("f08", {}).get("type") != BUFFER_F08:
             continue
@@ -1040,15 +1038,17 @@ def f08_glue_function(name, proc):
                 slow.append("  if (!rmpi_f08_contiguous(f_%s)) {" % n)
                 if n in pairs:
                     c, t = pairs[n]
-                    slow.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;'
-                                % (n, n, c, t, blocking, name, n))
-                    slow.append("    f_%s = &s_%s.count;" % (c, n))
+                    # (A large-count call's count is an MPI_Count.)
+                    large = "_c" if proc.get("large") else ""
+                    slow.append('    if (rmpi_f08_section%s(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;'
+                                % (large, n, n, c, t, blocking, proc["f08"]["name"], n))
+                    slow.append("    f_%s = &s_%s.count%s;" % (c, n, large))
                     slow.append("    f_%s = &s_%s.type;" % (t, n))
                 elif blocking:
                     slow.append('    if (rmpi_f08_copy_in(&s_%s, f_%s, "%s", "%s", f_ierror)) goto done;' %
-                                (n, n, name, n))
+                                (n, n, proc["f08"]["name"], n))
                 else:
-                    slow.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
+                    slow.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (proc["f08"]["name"], n))
                     slow.append("    goto done;")
                 slow.append("    b_%s = s_%s.addr;" % (n, n))
                 slow.append("  }")
@@ -1069,7 +1069,10 @@ def f08_glue_function(name, proc):
         if name in HAND_WRITTEN:
             the_call = "  p%s_(%s);" % (lname, ", ".join(args + hidden))
         else:
-            the_call = "  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden))
+            # mpi_f08's names are C's, but not those of the large-count
+            # overloads: MPI_Isend_c is MPI_Isend to the program.
+            fname = '"%s"' % proc["f08"]["name"] if proc.get("large") else "NULL"
+            the_call = "  rmpi_f_%s(%s, %s);" % (lname, ", ".join(args + hidden), fname)
         if sections:
             slow.append(the_call)
             slow.append("done:")
