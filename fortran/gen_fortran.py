@@ -558,6 +558,13 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
     for d, p in const_decls(consts):
         lines.append("      " + d)
         lines.append("      " + p)
+    # The bindings take gfortran's 4-byte default INTEGER (C's int): built
+    # with -fdefault-integer-8 (which mpifort refuses), a program would pass
+    # 8-byte integers. This PARAMETER then divides by zero, a compile-time
+    # error naming it, for the programs built without mpifort.
+    lines += ["! ringmpi: -fdefault-integer-8 is not supported (8-byte INTEGERs)",
+              "      INTEGER RMPI_INTEGER_8_UNSUPPORTED",
+              "      PARAMETER (RMPI_INTEGER_8_UNSUPPORTED=(8-KIND(0))/(8-KIND(0)))"]
     for n, block, decl in SPECIAL:
         lines.append("      " + decl)
         lines.append("      COMMON /%s/ %s" % (block.upper(), n))
