@@ -526,6 +526,26 @@ def function_decls(funcs, procs):
     return out
 
 
+# MPI_SIZEOF (MPI-4.1 "Deprecated since MPI-4.0": "a generic Fortran
+# routine") in mpif.h. An implicit interface cannot do it (the callee would
+# not know the type), and §20.1.4 lets mpif.h give any routine an explicit
+# one: this one takes TS 29113's assumed type and rank, so one BIND(C)
+# procedure (the mpi_f08 one, fortran/glue_f08.c) reads the element size
+# from the descriptor, for every type, kind and rank. The statements fit in
+# columns 7-72 without continuation (hence the short dummy names, which
+# §20.1.5 leaves to mpif.h), so they are valid fixed and free form.
+MPIF_SIZEOF = []
+for _p in ("", "P"):
+    MPIF_SIZEOF += ["      INTERFACE",
+                    "      SUBROUTINE %sMPI_SIZEOF(X,S,E) BIND(C,NAME='%sMPI_Sizeof_f08ts')" % (_p, _p),
+                    "      USE, INTRINSIC :: ISO_C_BINDING, ONLY : C_INT",
+                    "      TYPE(*), DIMENSION(..) :: X",
+                    "      INTEGER(C_INT) S, E",
+                    "      END SUBROUTINE",
+                    "      END INTERFACE"]
+assert all(len(_l) <= 72 for _l in MPIF_SIZEOF)
+
+
 def gen_mpif(mpi_h, desc, consts_path, out_path):
     funcs, procs = load(mpi_h, desc)
     consts = read_consts(consts_path)
@@ -538,6 +558,13 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
     for d, p in const_decls(consts):
         lines.append("      " + d)
         lines.append("      " + p)
+    # The bindings take gfortran's 4-byte default INTEGER (C's int): built
+    # with -fdefault-integer-8 (which mpifort refuses), a program would pass
+    # 8-byte integers. This PARAMETER then divides by zero, a compile-time
+    # error naming it, for the programs built without mpifort.
+    lines += ["! ringmpi: -fdefault-integer-8 is not supported (8-byte INTEGERs)",
+              "      INTEGER RMPI_INTEGER_8_UNSUPPORTED",
+              "      PARAMETER (RMPI_INTEGER_8_UNSUPPORTED=(8-KIND(0))/(8-KIND(0)))"]
     for n, block, decl in SPECIAL:
         lines.append("      " + decl)
         lines.append("      COMMON /%s/ %s" % (block.upper(), n))
@@ -548,6 +575,7 @@ def gen_mpif(mpi_h, desc, consts_path, out_path):
         lines.append("      EXTERNAL P%s" % n)
     for n in PREDEFINED_CALLBACKS:
         lines.append("      EXTERNAL %s" % n)
+    lines += MPIF_SIZEOF
     out = []
     for line in lines:
         # A longer statement is continued the way both forms read: '&' in
@@ -735,8 +763,10 @@ def main(argv):
 # (LEN=*) arrive as C descriptors (ISO_Fortran_binding.h), an absent
 # OPTIONAL ierror as NULL. The C function then runs the same body as the
 # mpif.h binding. Procedures with procedure arguments (MPI_Op_create, ...)
-# are module procedures calling the mpif.h binding's pmpi_x_, whose
-# callbacks already have the arguments of mpi_f08's abstract interfaces.
+# cannot be BIND(C): they are external procedures with gfortran's linker
+# name for the specific name (mpi_op_create_f08_, which a Fortran tool can
+# define), whose C glue (f08_external_glue) runs the mpif.h binding's body:
+# its callbacks already have the arguments of mpi_f08's abstract interfaces.
 
 HANDLE_TYPES = {"COMM": "MPI_Comm", "GROUP": "MPI_Group", "DATATYPE": "MPI_Datatype", "OP": "MPI_Op",
                 "REQUEST": "MPI_Request", "ERRHANDLER": "MPI_Errhandler", "INFO": "MPI_Info",
@@ -807,33 +837,23 @@ def f08_decl(fp, in_callback=False):
 
 
 def f08_interface(proc, pmpi):
-    """A BIND(C) interface body for one specific procedure."""
+    """The interface body of one specific procedure: BIND(C) with the
+    linker name of MPI-4.1 §20.1.5, except with procedure arguments, which
+    BIND(C) cannot take (the callbacks are not interoperable): those are
+    external procedures whose linker name is gfortran's for the specific
+    name (MPI_Op_create_f08 is mpi_op_create_f08_), as a Fortran tool that
+    defines the specific procedure outside a module gets it too."""
     spec = ("P" if pmpi else "") + f08_specific(proc)
     fps = f08_params(proc)
     ret = proc["f08"]["return_type"]
     kw = "FUNCTION" if ret else "SUBROUTINE"
-    lines = ['%s %s(%s) BIND(C, NAME="%s")' % (kw, spec, ", ".join(p["name"] for p in fps), spec),
+    bind = "" if f08_has_procedure(proc) else ' BIND(C, NAME="%s")' % spec
+    lines = ['%s %s(%s)%s' % (kw, spec, ", ".join(p["name"] for p in fps), bind),
              "  IMPORT", "  IMPLICIT NONE"]
     if ret:
         lines.append("  %s :: %s" % (ret, spec))
     lines += ["  " + f08_decl(p) for p in fps]
     lines.append("END %s %s" % (kw, spec))
-    return lines
-
-
-def f08_wrapper(proc, pmpi):
-    """A module procedure calling the mpif.h binding (procedure arguments)."""
-    spec = ("P" if pmpi else "") + f08_specific(proc)
-    fps = f08_params(proc)
-    f77 = "pmpi_" + proc["name"][4:].lower()
-    lines = ["SUBROUTINE %s(%s)" % (spec, ", ".join(p["name"] for p in fps))]
-    lines += ["  " + f08_decl(p) for p in fps]
-    lines.append("  INTEGER :: rmpi_ierror")
-    lines.append("  EXTERNAL :: %s" % f77)
-    args = ["rmpi_ierror" if p["name"] == "ierror" else p["name"] for p in f90_params(proc)]
-    lines.append("  CALL %s(%s)" % (f77, ", ".join(args)))
-    lines.append("  IF (PRESENT(ierror)) ierror = rmpi_ierror")
-    lines.append("END SUBROUTINE %s" % spec)
     return lines
 
 
@@ -926,18 +946,13 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
         L += ["    " + x.replace("MPI_Datarep_conversion_function", "MPI_CONVERSION_FN_NULL")
               for x in f08_callback_interface(conv)]
         L.append("  END INTERFACE")
-    wrappers = []
     large = large_overloads(funcs, procs)
     for name, proc in f08_functions(funcs, procs):
         generic = proc["f08"]["name"]
         for pmpi in (False, True):
             g = ("P" if pmpi else "") + generic
             L.append("  INTERFACE %s" % g)
-            if f08_has_procedure(proc):
-                L.append("    MODULE PROCEDURE %s" % (("P" if pmpi else "") + f08_specific(proc)))
-                wrappers += f08_wrapper(proc, pmpi)
-            else:
-                L += ["    " + s for s in f08_interface(proc, pmpi)]
+            L += ["    " + s for s in f08_interface(proc, pmpi)]
             if name in large:
                 L += ["    " + s for s in f08_interface(large[name][0], pmpi)]
             L.append("  END INTERFACE")
@@ -951,7 +966,6 @@ def gen_f08_module(mpi_h, desc, consts_path, out_path):
                   "  END FUNCTION"]
     for x, t in (("COMM", "Comm"), ("TYPE", "Datatype"), ("WIN", "Win")):
         L += F08_PREDEFINED.replace("{X}", x).replace("{T}", t).strip("\n").split("\n")
-    L += ["  " + s for s in wrappers]
     L.append("END MODULE mpi_f08")
     text = []
     for line in L:
@@ -976,8 +990,6 @@ def f08_pairs(proc):
     the next two parameters describe (buf, count, datatype)."""
     ps = proc["params"]
     out = {}
-    if proc.get("large"):
-        return out  # the section helper takes INTEGER counts
     for i, p in enumerate(ps[:-2]):
         if p.get("f08", {}).get("type") != BUFFER_F08:
             continue
@@ -1033,15 +1045,17 @@ def f08_glue_function(name, proc):
                 slow.append("  if (!rmpi_f08_contiguous(f_%s)) {" % n)
                 if n in pairs:
                     c, t = pairs[n]
-                    slow.append('    if (rmpi_f08_section(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;'
-                                % (n, n, c, t, blocking, name, n))
-                    slow.append("    f_%s = &s_%s.count;" % (c, n))
+                    # (A large-count call's count is an MPI_Count.)
+                    large = "_c" if proc.get("large") else ""
+                    slow.append('    if (rmpi_f08_section%s(&s_%s, f_%s, f_%s, f_%s, %d, "%s", "%s", f_ierror)) goto done;'
+                                % (large, n, n, c, t, blocking, proc["f08"]["name"], n))
+                    slow.append("    f_%s = &s_%s.count%s;" % (c, n, large))
                     slow.append("    f_%s = &s_%s.type;" % (t, n))
                 elif blocking:
                     slow.append('    if (rmpi_f08_copy_in(&s_%s, f_%s, "%s", "%s", f_ierror)) goto done;' %
-                                (n, n, name, n))
+                                (n, n, proc["f08"]["name"], n))
                 else:
-                    slow.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (name, n))
+                    slow.append('    rmpi_f08_noncontiguous("%s", "%s", f_ierror);' % (proc["f08"]["name"], n))
                     slow.append("    goto done;")
                 slow.append("    b_%s = s_%s.addr;" % (n, n))
                 slow.append("  }")
@@ -1062,7 +1076,10 @@ def f08_glue_function(name, proc):
         if name in HAND_WRITTEN:
             the_call = "  p%s_(%s);" % (lname, ", ".join(args + hidden))
         else:
-            the_call = "  rmpi_f_%s(%s, NULL);" % (lname, ", ".join(args + hidden))
+            # mpi_f08's names are C's, but not those of the large-count
+            # overloads: MPI_Isend_c is MPI_Isend to the program.
+            fname = '"%s"' % proc["f08"]["name"] if proc.get("large") else "NULL"
+            the_call = "  rmpi_f_%s(%s, %s);" % (lname, ", ".join(args + hidden), fname)
         if sections:
             slow.append(the_call)
             slow.append("done:")
@@ -1091,13 +1108,42 @@ def gen_f08_glue(funcs, procs):
     parts = ["/* ---- mpi_f08: PMPI_X_f08 / PMPI_X_f08ts and their weak aliases ---- */"]
     for name in sorted(HAND_WRITTEN):
         proc = procs.get(name)
-        if proc and proc["f90"] and not f08_has_procedure(proc):
+        if proc and proc["f90"]:
             args, hidden = f77_signature(name, proc)
             parts.append("void p%s_(%s);" % (name.lower(), ", ".join(args + hidden)))
     for name, proc in f08_functions(funcs, procs):
-        if not f08_has_procedure(proc) and name not in FORTRAN_ONLY:
+        if name in FORTRAN_ONLY:
+            continue
+        if f08_has_procedure(proc):
+            parts.append(f08_external_glue(name, proc))
+        else:
             parts.append(f08_glue_function(name, proc))
     return "\n".join(parts)
+
+
+def f08_external_glue(name, proc):
+    """pmpi_x_f08_ (and its weak alias mpi_x_f08_), mpi_f08's specific
+    procedure with procedure arguments (f08_interface): gfortran's
+    conventions, as the mpif.h binding, whose body it runs; the mpi_f08
+    callbacks have the Fortran 77 ones' arguments in memory (a handle type
+    is one INTEGER, TYPE(C_PTR), VALUE an address). An absent OPTIONAL
+    ierror comes as NULL."""
+    if [p["name"] for p in f08_params(proc)] != [p["name"] for p in f90_params(proc)]:
+        raise Skip("%s: the mpi_f08 and mpif.h arguments differ" % name)
+    args, hidden = f77_signature(name, proc)
+    lname = name.lower()
+    spec = "p%s_f08_" % lname
+    call_args = ", ".join(arg_names(args + hidden))
+    out = ["void %s(%s) {" % (spec, ", ".join(args + hidden)),
+           "  MPI_Fint rmpi_ierror;",
+           "  if (f_ierror == NULL) f_ierror = &rmpi_ierror;"]
+    if name in HAND_WRITTEN:
+        out.append("  p%s_(%s);" % (lname, call_args))
+    else:
+        out.append("  rmpi_f_%s(%s, NULL);" % (lname, call_args))
+    out.append("}")
+    out.append('extern __typeof__(%s) %s_f08_ __attribute__((weak, alias("%s")));' % (spec, lname, spec))
+    return "\n".join(out) + "\n"
 
 
 if __name__ == "__main__":

@@ -91,11 +91,15 @@ static inline int rmpi_f08_contiguous(const CFI_cdesc_t *d) {
 struct rmpi_f08_section {
   void *addr;
   MPI_Fint count, type;
+  MPI_Count count_c; /* the count a large-count (_c) call gets */
   int made;   /* type is a datatype made for the section */
   void *copy; /* or addr is this contiguous copy of it */
 };
 int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count, const void *datatype,
                      int blocking, const char *call, const char *arg, MPI_Fint *ierror);
+/* The same for a large-count call: count is an MPI_Count. */
+int rmpi_f08_section_c(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count, const void *datatype,
+                       int blocking, const char *call, const char *arg, MPI_Fint *ierror);
 /* A blocking call's non-contiguous buffer that no datatype describes: a
  * contiguous copy stands in for it (copied back if the call writes it). */
 int rmpi_f08_copy_in(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const char *call, const char *arg,

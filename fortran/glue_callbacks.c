@@ -11,8 +11,10 @@
 
 /* ---- attribute copy and delete (MPI-4.1 §7.7.2) ---------------------------
  * C calls a trampoline with the keyval's state: the Fortran procedures and
- * the program's extra_state (never freed: attributes copied after the
- * keyval is freed still call them). */
+ * the program's extra_state. Attributes set before the keyval is freed
+ * still call them, so the state lives as long as the library keeps the
+ * keyval (until it is freed and no attribute uses it); the library then
+ * calls keyval_released (lib/core/attributes.cpp, rmpi_keyval_released). */
 struct fkeyval {
   rmpi_f_proc copy, del;
   MPI_Aint extra;
@@ -54,9 +56,19 @@ static int delete_trampoline(int obj, int keyval, void *val, void *extra) {
   return ierr;
 }
 
+/* Exported by libringmpi outside mpi.h: called with each released keyval's
+ * delete function and extra_state. */
+typedef int c_delete_t(int, int, void *, void *);
+extern void (*rmpi_keyval_released)(c_delete_t *del, void *extra_state);
+
+static void keyval_released(c_delete_t *del, void *extra_state) {
+  if (del == delete_trampoline) free(extra_state); /* a keyval made here */
+}
+
 static struct fkeyval *new_keyval(rmpi_f_proc copy, rmpi_f_proc del, MPI_Aint extra, int legacy) {
   struct fkeyval *k = malloc(sizeof *k);
   if (k == NULL) abort();
+  rmpi_keyval_released = keyval_released;
   k->copy = copy;
   k->del = del;
   k->extra = extra;
@@ -66,32 +78,40 @@ static struct fkeyval *new_keyval(rmpi_f_proc copy, rmpi_f_proc del, MPI_Aint ex
 
 void pmpi_comm_create_keyval_(rmpi_f_proc copy, rmpi_f_proc del, MPI_Fint *keyval, MPI_Aint *extra,
                               MPI_Fint *ierror) {
+  struct fkeyval *k = new_keyval(copy, del, *extra, 0);
   RMPI_F_NAME("MPI_COMM_CREATE_KEYVAL");
-  *ierror = MPI_Comm_create_keyval(copy_trampoline, delete_trampoline, keyval, new_keyval(copy, del, *extra, 0));
+  *ierror = MPI_Comm_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
   RMPI_F_NAME(NULL);
+  if (*ierror != MPI_SUCCESS) free(k); /* no keyval refers to it */
 }
 ALIAS(mpi_comm_create_keyval_);
 
 void pmpi_type_create_keyval_(rmpi_f_proc copy, rmpi_f_proc del, MPI_Fint *keyval, MPI_Aint *extra,
                               MPI_Fint *ierror) {
+  struct fkeyval *k = new_keyval(copy, del, *extra, 0);
   RMPI_F_NAME("MPI_TYPE_CREATE_KEYVAL");
-  *ierror = MPI_Type_create_keyval(copy_trampoline, delete_trampoline, keyval, new_keyval(copy, del, *extra, 0));
+  *ierror = MPI_Type_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
   RMPI_F_NAME(NULL);
+  if (*ierror != MPI_SUCCESS) free(k); /* no keyval refers to it */
 }
 ALIAS(mpi_type_create_keyval_);
 
 void pmpi_win_create_keyval_(rmpi_f_proc copy, rmpi_f_proc del, MPI_Fint *keyval, MPI_Aint *extra,
                              MPI_Fint *ierror) {
+  struct fkeyval *k = new_keyval(copy, del, *extra, 0);
   RMPI_F_NAME("MPI_WIN_CREATE_KEYVAL");
-  *ierror = MPI_Win_create_keyval(copy_trampoline, delete_trampoline, keyval, new_keyval(copy, del, *extra, 0));
+  *ierror = MPI_Win_create_keyval(copy_trampoline, delete_trampoline, keyval, k);
   RMPI_F_NAME(NULL);
+  if (*ierror != MPI_SUCCESS) free(k); /* no keyval refers to it */
 }
 ALIAS(mpi_win_create_keyval_);
 
 void pmpi_keyval_create_(rmpi_f_proc copy, rmpi_f_proc del, MPI_Fint *keyval, MPI_Fint *extra, MPI_Fint *ierror) {
+  struct fkeyval *k = new_keyval(copy, del, *extra, 1);
   RMPI_F_NAME("MPI_KEYVAL_CREATE");
-  *ierror = MPI_Keyval_create(copy_trampoline, delete_trampoline, keyval, new_keyval(copy, del, *extra, 1));
+  *ierror = MPI_Keyval_create(copy_trampoline, delete_trampoline, keyval, k);
   RMPI_F_NAME(NULL);
+  if (*ierror != MPI_SUCCESS) free(k); /* no keyval refers to it */
 }
 ALIAS(mpi_keyval_create_);
 

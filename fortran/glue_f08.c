@@ -66,17 +66,20 @@ int rmpi_f08_copy_in(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const cha
   return 0;
 }
 
-int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count_p,
-                     const void *datatype_p, int blocking, const char *call, const char *arg, MPI_Fint *ierror) {
-  const MPI_Fint *count = count_p, *datatype = datatype_p;
+/* The section's elements as one item of a datatype made for it. count is
+ * the call's, an int or an MPI_Count. */
+static int section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, MPI_Count count, const void *datatype_p,
+                   int blocking, const char *call, const char *arg, MPI_Fint *ierror) {
+  const MPI_Fint *datatype = datatype_p;
   char what[256];
   s->made = 0;
   s->copy = NULL;
   s->addr = d->base_addr;
-  s->count = *count;
+  s->count = (MPI_Fint)count;
+  s->count_c = count;
   s->type = *datatype;
   MPI_Aint lb = 0, extent = 0;
-  if (*count <= 0 || MPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS)
+  if (count <= 0 || MPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS)
     return 0; /* nothing is accessed, or the C call reports the datatype */
   const CFI_index_t elements = elements_of(d);
   if ((lb != 0 || extent != (MPI_Aint)d->elem_len) && blocking) return rmpi_f08_copy_in(s, d, call, arg, ierror);
@@ -87,24 +90,36 @@ int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const voi
              arg, d->elem_len, (long)extent);
     return refuse(MPI_ERR_UNSUPPORTED_OPERATION, call, what, ierror);
   }
-  if ((CFI_index_t)*count > elements) {
-    snprintf(what, sizeof what, "%s: count %d is more than the %ld elements of the array section", arg,
-             (int)*count, (long)elements);
+  if ((CFI_index_t)count > elements) {
+    snprintf(what, sizeof what, "%s: count %lld is more than the %ld elements of the array section", arg,
+             (long long)count, (long)elements);
     return refuse(MPI_ERR_COUNT, call, what, ierror);
   }
-  /* The byte offsets of the first count elements, in array element order. */
-  MPI_Aint *displs = malloc(sizeof *displs * (size_t)*count);
+  /* The byte offsets of the first count elements, in array element order
+   * (the _c constructor: a large count may exceed an int). */
+  MPI_Count *displs = malloc(sizeof *displs * (size_t)count);
   if (displs == NULL) return refuse(MPI_ERR_NO_MEM, call, "no memory for the section's datatype", ierror);
-  FOR_ELEMENTS(d, (CFI_index_t)*count, displs[k] = (MPI_Aint)(elem - (char *)d->base_addr));
+  FOR_ELEMENTS(d, (CFI_index_t)count, displs[k] = (MPI_Count)(elem - (char *)d->base_addr));
   MPI_Datatype t = MPI_DATATYPE_NULL;
-  int rc = MPI_Type_create_hindexed_block(*count, 1, displs, *datatype, &t);
+  int rc = MPI_Type_create_hindexed_block_c(count, 1, displs, *datatype, &t);
   free(displs);
   if (rc == MPI_SUCCESS) rc = MPI_Type_commit(&t);
   if (rc != MPI_SUCCESS) return refuse(rc, call, "the section's datatype could not be made", ierror);
   s->count = 1;
+  s->count_c = 1;
   s->type = t;
   s->made = 1;
   return 0;
+}
+
+int rmpi_f08_section(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count,
+                     const void *datatype, int blocking, const char *call, const char *arg, MPI_Fint *ierror) {
+  return section(s, d, *(const MPI_Fint *)count, datatype, blocking, call, arg, ierror);
+}
+
+int rmpi_f08_section_c(struct rmpi_f08_section *s, const CFI_cdesc_t *d, const void *count,
+                       const void *datatype, int blocking, const char *call, const char *arg, MPI_Fint *ierror) {
+  return section(s, d, *(const MPI_Count *)count, datatype, blocking, call, arg, ierror);
 }
 
 /* The datatype may be freed at once: a pending nonblocking operation keeps

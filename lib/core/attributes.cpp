@@ -31,6 +31,16 @@ int rmpi_type_dup_fn(MPI_Datatype, int, void*, void* in, void* out, int* flag) {
 int rmpi_type_null_delete_fn(MPI_Datatype, int, void*, void*) { return MPI_SUCCESS; }
 }
 
+// Called when a keyval is released (freed by the user and no attribute left
+// using it) with its delete function and extra_state. Set by the Fortran
+// bindings (fortran/glue_callbacks.c), whose keyvals carry state of their
+// own as extra_state (the Fortran procedures), freed then; exported for
+// libringmpi_fortran, outside mpi.h. C keyvals pay a test of a null pointer.
+extern "C" {
+__attribute__((visibility("default"))) void (*rmpi_keyval_released)(ringmpi::core::DeleteFn del,
+                                                                    void* extra_state) = nullptr;
+}
+
 namespace ringmpi::core {
 namespace {
 
@@ -57,8 +67,10 @@ std::uint32_t index_of(int k) { return static_cast<std::uint32_t>(k) & kKeyvalIn
 void release(int k) {
   AttrState& s = attr_state();
   const std::uint32_t i = index_of(k);
-  s.slots[i].kv.reset();
+  const std::unique_ptr<Keyval> kv = std::move(s.slots[i].kv);
   s.released.push_back(i);
+  // Last, with the registry consistent: the hook may call MPI.
+  if (rmpi_keyval_released != nullptr) rmpi_keyval_released(kv->del, kv->extra_state);
 }
 
 // One more use; paired with unuse().

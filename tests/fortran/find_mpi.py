@@ -3,7 +3,8 @@
   find_mpi.py wrapper TOOLS MPIEXEC   mpifort/mpif90/mpif77 build and link a
       program (mpif.h, use mpi, use mpi_f08) that runs under mpiexec, and
       -show / --showme:* answer as MPICH's and Open MPI's wrappers do; a
-      wrong argument type is a compile-time error with `use mpi`/mpi_f08
+      wrong argument type is a compile-time error with `use mpi`/mpi_f08;
+      -fdefault-integer-8 is refused (mpifort, mpif.h)
   find_mpi.py cmake TOOLS MPIEXEC     CMake's find_package(MPI COMPONENTS
       Fortran) with MPI_Fortran_COMPILER = our mpifort finds all three
       bindings; the project builds and runs
@@ -100,6 +101,22 @@ def wrapper(tools, mpiexec, tmp):
         if p.returncode == 0:
             print("FAIL: `use %s` accepts %r" % (module, call))
             sys.exit(1)
+    # 8-byte default INTEGERs are not supported: mpifort says so, naming the
+    # flag, and mpif.h does not compile without mpifort either.
+    f77 = os.path.join(tmp, "t77.f")
+    for flag in ("-fdefault-integer-8", "-finteger-4-integer-8"):
+        p = subprocess.run([mpifort, flag, "-c", f77, "-o", os.path.join(tmp, "i8.o")], capture_output=True,
+                           text=True, timeout=120, cwd=tmp)
+        if p.returncode == 0 or flag not in p.stderr or "not supported" not in p.stderr:
+            print("FAIL: mpifort %s: exit %d, %r" % (flag, p.returncode, p.stderr))
+            sys.exit(1)
+    compile_flags = run([mpifort, "--showme:compile"]).split()
+    p = subprocess.run(compile_flags + ["-fdefault-integer-8", "-c", f77, "-o", os.path.join(tmp, "i8.o")],
+                       capture_output=True, text=True, timeout=120, cwd=tmp)
+    # (gfortran names mpif.h and the line of RMPI_INTEGER_8_UNSUPPORTED.)
+    if p.returncode == 0 or "mpif.h" not in p.stderr or "Division by zero" not in p.stderr:
+        print("FAIL: mpif.h compiled with -fdefault-integer-8: exit %d, %r" % (p.returncode, p.stderr))
+        sys.exit(1)
 
 
 def cmake(tools, mpiexec, tmp):

@@ -1,6 +1,6 @@
 ! mpif.h from fixed-form source: environment, point-to-point, strings,
-! logicals, status, a reduction with MPI_IN_PLACE and an error returned in
-! IERROR under MPI_ERRORS_RETURN.
+! logicals, status, a reduction with MPI_IN_PLACE, MPI_SIZEOF and an error
+! returned in IERROR under MPI_ERRORS_RETURN.
       PROGRAM MPIFBASIC
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -62,6 +62,19 @@
       CALL CHECK(X(1) .EQ. NP * (NP - 1) / 2, 'allreduce 1')
       CALL CHECK(X(2) .EQ. NP, 'allreduce 2')
       CALL CHECK(X(3) .EQ. -X(1), 'allreduce 3')
+
+!     MPI_SIZEOF (an explicit interface in mpif.h): bytes of one
+!     element, whatever the type, kind and rank.
+      CALL MPI_SIZEOF(N, I, IERR)
+      CALL CHECK(I .EQ. 4 .AND. IERR .EQ. MPI_SUCCESS, 'SIZEOF INTEGER')
+      CALL MPI_SIZEOF(X, I, IERR)
+      CALL CHECK(I .EQ. 8, 'MPI_SIZEOF DOUBLE PRECISION array')
+      CALL MPI_SIZEOF(FLAG, I, IERR)
+      CALL CHECK(I .EQ. 4, 'MPI_SIZEOF LOGICAL')
+      CALL MPI_SIZEOF(PNAME(1:5), I, IERR)
+      CALL CHECK(I .EQ. 5, 'MPI_SIZEOF CHARACTER*5')
+      CALL PMPI_SIZEOF(STATUS(2:), I, IERR)
+      CALL CHECK(I .EQ. 4, 'PMPI_SIZEOF INTEGER section')
 
       T0 = MPI_WTIME()
       T1 = MPI_WTIME()

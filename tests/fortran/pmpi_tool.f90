@@ -26,3 +26,48 @@ subroutine tool_send_f08(buf, count, datatype, dest, tag, comm, ierror) bind(C, 
   sends_f08 = sends_f08 + 1
   call PMPI_Send(buf, count, datatype, dest, tag, comm, ierror)
 end subroutine
+
+! mpi_f08's procedures with procedure arguments are not BIND(C) (MPI-4.1
+! §20.1.5): a tool defines the specific procedure as an external procedure
+! of the same name (outside any module), here MPI_Op_create_f08,
+! MPI_Comm_create_keyval_f08 and MPI_Comm_create_errhandler_f08, and calls
+! the PMPI_ generic, which reaches the library.
+subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
+  use mpi_f08, only : MPI_User_function, MPI_Op, PMPI_Op_create
+  implicit none
+  procedure(MPI_User_function) :: user_fn
+  logical, intent(in) :: commute
+  type(MPI_Op), intent(out) :: op
+  integer, optional, intent(out) :: ierror
+  integer :: ops, keyvals, errhandlers
+  common /tool_creates/ ops, keyvals, errhandlers
+  ops = ops + 1
+  call PMPI_Op_create(user_fn, commute, op, ierror)
+end subroutine
+
+subroutine MPI_Comm_create_keyval_f08(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, ierror)
+  use mpi_f08, only : MPI_Comm_copy_attr_function, MPI_Comm_delete_attr_function, MPI_ADDRESS_KIND, &
+    PMPI_Comm_create_keyval
+  implicit none
+  procedure(MPI_Comm_copy_attr_function) :: comm_copy_attr_fn
+  procedure(MPI_Comm_delete_attr_function) :: comm_delete_attr_fn
+  integer, intent(out) :: comm_keyval
+  integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+  integer, optional, intent(out) :: ierror
+  integer :: ops, keyvals, errhandlers
+  common /tool_creates/ ops, keyvals, errhandlers
+  keyvals = keyvals + 1
+  call PMPI_Comm_create_keyval(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state, ierror)
+end subroutine
+
+subroutine MPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror)
+  use mpi_f08, only : MPI_Comm_errhandler_function, MPI_Errhandler, PMPI_Comm_create_errhandler
+  implicit none
+  procedure(MPI_Comm_errhandler_function) :: comm_errhandler_fn
+  type(MPI_Errhandler), intent(out) :: errhandler
+  integer, optional, intent(out) :: ierror
+  integer :: ops, keyvals, errhandlers
+  common /tool_creates/ ops, keyvals, errhandlers
+  errhandlers = errhandlers + 1
+  call PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
+end subroutine

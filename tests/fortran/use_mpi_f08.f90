@@ -112,6 +112,16 @@ program use_mpi_f08_test
              'non-contiguous nonblocking receive')
   call check(grid(1, 2) == 0 .and. grid(1, 4) == 0 .and. all(grid(2:, :) == 0), 'untouched elements')
   call check(reqs(1) == MPI_REQUEST_NULL, 'request freed')
+  ! The same through the large-count overloads (MPI_Irecv_c, MPI_Isend_c:
+  ! an INTEGER(KIND=MPI_COUNT_KIND) count): strided sections on both sides.
+  grid = 0
+  grid(2, :) = [(rank * 10 + j, j = 1, 5)]
+  call MPI_Irecv(grid(1, 1:5:2), 3_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, prev, 5, MPI_COMM_WORLD, reqs(1))
+  call MPI_Isend(grid(2, 1:5:2), 3_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, next, 5, MPI_COMM_WORLD, reqs(2))
+  call MPI_Waitall(2, reqs, MPI_STATUSES_IGNORE)
+  call check(grid(1, 1) == prev * 10 + 1 .and. grid(1, 3) == prev * 10 + 3 .and. grid(1, 5) == prev * 10 + 5, &
+             'non-contiguous large-count nonblocking send and receive')
+  call check(grid(1, 2) == 0 .and. grid(1, 4) == 0 .and. all(grid(3:, :) == 0), 'untouched elements (large count)')
 
   ! Sections no datatype describes: a blocking call works on a copy.
   do j = 1, 5

@@ -25,6 +25,9 @@ program fortran_bad
       call MPI_Iallreduce(a(1, :), b, 4, MPI_DOUBLE_PRECISION, MPI_SUM, MPI_COMM_WORLD, req)
     case ('f08_section_type')
       call MPI_Isend(a(1, :), 4, MPI_INTEGER, 0, 0, MPI_COMM_WORLD, req)
+    case ('f08_section_count_c')
+      ! The large-count overload (MPI_Isend_c) is MPI_Isend to the program.
+      call MPI_Isend(a(1, :), 5_MPI_COUNT_KIND, MPI_DOUBLE_PRECISION, 0, 0, MPI_COMM_WORLD, req)
     end select
     print '(A)', 'fortran_bad: the call was not reported as an error'
   end if

@@ -15,6 +15,7 @@ CASES = {
     "f08_send_dest": ("MPI_Send", "MPI_ERR_RANK", ["dest=5"]),
     "f08_section_ireduce": ("MPI_Iallreduce", "MPI_ERR_UNSUPPORTED_OPERATION", ["sendbuf", "non-contiguous"]),
     "f08_section_type": ("MPI_Isend", "MPI_ERR_UNSUPPORTED_OPERATION", ["buf", "element 8 bytes", "extent 4"]),
+    "f08_section_count_c": ("MPI_Isend", "MPI_ERR_COUNT", ["buf", "count 5", "4 elements"]),
 }
 
 
