@@ -6,8 +6,9 @@
  *
  * -c: comma-separated collectives (default: barrier,bcast,reduce,allreduce,
  *     allgather,alltoall,gather,scatter,scan,exscan); -l: sizes in bytes,
- *     K/M allowed (default 4,64,1K,16K,64K,1M); -r: rounds (default 5);
- *     -T: seconds each timed loop aims at (default 0.02).
+ *     K/M allowed (default 4,64,1K,16K,64K,1M); -r: rounds (default 25);
+ *     -T: seconds each timed loop aims at (default 0.002: many short loops
+ *     whose best is what a rank that holds its core sees, on a busy machine).
  * Per collective and size, root 0: the persistent request is made once
  * (MPI_*_init), then each round times a loop of blocking calls and a loop
  * of MPI_Start + MPI_Wait of that request, one after the other, so both see
@@ -96,8 +97,8 @@ int main(int argc, char **argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &c.np);
   const char *list = "barrier,bcast,reduce,allreduce,allgather,alltoall,gather,scatter,scan,exscan";
   const char *sizes = "4,64,1K,16K,64K,1M";
-  int rounds = 5;
-  double target = 0.02;
+  int rounds = 25;
+  double target = 0.002;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "-c")) list = argv[i + 1];
     else if (!strcmp(argv[i], "-l")) sizes = argv[i + 1];
