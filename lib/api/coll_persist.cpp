@@ -11,14 +11,18 @@
 // _init calls collective but lets them be local (§6.12: "the
 // initialization call ... follows the ordering rules of nonblocking
 // collectives"), and nothing here needs a round.
-// Each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
-// stored arguments: the argument checks again (cheap; they cannot fail
-// unless an MPI_Op was freed since), then the same engine choice as
-// MPI_I*: the shared segment's nonblocking algorithms once it is attached,
-// else a schedule of internal messages. So the algorithm and plan are chosen
-// at each start, not once at _init (a start costs what the MPI_I* call
-// costs); docs/design/persistent-partitioned.md says why and what would
-// change that.
+// Where the communicator's segment is attached (at _init, or at the first
+// start that finds it), the common families get a plan (coll/persistent_plan.hpp,
+// set_planner below): the algorithm, block lists, modes and the reduction
+// decided once, so each MPI_Start only checks that the communicator (and a
+// reduction's op handle) is still valid, writes this member's data into the
+// segment and queues its reads, with no inner request. Elsewhere (no plan
+// for the family or the size, intercommunicators, forced messages, --check)
+// each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
+// stored arguments: the argument checks again, then the same engine choice
+// as MPI_I* (the segment's nonblocking algorithms once it is attached, else
+// a schedule of internal messages). docs/design/persistent-partitioned.md
+// states the invariants (every member takes the plan or none does).
 //
 // Ordering. The operation of each start takes its sequence number (the
 // segment's collective number, or the schedule tag) when it starts, so the
@@ -29,8 +33,9 @@
 // starts its array in index order.
 //
 // The request: a persistent extension request (api/persistent.hpp). Its
-// operation (PersistentColl) holds the inner request of the running epoch
-// and finishes when that one completes, taking its error class and message.
+// operation (PersistentColl) runs its plan, or holds the inner request of
+// the running epoch and finishes when that one completes, taking its error
+// class and message.
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -63,7 +68,7 @@ int check_info_arg(Call& call, MPI_Info info, const char* arg) {
 int start_persistent(Call& call, p2p::Request* r) {
   auto* op = static_cast<PersistentOp*>(r->ext.get());  // every persistent extension request holds one
   if (int e = op->start(call)) return e;
-  p2p::restart_extension(r);
+  p2p::restart_extension(r, op->poll_at_start());
   op->fill_status(*r);
   return MPI_SUCCESS;
 }
@@ -142,6 +147,7 @@ class PersistentColl final : public PersistentOp {
     inner_ = p2p::lookup(inner_h_);
     return MPI_SUCCESS;
   }
+  bool poll_at_start() const override { return !planned_ || !plan_->reads(); }
   bool poll() override {
     if (planned_) {
       if (!plan_->poll()) return false;

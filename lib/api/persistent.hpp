@@ -20,6 +20,11 @@ class PersistentOp : public p2p::Extension {
   // After the request is active again: the status fields its completion
   // reports (st_source, st_tag, st_count), where they are not the empty ones.
   virtual void fill_status(p2p::Request&) const {}
+  // Whether the request is polled once in MPI_Start, after start(): no for
+  // an epoch whose remaining steps are reads of other members' starts (a
+  // planned collective that reads, coll/persistent_plan.hpp), which the next
+  // progress (MPI_Wait, MPI_Test, any call) does, as MPI_I* leaves them.
+  virtual bool poll_at_start() const { return true; }
 };
 
 // MPI_Start of an inactive persistent extension request r (r->kind == ext):

@@ -51,14 +51,16 @@ class Plan {
   virtual bool poll();
   // The epoch's error class (a reduction's), once poll() said true.
   int error() const { return error_; }
+  // Whether this member's epoch reads others' posts (else it is done with
+  // the segment when start() returns, and only waits for its readers).
+  virtual bool reads() const { return false; }
 
  protected:
   Segment& seg() const { return *s_; }
   std::uint64_t k() const { return k_; }
   // This member's contribution to collective k(), written and posted.
   virtual void write() = 0;
-  // Whether complete() reads others' posts; ready(): they are there.
-  virtual bool reads() const { return false; }
+  // ready(): the posts complete() reads are there.
   virtual bool ready() { return true; }
   // The reads and folds: an error class.
   virtual int complete() { return MPI_SUCCESS; }

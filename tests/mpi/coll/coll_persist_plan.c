@@ -221,7 +221,17 @@ static void test_user_op(void) {
   }
   CHECK_MPI(MPI_Request_free(&r[0]));
   CHECK_MPI(MPI_Request_free(&r[1]));
+  /* An op freed after _init: the start fails with MPI_ERR_OP on every path
+   * (a local error: every rank sees it, nobody communicates), the request
+   * stays inactive and can be freed. */
+  CHECK_MPI(MPI_Allreduce_init(mine, all, 1, MPI_LONG_LONG, op, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
   CHECK_MPI(MPI_Op_free(&op));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int cls = MPI_SUCCESS;
+  MPI_Error_class(MPI_Start(&r[0]), &cls);
+  CHECK(cls == MPI_ERR_OP);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  CHECK_MPI(MPI_Request_free(&r[0]));
 }
 
 /* A derived datatype (every other int) for bcast, allgather and alltoall. */
