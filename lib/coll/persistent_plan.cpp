@@ -27,8 +27,13 @@ void Plan::start(std::shared_ptr<Segment> live) {
   // collectives (a lambda of one pointer: std::function keeps it inline).
   s.add_pending([this] { return try_complete(); });
   // Nothing to read (a bcast root, a reduce non-root): done now, so that
-  // the readers' reuse waits never wait for this member's next call.
-  if (!reads()) s.drain();
+  // the readers' reuse waits never wait for this member's next call. Such a
+  // write() posts without waking: store_done's wake (one fence) covers the
+  // post too, and where earlier collectives hold the done back, this one.
+  if (!reads()) {
+    s.drain();
+    if (!read_) s.wake_all();
+  }
 }
 
 bool Plan::try_complete() {
@@ -85,8 +90,7 @@ class BcastPlan final : public Plan {
   void write() override {
     core::count(core::Counter::seg_bcast);
     if (!root()) return;
-    pub_ = publish_own_block(seg(), k(), buf_, buf_.bytes(), true);
-    seg().wake_all();
+    pub_ = publish_own_block(seg(), k(), buf_, buf_.bytes(), true);  // woken by Plan::start
   }
   bool reads() const override { return !root(); }
   bool ready() override { return root() || posted(seg(), root_, k()); }
@@ -108,13 +112,14 @@ class BcastPlan final : public Plan {
 // the plans leave to the nonblocking form (prefer_single_copy sizes).
 constexpr std::size_t kVectorData = 16;
 
-void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m) {
+// `wake`: false for a member that reads nothing (Plan::start wakes).
+void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m, bool wake) {
   std::byte* region = s.reserve(k, kVectorData + m);
   const std::uint64_t in_slot = 0;
   std::memcpy(region, &in_slot, sizeof in_slot);
   std::memcpy(region + kVectorData, mine, m);
   s.post(k);
-  s.wake_all();
+  if (wake) s.wake_all();
 }
 
 const std::byte* vector_of(const Segment& s, std::uint64_t k, int j) { return s.data(j, k) + kVectorData; }
@@ -135,7 +140,7 @@ class ReducePlan final : public Plan {
   bool folds() const { return root_ < 0 || seg().me() == root_; }
   void write() override {
     core::count(root_ >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
-    publish_vector(seg(), k(), mine_, m_);
+    publish_vector(seg(), k(), mine_, m_, folds());
   }
   bool reads() const override { return folds(); }
   bool ready() override { return !folds() || all_posted(seg(), k(), 0, seg().size() - 1); }
@@ -162,7 +167,7 @@ class ScanPlan final : public Plan {
  private:
   void write() override {
     core::count(core::Counter::seg_scan);
-    publish_vector(seg(), k(), mine_, m_);
+    publish_vector(seg(), k(), mine_, m_, last_ >= 0);
   }
   bool reads() const override { return last_ >= 0; }
   bool ready() override { return last_ < 0 || all_posted(seg(), k(), 0, last_); }
@@ -341,7 +346,7 @@ class GatherPlan final : public Plan {
     Segment& s = seg();
     if (!root()) {
       by_address_ = publish_blocks(s, k(), blocks_, to_, &keep_, nullptr, may_push_) == kByAddress;
-      s.wake(root_);
+      if (by_address_) s.wake(root_);  // else this member reads nothing: Plan::start wakes
       return;
     }
     if (!in_place_) copy_typed(send_, blocks_[static_cast<std::size_t>(root_)]);

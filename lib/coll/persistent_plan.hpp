@@ -58,7 +58,9 @@ class Plan {
  protected:
   Segment& seg() const { return *s_; }
   std::uint64_t k() const { return k_; }
-  // This member's contribution to collective k(), written and posted.
+  // This member's contribution to collective k(), written and posted; a
+  // member that reads nothing (reads() false) may leave the wake-up of the
+  // others to start(), which wakes them once with its done.
   virtual void write() = 0;
   // ready(): the posts complete() reads are there.
   virtual bool ready() { return true; }
