@@ -51,6 +51,7 @@
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/extension.hpp"
+#include "p2p/wait.hpp"
 #include "topo/neighbors.hpp"
 #include "topo/topology.hpp"
 
@@ -63,6 +64,21 @@ int check_info_arg(Call& call, MPI_Info info, const char* arg) {
   if (info == MPI_INFO_NULL || core::info_state().table.get(info)) return MPI_SUCCESS;
   return call.fail(MPI_ERR_INFO, "argument %s=0x%x is not a valid info object (freed, or not an info handle)", arg,
                    static_cast<unsigned>(info));
+}
+
+bool spin_persistent(p2p::Request* r) {
+  // As Segment::wait_posted: 32 looks with a pause between them, none
+  // oversubscribed (the member waited for may need this core).
+  if (!static_cast<const PersistentOp*>(r->ext.get())->spins() || p2p::oversubscribed()) return r->complete;
+  for (int spin = 0; spin < 32; ++spin) {
+    if (p2p::poll_extension(r)) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+  return r->complete;
 }
 
 int start_persistent(Call& call, p2p::Request* r) {
@@ -148,6 +164,7 @@ class PersistentColl final : public PersistentOp {
     return MPI_SUCCESS;
   }
   bool poll_at_start() const override { return !planned_ || !plan_->reads(); }
+  bool spins() const override { return planned_ && plan_->reads(); }
   bool poll() override {
     if (planned_) {
       if (!plan_->poll()) return false;

@@ -14,6 +14,8 @@
 //     lets an operation move on: no operation depends on a timeout.
 #include "p2p/extension.hpp"
 
+#include <algorithm>
+
 #include "p2p/engine_private.hpp"
 
 namespace ringmpi::p2p {
@@ -76,6 +78,22 @@ void restart_extension(Request* r, bool poll_now) {
     finish_extension(s, r);
   else
     s.extensions.push_back(r);
+}
+
+bool poll_extension(Request* r) {
+  State& s = state();
+  if (s.in_progress || r->complete) return r->complete;
+  s.in_progress = true;
+  const bool done = r->ext->poll();
+  s.in_progress = false;
+  if (!done) return false;
+  const auto it = std::find(s.extensions.begin(), s.extensions.end(), r);
+  if (it != s.extensions.end()) {
+    *it = s.extensions.back();
+    s.extensions.pop_back();
+  }
+  finish_extension(s, r);
+  return true;
 }
 
 namespace {
