@@ -6,8 +6,10 @@
 //     started and not finished; poll_extensions() takes it out before it
 //     calls complete(), which may release it (MPI_Request_free'd);
 //   - poll() runs only from poll_extensions(), itself only inside progress()
-//     (State::in_progress set), so an Extension is never re-entered, and the
-//     transfers it starts are ordinary internal requests the same progress()
+//     (State::in_progress set), or from a start (start_extension,
+//     restart_extension) or poll_extension() outside progress(), which set
+//     State::in_progress around it; so an Extension is never re-entered, and
+//     the transfers it starts are ordinary internal requests progress()
 //     completes;
 //   - progress() runs before every check of a waiter (wait_until), so a
 //     waiter sleeping on its doorbell is woken by the incoming record that
