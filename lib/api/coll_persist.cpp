@@ -11,14 +11,18 @@
 // _init calls collective but lets them be local (§6.12: "the
 // initialization call ... follows the ordering rules of nonblocking
 // collectives"), and nothing here needs a round.
-// Each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
-// stored arguments: the argument checks again (cheap; they cannot fail
-// unless an MPI_Op was freed since), then the same engine choice as
-// MPI_I*: the shared segment's nonblocking algorithms once it is attached,
-// else a schedule of internal messages. So the algorithm and plan are chosen
-// at each start, not once at _init (a start costs what the MPI_I* call
-// costs); docs/design/persistent-partitioned.md says why and what would
-// change that.
+// Where the communicator's segment is attached (at _init, or at the first
+// start that finds it), the common families get a plan (coll/persistent_plan.hpp,
+// set_planner below): the algorithm, block lists, modes and the reduction
+// decided once, so each MPI_Start only checks that the communicator (and a
+// reduction's op handle) is still valid, writes this member's data into the
+// segment and queues its reads, with no inner request. Elsewhere (no plan
+// for the family or the size, intercommunicators, forced messages, --check)
+// each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
+// stored arguments: the argument checks again, then the same engine choice
+// as MPI_I* (the segment's nonblocking algorithms once it is attached, else
+// a schedule of internal messages). docs/design/persistent-partitioned.md
+// states the invariants (every member takes the plan or none does).
 //
 // Ordering. The operation of each start takes its sequence number (the
 // segment's collective number, or the schedule tag) when it starts, so the
@@ -29,8 +33,9 @@
 // starts its array in index order.
 //
 // The request: a persistent extension request (api/persistent.hpp). Its
-// operation (PersistentColl) holds the inner request of the running epoch
-// and finishes when that one completes, taking its error class and message.
+// operation (PersistentColl) runs its plan, or holds the inner request of
+// the running epoch and finishes when that one completes, taking its error
+// class and message.
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -40,10 +45,13 @@
 #include "api/coll_args.hpp"
 #include "api/coll_forms.hpp"
 #include "api/persistent.hpp"
+#include "coll/persistent_plan.hpp"
+#include "coll/seg.hpp"
 #include "core/info.hpp"
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/extension.hpp"
+#include "p2p/wait.hpp"
 #include "topo/neighbors.hpp"
 #include "topo/topology.hpp"
 
@@ -58,10 +66,25 @@ int check_info_arg(Call& call, MPI_Info info, const char* arg) {
                    static_cast<unsigned>(info));
 }
 
+bool spin_persistent(p2p::Request* r) {
+  // As Segment::wait_posted: 32 looks with a pause between them, none
+  // oversubscribed (the member waited for may need this core).
+  if (!static_cast<const PersistentOp*>(r->ext.get())->spins() || p2p::oversubscribed()) return r->complete;
+  for (int spin = 0; spin < 32; ++spin) {
+    if (p2p::poll_extension(r)) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+  }
+  return r->complete;
+}
+
 int start_persistent(Call& call, p2p::Request* r) {
   auto* op = static_cast<PersistentOp*>(r->ext.get());  // every persistent extension request holds one
   if (int e = op->start(call)) return e;
-  p2p::restart_extension(r);
+  p2p::restart_extension(r, op->poll_at_start());
   op->fill_status(*r);
   return MPI_SUCCESS;
 }
@@ -102,13 +125,56 @@ class PersistentColl final : public PersistentOp {
     return types_.back().data();
   }
 
+  // The plan of this collective on the communicator's segment (family: its
+  // RINGMPI_COLL_* family), made by `planner` at _init if the segment is
+  // attached then, else at the first start that finds it; `op`: a reduction's
+  // operation, whose handle each start checks (MPI_ERR_OP once freed, as the
+  // nonblocking form would say).
+  using Planner = std::function<std::unique_ptr<coll::Plan>(coll::Segment&)>;
+  void set_planner(MPI_Comm comm, tunables::Id family, Planner planner, MPI_Op op = MPI_OP_NULL) {
+    comm_ = comm;
+    family_ = family;
+    planner_ = std::move(planner);
+    op_ = op;
+    if (comm::Comm* c = comm::lookup(comm))
+      if (std::shared_ptr<coll::Segment> s = coll::nonblocking_segment(*c, family_)) plan_for(*s);
+  }
+
   int start(Call& call) override {
+    if (planner_) {
+      comm::Comm* c;
+      if (int e = coll_comm(call, comm_, &c)) return e;
+      if (op_ != MPI_OP_NULL && !dtype::lookup_op(op_))
+        return call.fail(MPI_ERR_OP, "the request's op=0x%x was freed since its _init call",
+                         static_cast<unsigned>(op_));
+      // Every member finds the segment attached, or not, at the same start
+      // (it attaches at one blocking collective on all of them), and every
+      // plan_* decides from what all members know: they all take the plan
+      // or all the nonblocking form.
+      if (std::shared_ptr<coll::Segment> s = coll::nonblocking_segment(*c, family_))
+        if (coll::Plan* p = plan_for(*s)) {
+          p->start(std::move(s));
+          planned_ = true;
+          return MPI_SUCCESS;
+        }
+    }
     inner_h_ = MPI_REQUEST_NULL;
     if (int e = starter_(call, &inner_h_)) return e;
     inner_ = p2p::lookup(inner_h_);
     return MPI_SUCCESS;
   }
+  bool poll_at_start() const override { return !planned_ || !plan_->reads(); }
+  bool spins() const override { return planned_ && plan_->reads(); }
   bool poll() override {
+    if (planned_) {
+      if (!plan_->poll()) return false;
+      planned_ = false;
+      error_ = plan_->error();
+      if (error_ != MPI_SUCCESS)
+        why_ = error_ == MPI_ERR_TRUNCATE ? "a member's block is longer than the root's receive block for it"
+                                          : "applying the reduction operation failed";
+      return true;
+    }
     if (!inner_->complete) return false;
     error_ = inner_->cancelled ? MPI_SUCCESS : inner_->st_error;
     if (error_ != MPI_SUCCESS) {
@@ -130,7 +196,23 @@ class PersistentColl final : public PersistentOp {
     store.emplace_back(a, a + (n > 0 ? n : 0));
     return store.back().data();
   }
+  // The plan for segment s (made once per segment), or null where the
+  // nonblocking form runs instead.
+  coll::Plan* plan_for(coll::Segment& s) {
+    if (&s != planned_for_) {
+      plan_ = planner_(s);
+      planned_for_ = &s;
+    }
+    return plan_.get();
+  }
   Starter starter_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  tunables::Id family_{};
+  Planner planner_;
+  MPI_Op op_ = MPI_OP_NULL;
+  std::unique_ptr<coll::Plan> plan_;
+  const coll::Segment* planned_for_ = nullptr;  // the segment plan_ was made for (compared, never used)
+  bool planned_ = false;                        // the running epoch is plan_'s
   p2p::Request* inner_ = nullptr;  // the running epoch's request (nonblocking form), or null
   MPI_Request inner_h_ = MPI_REQUEST_NULL;
   std::vector<MPI_Datatype> own_types_;
@@ -144,6 +226,19 @@ class PersistentColl final : public PersistentOp {
 };
 
 int group_size(const comm::Comm& c) { return c.inter ? c.remote_size() : c.size(); }
+
+using Family = tunables::Id;
+
+// The reduction a plan keeps (the op object copied at _init, as a
+// nonblocking reduction copies it at its start): false where a handle is
+// not valid (an argument that is not significant here).
+bool reduction_of(MPI_Datatype t, int count, MPI_Op op, coll::Reduction* r) {
+  const dtype::Datatype* dt = dtype::lookup(t);
+  const dtype::Op* o = dtype::lookup_op(op);
+  if (!dt || !o) return false;
+  *r = coll::Reduction{*o, t, dt, count};
+  return true;
+}
 
 // The checks every _init makes first: the request and info arguments and
 // the communicator (scan/exscan: an intracommunicator).
@@ -211,6 +306,12 @@ int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvb
   p->set_starter([=](Call& k, MPI_Request* r) {
     return forms::scan(k, sendbuf, recvbuf, count, t, op, comm, exclusive, r);
   });
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (reduction_of(t, count, op, &red))
+    p->set_planner(comm, Family::coll_scan, [=](coll::Segment& s) {
+      return coll::plan_scan(s, red, mine, recvbuf, exclusive);
+    }, op);
   return finish_init(call, std::move(p), comm, request);
 }
 
@@ -223,12 +324,15 @@ int recv_side(Call& call, const void* buf, int count, MPI_Datatype t) {
 
 // The request of a form with one send and one receive datatype: holds both
 // and starts with start(k, st, rt, r) on the held handles.
-template <class Start>
+// plan(*op, st, rt): sets op's planner (PersistentColl::set_planner) from
+// the held handles, or nothing.
+template <class Start, class PlanSetup>
 int two_type_init(Call& call, MPI_Datatype sendtype, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
-                  Start start) {
+                  Start start, PlanSetup plan) {
   auto op = std::make_unique<PersistentColl>();
   const MPI_Datatype st = op->hold(sendtype), rt = op->hold(recvtype);
   op->set_starter([=](Call& k, MPI_Request* r) { return start(k, st, rt, r); });
+  plan(*op, st, rt);
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -256,10 +360,24 @@ int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbu
   if (neighbor || sendbuf != MPI_IN_PLACE)
     if (int e = send_side(call, sendbuf, sendcount, sendtype)) return e;
   if (int e = recv_side(call, recvbuf, recvcount, recvtype)) return e;
-  return two_type_init(call, sendtype, recvtype, comm, request, [=](Call& k, MPI_Datatype st, MPI_Datatype rt,
-                                                                    MPI_Request* r) {
+  auto start = [=](Call& k, MPI_Datatype st, MPI_Datatype rt, MPI_Request* r) {
     return form(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, comm, r);
-  });
+  };
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  auto plan = [=](PersistentColl& op, MPI_Datatype st, MPI_Datatype rt) {
+    const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+    const dtype::Datatype* rdt = dtype::lookup(rt);
+    if (neighbor || !rdt || (!in_place && !sdt)) return;
+    if (form == forms::allgather)
+      op.set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
+        return coll::plan_allgather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, *rdt);
+      });
+    else if (form == forms::alltoall)
+      op.set_planner(comm, Family::coll_alltoall, [=](coll::Segment& s) {
+        return coll::plan_alltoall(s, sendbuf, sendcount, in_place ? *rdt : *sdt, recvbuf, recvcount, *rdt, in_place);
+      });
+  };
+  return two_type_init(call, sendtype, recvtype, comm, request, start, plan);
 }
 
 // The checks of a rooted form (gather, scatter and their v forms) after
@@ -290,10 +408,38 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
   if (int e = gathers ? rooted_checks(call, *c, root, sendbuf, sends, receives)
                       : rooted_checks(call, *c, root, recvbuf, receives, sends))
     return e;
-  return two_type_init(call, sendtype, recvtype, comm, request, [=](Call& k, MPI_Datatype st, MPI_Datatype rt,
-                                                                    MPI_Request* r) {
+  auto start = [=](Call& k, MPI_Datatype st, MPI_Datatype rt, MPI_Request* r) {
     return form(k, sendbuf, sendcount, st, recvbuf, recvcount, rt, root, comm, r);
-  });
+  };
+  // The plan (intracommunicators): the arguments significant on this rank,
+  // and the block size every member knows (the root's count for its blocks,
+  // a member's own count, equal by the matching rule).
+  const bool here = !c->inter && c->rank == root;
+  auto plan = [=](PersistentColl& op, MPI_Datatype st, MPI_Datatype rt) {
+    if (c->inter) return;
+    if (gathers) {
+      const bool in_place = here && sendbuf == MPI_IN_PLACE;
+      const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+      const dtype::Datatype* rdt = here ? dtype::lookup(rt) : nullptr;
+      if ((!in_place && !sdt) || (here && !rdt)) return;
+      const long long block = here ? (long long)recvcount * (long long)rdt->size : (long long)sendcount * (long long)sdt->size;
+      op.set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
+        return coll::plan_gather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, rdt, root,
+                                 block);
+      });
+      return;
+    }
+    const bool in_place = here && recvbuf == MPI_IN_PLACE;
+    const dtype::Datatype* sdt = here ? dtype::lookup(st) : nullptr;
+    const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
+    if ((here && !sdt) || (!in_place && !rdt)) return;
+    const long long block = here ? (long long)sendcount * (long long)sdt->size : (long long)recvcount * (long long)rdt->size;
+    op.set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
+      return coll::plan_scatter(s, sendbuf, sendcount, sdt, coll::Typed{recvbuf, recvcount, rdt}, in_place, root,
+                                block);
+    });
+  };
+  return two_type_init(call, sendtype, recvtype, comm, request, start, plan);
 }
 
 // The counts, displacements and datatypes of n blocks (alltoallw and its
@@ -322,6 +468,7 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   if (int e = begin(call, comm, info, request, &c)) return e;
   auto op = std::make_unique<PersistentColl>();
   op->set_starter([comm](Call& k, MPI_Request* r) { return forms::barrier(k, comm, r); });
+  op->set_planner(comm, Family::coll_barrier, [](coll::Segment& s) { return coll::plan_barrier(s); });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -337,6 +484,9 @@ int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI
   const MPI_Datatype t = op->hold(datatype);
   op->set_starter(
       [=](Call& k, MPI_Request* r) { return forms::bcast(k, buffer, count, t, root, comm, r); });
+  if (const dtype::Datatype* dt = dtype::lookup(t))
+    op->set_planner(comm, Family::coll_bcast,
+                    [=](coll::Segment& s) { return coll::plan_bcast(s, coll::Typed{buffer, count, dt}, root); });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -494,6 +644,12 @@ int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   auto p = std::make_unique<PersistentColl>();
   const MPI_Datatype t = p->hold(datatype);
   p->set_starter([=](Call& k, MPI_Request* r) { return forms::reduce(k, sendbuf, recvbuf, count, t, op, root, comm, r); });
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (!c->inter && reduction_of(t, count, op, &red))
+    p->set_planner(comm, Family::coll_reduce, [=](coll::Segment& s) {
+      return coll::plan_reduce(s, red, mine, recvbuf, root);
+    }, op);
   return finish_init(call, std::move(p), comm, request);
 }
 
@@ -507,6 +663,12 @@ int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   auto p = std::make_unique<PersistentColl>();
   const MPI_Datatype t = p->hold(datatype);
   p->set_starter([=](Call& k, MPI_Request* r) { return forms::allreduce(k, sendbuf, recvbuf, count, t, op, comm, r); });
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (!c->inter && reduction_of(t, count, op, &red))
+    p->set_planner(comm, Family::coll_allreduce, [=](coll::Segment& s) {
+      return coll::plan_reduce(s, red, mine, recvbuf, -1);
+    }, op);
   return finish_init(call, std::move(p), comm, request);
 }
 

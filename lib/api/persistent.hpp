@@ -20,7 +20,23 @@ class PersistentOp : public p2p::Extension {
   // After the request is active again: the status fields its completion
   // reports (st_source, st_tag, st_count), where they are not the empty ones.
   virtual void fill_status(p2p::Request&) const {}
+  // Whether the request is polled once in MPI_Start, after start(): no for
+  // an epoch whose remaining steps are reads of other members' starts (a
+  // planned collective that reads, coll/persistent_plan.hpp), which the next
+  // progress (MPI_Wait, MPI_Test, any call) does, as MPI_I* leaves them.
+  virtual bool poll_at_start() const { return true; }
+  // Whether MPI_Wait looks at the running epoch directly a few times before
+  // its general loop (spin_persistent): an epoch whose remaining steps read
+  // only other members' stores, which a member with a core of its own sees
+  // within a few cache-line transfers, as a blocking segment collective
+  // looks at the posted word before it waits.
+  virtual bool spins() const { return false; }
 };
+
+// MPI_Wait on an active persistent extension request r: up to a few direct
+// polls when its operation spins() and the job has a core per rank; true
+// once r is complete.
+bool spin_persistent(p2p::Request* r);
 
 // MPI_Start of an inactive persistent extension request r (r->kind == ext):
 // start() its operation, then activate r.

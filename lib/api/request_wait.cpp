@@ -2,6 +2,7 @@
 #include <vector>
 
 #include "api/p2p_args.hpp"
+#include "api/persistent.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -53,6 +54,9 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   if (int e = api::check_request(call, *request, "request", &r)) return e;
   const void* const one[1] = {r};
   Call::note_requests(core::Runtime::CallArgs::Kind::request, one, 1);
+  // An active persistent collective or partitioned request: a few direct
+  // looks first (api::spin_persistent), then the general loop.
+  if (r->kind == p2p::Kind::ext && r->persistent && !r->complete) api::spin_persistent(r);
   p2p::wait(r);
   api::RequestError err;
   if (api::finish_request(request, r, status, &err) != MPI_SUCCESS) return api::report(call, err, err.code);

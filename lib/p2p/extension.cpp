@@ -6,13 +6,17 @@
 //     started and not finished; poll_extensions() takes it out before it
 //     calls complete(), which may release it (MPI_Request_free'd);
 //   - poll() runs only from poll_extensions(), itself only inside progress()
-//     (State::in_progress set), so an Extension is never re-entered, and the
-//     transfers it starts are ordinary internal requests the same progress()
+//     (State::in_progress set), or from a start (start_extension,
+//     restart_extension) or poll_extension() outside progress(), which set
+//     State::in_progress around it; so an Extension is never re-entered, and
+//     the transfers it starts are ordinary internal requests progress()
 //     completes;
 //   - progress() runs before every check of a waiter (wait_until), so a
 //     waiter sleeping on its doorbell is woken by the incoming record that
 //     lets an operation move on: no operation depends on a timeout.
 #include "p2p/extension.hpp"
+
+#include <algorithm>
 
 #include "p2p/engine_private.hpp"
 
@@ -76,6 +80,22 @@ void restart_extension(Request* r, bool poll_now) {
     finish_extension(s, r);
   else
     s.extensions.push_back(r);
+}
+
+bool poll_extension(Request* r) {
+  State& s = state();
+  if (s.in_progress || r->complete) return r->complete;
+  s.in_progress = true;
+  const bool done = r->ext->poll();
+  s.in_progress = false;
+  if (!done) return false;
+  const auto it = std::find(s.extensions.begin(), s.extensions.end(), r);
+  if (it != s.extensions.end()) {
+    *it = s.extensions.back();
+    s.extensions.pop_back();
+  }
+  finish_extension(s, r);
+  return true;
 }
 
 namespace {

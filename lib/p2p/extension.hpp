@@ -27,6 +27,12 @@ int make_persistent_extension(std::unique_ptr<Extension> ext, MPI_Comm comm, MPI
 // re-armed r->ext): not complete, polled once now (unless poll_now is false)
 // and from then on by every progress() until it finishes.
 void restart_extension(Request* r, bool poll_now = true);
+// Polls the started extension request r once now, as progress() would
+// (outside progress() only: never re-entered); once its operation is
+// finished, takes it out of State::extensions and completes it (true).
+// MPI_Wait's first looks at a planned persistent collective, whose
+// remaining steps read only other members' stores (api/persistent.hpp).
+bool poll_extension(Request* r);
 // Polls every started extension once (end of progress()).
 void poll_extensions(State& s);
 // Marks r (finished) complete with its operation's error class.

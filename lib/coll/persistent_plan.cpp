@@ -1,0 +1,439 @@
+// Persistent collectives planned once (coll/persistent_plan.hpp). Each plan
+// mirrors the nonblocking segment form of its family (seg_nonblocking*.cpp:
+// the same region formats, the same choice between slot and address, so
+// the invariants of coll/seg_op.hpp carry over unchanged) with what those
+// forms compute at every start -- block lists, sizes, the modes every member
+// agrees on -- computed once here, and the operation object itself reused.
+#include "coll/persistent_plan.hpp"
+
+#include <cstring>
+
+#include "coll/seg.hpp"
+#include "coll/seg_common.hpp"
+#include "core/counters.hpp"
+
+namespace ringmpi::coll {
+
+using namespace seg;
+
+void Plan::start(std::shared_ptr<Segment> live) {
+  live_ = std::move(live);
+  Segment& s = seg();
+  k_ = s.begin();
+  read_ = false;
+  error_ = MPI_SUCCESS;
+  write();
+  // In sequence order with the member's other nonblocking segment
+  // collectives (a lambda of one pointer: std::function keeps it inline).
+  s.add_pending([this] { return try_complete(); });
+  // Nothing to read (a bcast root, a reduce non-root): done now, so that
+  // the readers' reuse waits never wait for this member's next call. Such a
+  // write() posts without waking: store_done's wake (one fence) covers the
+  // post too, and where earlier collectives hold the done back, this one.
+  if (!reads()) {
+    s.drain();
+    if (!read_) s.wake_all();
+  }
+}
+
+bool Plan::try_complete() {
+  if (!ready()) return false;
+  error_ = complete();
+  seg().store_done(k_);
+  read_ = true;
+  return true;
+}
+
+bool Plan::poll() {
+  if (!read_) seg().drain();
+  if (!read_ || !released()) return false;
+  ended();
+  live_.reset();  // may detach the segment (its communicator freed meanwhile): last
+  return true;
+}
+
+namespace {
+
+// ---- barrier ---------------------------------------------------------------
+
+// MPI_Ibarrier's counters (Segment::arrive_ibarrier): no sequence number, no
+// slot, nothing pending.
+class BarrierPlan final : public Plan {
+ public:
+  using Plan::Plan;
+  void start(std::shared_ptr<Segment> live) override {
+    live_ = std::move(live);
+    core::count(core::Counter::seg_barrier);
+    b_ = seg().arrive_ibarrier();
+  }
+  bool poll() override {
+    if (!seg().all_ibarrier(b_)) return false;
+    live_.reset();
+    return true;
+  }
+
+ private:
+  void write() override {}
+  std::uint64_t b_ = 0;
+};
+
+// ---- bcast -------------------------------------------------------------------
+
+// As iseg_bcast: the root's data in its slot region, or by address from
+// 16 KiB with a core per rank (then its epoch ends once the readers are done).
+class BcastPlan final : public Plan {
+ public:
+  BcastPlan(Segment& s, const Typed& buf, int root) : Plan(&s), buf_(buf), root_(root) {}
+
+ private:
+  bool root() const { return seg().me() == root_; }
+  void write() override {
+    core::count(core::Counter::seg_bcast);
+    if (!root()) return;
+    pub_ = publish_own_block(seg(), k(), buf_, buf_.bytes(), true);  // woken by Plan::start
+  }
+  bool reads() const override { return !root(); }
+  bool ready() override { return root() || posted(seg(), root_, k()); }
+  int complete() override {
+    if (!root()) take_own_block(seg(), k(), root_, buf_, true);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !pub_ || seg().all_done(k()); }
+  void ended() override { pub_.reset(); }
+  Typed buf_;
+  int root_;
+  std::shared_ptr<Published> pub_;
+};
+
+// ---- reductions ----------------------------------------------------------------
+
+// A member's vector in its slot region, behind a word 0 ("in the slot"):
+// the format of seg_nonblocking.cpp's publish_vector, whose by-address mode
+// the plans leave to the nonblocking form (prefer_single_copy sizes).
+constexpr std::size_t kVectorData = 16;
+
+// `wake`: false for a member that reads nothing (Plan::start wakes).
+void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m, bool wake) {
+  std::byte* region = s.reserve(k, kVectorData + m);
+  const std::uint64_t in_slot = 0;
+  std::memcpy(region, &in_slot, sizeof in_slot);
+  std::memcpy(region + kVectorData, mine, m);
+  s.post(k);
+  if (wake) s.wake_all();
+}
+
+const std::byte* vector_of(const Segment& s, std::uint64_t k, int j) { return s.data(j, k) + kVectorData; }
+
+// Whether a vector of m bytes goes through the slot and is folded whole
+// (iseg_reduce's conditions, less the by-address sizes).
+bool vector_in_slot(const Segment& s, const Reduction& r, std::size_t m) {
+  return r.type->contiguous() && m > 0 && !s.prefer_single_copy(m, true) && kVectorData + m <= s.inline_max();
+}
+
+// MPI_Reduce (root >= 0) / MPI_Allreduce (root -1): as iseg_reduce.
+class ReducePlan final : public Plan {
+ public:
+  ReducePlan(Segment& s, const Reduction& r, const void* mine, void* result, int root)
+      : Plan(&s), r_(r), mine_(mine), result_(result), root_(root), m_(std::size_t(r.count) * r.type->size) {}
+
+ private:
+  bool folds() const { return root_ < 0 || seg().me() == root_; }
+  void write() override {
+    core::count(root_ >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
+    publish_vector(seg(), k(), mine_, m_, folds());
+  }
+  bool reads() const override { return folds(); }
+  bool ready() override { return !folds() || all_posted(seg(), k(), 0, seg().size() - 1); }
+  int complete() override {
+    if (!folds()) return MPI_SUCCESS;
+    // The vectors' own copies: the result may be this member's vector
+    // (MPI_IN_PLACE), which is read from the slot, not from the buffer.
+    return fold_down(r_, seg().size() - 1, [&](int j) { return vector_of(seg(), k(), j); }, result_);
+  }
+  Reduction r_;
+  const void* mine_;
+  void* result_;
+  int root_;
+  std::size_t m_;
+};
+
+// MPI_Scan / MPI_Exscan: as iseg_scan.
+class ScanPlan final : public Plan {
+ public:
+  ScanPlan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive)
+      : Plan(&s), r_(r), mine_(mine), result_(result), last_(exclusive ? s.me() - 1 : s.me()),
+        m_(std::size_t(r.count) * r.type->size) {}
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_scan);
+    publish_vector(seg(), k(), mine_, m_, last_ >= 0);
+  }
+  bool reads() const override { return last_ >= 0; }
+  bool ready() override { return last_ < 0 || all_posted(seg(), k(), 0, last_); }
+  int complete() override {
+    if (last_ < 0) return MPI_SUCCESS;
+    return fold_up(r_, last_, [&](int j) { return vector_of(seg(), k(), j); }, result_);
+  }
+  Reduction r_;
+  const void* mine_;
+  void* result_;
+  int last_;
+  std::size_t m_;
+};
+
+// ---- data movement ---------------------------------------------------------------
+
+bool others_posted(const Segment& s, std::uint64_t k) {
+  for (int j = 0; j < s.size(); ++j)
+    if (j != s.me() && !posted(s, j, k)) return false;
+  return true;
+}
+
+// The blocks of `count` elements of t at base, member j's at j * count.
+std::vector<Typed> uniform_blocks(const void* base, int count, const dtype::Datatype& t, int n) {
+  std::vector<Typed> b(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, j * count, count);
+  return b;
+}
+
+// MPI_Allgather: as iseg_allgatherv with equal blocks.
+class AllgatherPlan final : public Plan {
+ public:
+  AllgatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block, const dtype::Datatype& rtype)
+      : Plan(&s), send_(send), in_place_(in_place), dst_(uniform_blocks(recvbuf, block, rtype, s.size())) {}
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_allgather);
+    const Typed& own = dst_[static_cast<std::size_t>(seg().me())];
+    bool from_send;
+    const Typed src = allgather_source(send_, in_place_, own, &from_send);
+    pub_ = publish_own_block(seg(), k(), src, own.bytes(), true);
+    seg().wake_all();
+    if (from_send) copy_typed(send_, own);
+  }
+  bool reads() const override { return true; }
+  bool ready() override { return others_posted(seg(), k()); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (j != seg().me()) take_own_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)], true);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !pub_ || seg().all_done(k()); }
+  void ended() override { pub_.reset(); }
+  Typed send_;
+  bool in_place_;
+  std::vector<Typed> dst_;
+  std::shared_ptr<Published> pub_;
+};
+
+// MPI_Alltoall: as iseg_alltoallv with equal blocks.
+class AlltoallPlan final : public Plan {
+ public:
+  AlltoallPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype, void* recvbuf,
+               int recvcount, const dtype::Datatype& rtype, bool in_place)
+      : Plan(&s), sendbuf_(sendbuf), stype_(stype), recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place),
+        dst_(uniform_blocks(recvbuf, recvcount, rtype, s.size())) {
+    const auto n = static_cast<std::size_t>(s.size());
+    counts_.resize(4 * n);
+    for (std::size_t j = 0; j < n; ++j) {
+      counts_[j] = sendcount;
+      counts_[n + j] = static_cast<int>(j) * sendcount;
+      counts_[2 * n + j] = recvcount;
+      counts_[3 * n + j] = static_cast<int>(j) * recvcount;
+    }
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_alltoall);
+    const std::size_t n = dst_.size();
+    by_address_ = start_alltoall(seg(), k(), sendbuf_, &counts_[0], &counts_[n], stype_, recvbuf_, &counts_[2 * n],
+                                 &counts_[3 * n], rtype_, in_place_, &saved_, &keep_, true) == kByAddress;
+  }
+  bool reads() const override { return true; }
+  bool ready() override { return others_posted(seg(), k()); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (j != seg().me()) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !by_address_ || seg().all_done(k()); }
+  void ended() override {
+    saved_.reset();
+    keep_.reset();
+  }
+  const void* sendbuf_;
+  const dtype::Datatype& stype_;
+  void* recvbuf_;
+  const dtype::Datatype& rtype_;
+  bool in_place_;
+  std::vector<Typed> dst_;
+  std::vector<int> counts_;  // send counts, send displacements, receive counts, receive displacements
+  bool by_address_ = false;
+  std::unique_ptr<Temp> saved_, keep_;  // packed copies (in place, or by address and not contiguous)
+};
+
+// MPI_Scatter: as iseg_scatterv with equal blocks.
+class ScatterPlan final : public Plan {
+ public:
+  ScatterPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype, const Typed& recv,
+              bool in_place, int root)
+      : Plan(&s), sendbuf_(sendbuf), stype_(stype), recv_(recv), in_place_(in_place), root_(root) {
+    if (s.me() != root) return;
+    const auto n = static_cast<std::size_t>(s.size());
+    counts_.resize(2 * n);
+    for (std::size_t j = 0; j < n; ++j) {
+      counts_[j] = sendcount;
+      counts_[n + j] = static_cast<int>(j) * sendcount;
+    }
+  }
+
+ private:
+  bool root() const { return seg().me() == root_; }
+  void write() override {
+    core::count(core::Counter::seg_scatter);
+    if (!root()) return;
+    by_address_ = start_scatter_root(seg(), k(), sendbuf_, &counts_[0], &counts_[counts_.size() / 2], *stype_, recv_,
+                                     in_place_, &keep_, true) == kByAddress;
+  }
+  bool reads() const override { return !root(); }
+  bool ready() override { return root() || posted(seg(), root_, k()); }
+  int complete() override {
+    if (!root()) take_block(seg(), k(), root_, recv_);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !by_address_ || seg().all_done(k()); }
+  void ended() override { keep_.reset(); }
+  const void* sendbuf_;
+  const dtype::Datatype* stype_;
+  Typed recv_;
+  bool in_place_;
+  int root_;
+  std::vector<int> counts_;  // the root's: counts, displacements
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
+
+// MPI_Gather: as iseg_gatherv with equal blocks, pushes included (a member
+// with a large block writes it into the root's buffer where the root asks).
+class GatherPlan final : public Plan {
+ public:
+  GatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount, const dtype::Datatype* rtype,
+             int root)
+      : Plan(&s), send_(send), in_place_(in_place), root_(root) {
+    const auto n = static_cast<std::size_t>(s.size());
+    if (s.me() != root) {
+      blocks_.assign(n, Typed{});
+      blocks_[static_cast<std::size_t>(root)] = send;
+      to_.assign(n, 0);
+      to_[static_cast<std::size_t>(root)] = 1;
+      may_push_ = may_push(s, send.bytes());
+      return;
+    }
+    blocks_ = uniform_blocks(recvbuf, recvcount, *rtype, s.size());
+    pushers_.assign(n, 0);
+    if (s.single_copy())
+      for (std::size_t j = 0; j < n; ++j)
+        pushers_[j] = static_cast<int>(j) != root && rtype->contiguous() && may_push(s, blocks_[j].bytes());
+  }
+
+ private:
+  bool root() const { return seg().me() == root_; }
+  void write() override {
+    core::count(core::Counter::seg_gather);
+    Segment& s = seg();
+    if (!root()) {
+      by_address_ = publish_blocks(s, k(), blocks_, to_, &keep_, nullptr, may_push_) == kByAddress;
+      if (by_address_) s.wake(root_);  // else this member reads nothing: Plan::start wakes
+      return;
+    }
+    if (!in_place_) copy_typed(send_, blocks_[static_cast<std::size_t>(root_)]);
+    if (s.single_copy()) {  // every member with a large block waits for this table
+      publish_destinations(s, k(), blocks_, pushers_);
+      s.wake_all();
+    }
+  }
+  bool reads() const override { return root() || by_address_; }
+  bool ready() override {
+    if (!root()) return !by_address_ || posted(seg(), root_, k());
+    return others_posted(seg(), k());
+  }
+  int complete() override {
+    Segment& s = seg();
+    if (!root()) {
+      if (by_address_) push_block(s, k(), root_);
+      return MPI_SUCCESS;
+    }
+    int e = MPI_SUCCESS;
+    for (int j = 0; j < s.size(); ++j)
+      if (j != s.me())
+        if (int f = take_gathered(s, k(), j, blocks_[static_cast<std::size_t>(j)], pushers_[static_cast<std::size_t>(j)]))
+          e = f;
+    return e;
+  }
+  // A member that published by address: until the root is done; the root:
+  // until the members it asked to push are.
+  bool released() override {
+    if (!root()) return !by_address_ || seg().done_at(root_, k());
+    return seg().all_done(k(), pushers_);
+  }
+  void ended() override { keep_.reset(); }
+  Typed send_;
+  bool in_place_;
+  int root_;
+  std::vector<Typed> blocks_;  // a member's: its send block at the root's index; the root's: its receive blocks
+  std::vector<char> to_, pushers_;
+  bool may_push_ = false;
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plan> plan_barrier(Segment& s) { return std::make_unique<BarrierPlan>(&s); }
+
+std::unique_ptr<Plan> plan_bcast(Segment& s, const Typed& buf, int root) {
+  if (buf.bytes() == 0 || buf.bytes() > s.inline_max()) return nullptr;  // iseg_bcast's limit
+  return std::make_unique<BcastPlan>(s, buf, root);
+}
+
+std::unique_ptr<Plan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
+  const std::size_t m = std::size_t(r.count) * r.type->size;
+  if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : kFoldWhole)) return nullptr;
+  return std::make_unique<ReducePlan>(s, r, mine, result, root);
+}
+
+std::unique_ptr<Plan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
+  return std::make_unique<ScanPlan>(s, r, mine, result, exclusive);
+}
+
+std::unique_ptr<Plan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
+                                     const dtype::Datatype& rtype) {
+  const std::size_t bytes = std::size_t(block) * rtype.size;
+  if (bytes == 0 || (own_block_by_address(s, bytes, true) && !s.single_copy())) return nullptr;
+  return std::make_unique<AllgatherPlan>(s, send, in_place, recvbuf, block, rtype);
+}
+
+std::unique_ptr<Plan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
+                                    void* recvbuf, int recvcount, const dtype::Datatype& rtype, bool in_place) {
+  const std::size_t bytes = std::size_t(recvcount) * rtype.size;
+  if (bytes == 0 || !tables_apply(s, static_cast<long long>(bytes))) return nullptr;
+  return std::make_unique<AlltoallPlan>(s, sendbuf, sendcount, stype, recvbuf, recvcount, rtype, in_place);
+}
+
+std::unique_ptr<Plan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
+                                   const Typed& recv, bool in_place, int root, long long block) {
+  if (block <= 0 || !tables_apply(s, block)) return nullptr;
+  return std::make_unique<ScatterPlan>(s, sendbuf, sendcount, stype, recv, in_place, root);
+}
+
+std::unique_ptr<Plan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
+                                  const dtype::Datatype* rtype, int root, long long block) {
+  if (block <= 0 || !tables_apply(s, block)) return nullptr;
+  return std::make_unique<GatherPlan>(s, send, in_place, recvbuf, recvcount, rtype, root);
+}
+
+}  // namespace ringmpi::coll
