@@ -108,6 +108,9 @@ def parse_args():
     p.add_argument("--no-build", action="store_true", help="do not run ninja in --build (its lib and mpiexec are current)")
     p.add_argument("--out", help="also write the markdown here")
     p.add_argument("--json", help="write every run's figures here")
+    p.add_argument("--merge", action="append", default=[],
+                   help="add the rounds of an earlier run's --json (e.g. to finish a run that --budget cut "
+                   "short: --rounds 1 --merge first.json); the order of the new rounds keeps rotating")
     p.add_argument("--note", default="", help="a line put under the title (e.g. what else loads the machine)")
     a = p.parse_args()
     a.jobs = [j for j in a.jobs.split(",") if j]
@@ -411,6 +414,27 @@ def render(med, args, header, failures):
     return "\n".join(top + rep.lines) + "\n"
 
 
+def load_merged(paths):
+    """Runs and the number of rounds kept in earlier --json files."""
+    runs, rounds = {}, 0
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        most = 0
+        for key, rnds in data.items():
+            impl, job, np_text = key.split()
+            k = (impl, job, int(np_text.split("=")[1]))
+            for r in rnds:
+                fig = {}
+                for kk, v in r.items():
+                    name, size = kk.rsplit(" ", 1)
+                    fig[(name, int(size))] = v
+                runs.setdefault(k, []).append(fig)
+            most = max(most, len(rnds))
+        rounds += most
+    return runs, rounds
+
+
 def main():
     args = parse_args()
     osu.check_peers(IMPLS)
@@ -423,13 +447,13 @@ def main():
               % (started, len(os.sched_getaffinity(0)), *load, args.rounds, " (quick)" if args.quick else ""),
               file=sys.stderr)
         ncores = len(os.sched_getaffinity(0))
-        runs = {}  # (impl, job, np) -> [figures per round]
+        runs, rounds_before = load_merged(args.merge)  # (impl, job, np) -> [figures per round]
         failures = []
         t_start = time.monotonic()
-        rounds_done = 0
-        for rnd in range(args.rounds):
+        rounds_done = rounds_before
+        for rnd in range(rounds_before, rounds_before + args.rounds):
             spent = time.monotonic() - t_start
-            if rnd > 0 and spent + spent / rnd > args.budget:
+            if rnd > rounds_before and spent + spent / (rnd - rounds_before) > args.budget:
                 print("stopped after %d round(s): another would end past the %gs budget" % (rnd, args.budget),
                       file=sys.stderr)
                 break
