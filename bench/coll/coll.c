@@ -2,7 +2,8 @@
  * the same file builds with ringmpi's meson build, mpicc.mpich and
  * mpicc.openmpi (see compare.py beside it).
  *
- *   coll [-c LIST] [-n MIN] [-m MAX] [-l SIZES] [-s SCALE] [-T SECS] [-r REPS] [-R rotate|0] [-t TESTS]
+ *   coll [-c LIST] [-n MIN] [-m MAX] [-l SIZES] [-s SCALE] [-T SECS] [-r REPS] [-R rotate|0] [-M b2b|osu]
+ *        [-t TESTS]
  *
  *   -c LIST   comma-separated collectives (default: all blocking and nonblocking),
  *             or "blocking" / "nonblocking" / "persistent"; names as printed below
@@ -10,7 +11,8 @@
  *             built only against an MPI-4 library or ringmpi)
  *   -n, -m    smallest and largest size in bytes, powers of two (default 4 .. 1M;
  *             K and M suffixes); barrier and ibarrier run once, as size 0
- *   -l SIZES  comma-separated sizes instead of -n/-m (e.g. 4,64K,1M)
+ *   -l SIZES  comma-separated sizes instead of -n/-m (e.g. 0,4,64K,1M; 0 is allowed
+ *             here: IMB's zero-byte rows)
  *   -s SCALE  scale the iteration cap (1000 calls per repetition up to 8 KiB,
  *             fewer above, fewer again above 4 ranks)
  *   -T SECS   aim for repetitions of about this long (default 0.05): the count
@@ -18,6 +20,12 @@
  *             smaller, so oversubscribed runs of a slow MPI stay bounded
  *   -r REPS   timed repetitions per size; the best is reported (default 3)
  *   -R ROOT   "rotate" (default): call i uses root i % np; "0": root 0 always
+ *   -M MODE   how a call is timed (issue 36 measures both ways):
+ *             b2b (default): calls back to back, LAT_US the mean time per call
+ *               of the slowest rank (with -R rotate: the issue's rotating-root mode);
+ *             osu: OSU Micro-Benchmarks' way: root 0 always, each call timed
+ *               alone and followed by an untimed MPI_Barrier, LAT_US the mean
+ *               over ranks of each rank's mean (osu_bcast's "Avg Latency")
  *   -t TESTS  MPI_Test calls spread over the compute phase of the overlap
  *             measure (default 8; 0: none, the collective progresses only in Wait)
  *
@@ -38,11 +46,28 @@
  * time of that, t_compute the time of the compute phases alone, each the
  * maximum over ranks, and overlap% = 100 * max(0, 1 - (t_total - t_compute) / t_pure).
  * Reporting the best repetition is deliberate: the machines this runs on are
- * shared, and a descheduled repetition measures the neighbour, not the MPI. */
+ * shared, and a descheduled repetition measures the neighbour, not the MPI.
+ *
+ * The floor: before the collectives, ranks 0 and 1 bounce one cache line
+ * through a shared mapping of their own (/dev/shm, no MPI in the loop) and
+ * rank 0 prints "# floor_ns NS ..." -- the machine's cost of moving a line
+ * from one core to the other, ns per one-way transfer, best of 20 batches.
+ * At np = 2 in b2b mode every blocking row up to 32 bytes (the data fits
+ * one line beside its flag word) and barrier gets a comment after it:
+ *   NAME SIZE LAT_US # bound_us B transfers K lat/bound R
+ * B = 2 x K x floor, K the cache-line transfers the call cannot avoid
+ * (docs/design/collectives.md, "Cache-line floor at np = 2"); R <= 1 meets
+ * issue 36's "within 2x of the floor times those transfers". Everything
+ * after a '#' is a comment for scripts reading this output. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getcpu */
+#endif
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "floor.h"
 
 enum { NAME_LEN = 32 };
 
@@ -54,6 +79,7 @@ typedef struct {
   double scale;
   int reps;
   int rotate;
+  int osu; /* -M osu: OSU's timing (root 0, a barrier after each call, mean over ranks) */
   int tests;
   char list[1024];
 } opts;
@@ -72,14 +98,20 @@ typedef struct {
 #define HAVE_PERSISTENT 0
 #endif
 
-static int root_of(const opts *o, const ctx *c, long i) { return o->rotate ? (int)(i % c->np) : 0; }
+static int root_of(const opts *o, const ctx *c, long i) { return o->rotate && !o->osu ? (int)(i % c->np) : 0; }
+
+/* Elements of a reduction of `size` bytes: size / 4 floats, at least one
+ * unless the size is 0 (then 0: the zero-byte rows). */
+static int floats_of(long size) {
+  int nf = (int)(size / (long)sizeof(float));
+  return size > 0 && nf < 1 ? 1 : nf;
+}
 
 /* Starts (nonblocking) or runs (blocking, req == NULL) collective `name` once. */
 static int coll_call(const char *name, const ctx *c, int root, MPI_Request *req) {
   MPI_Comm w = MPI_COMM_WORLD;
   int n = (int)c->size;
-  int nf = (int)(c->size / (long)sizeof(float));
-  if (nf < 1) nf = 1;
+  int nf = floats_of(c->size);
   const char *b = name[0] == 'i' && strcmp(name, "ibarrier") != 0 ? name + 1 : name;
   int nb = req != NULL;
   if (!strcmp(name, "barrier") || !strcmp(name, "ibarrier"))
@@ -128,8 +160,7 @@ static int persistent_init(const char *b, const ctx *c, int root, MPI_Request *r
   MPI_Comm w = MPI_COMM_WORLD;
   MPI_Info in = MPI_INFO_NULL;
   int n = (int)c->size;
-  int nf = (int)(c->size / (long)sizeof(float));
-  if (nf < 1) nf = 1;
+  int nf = floats_of(c->size);
   if (!strcmp(b, "barrier")) return MPI_Barrier_init(w, in, req);
   if (!strcmp(b, "bcast")) return MPI_Bcast_init(c->sbuf, n, MPI_BYTE, root, w, in, req);
   if (!strcmp(b, "scatter")) return MPI_Scatter_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, root, w, in, req);
@@ -202,22 +233,44 @@ static long iters_fitted(const char *name, const opts *o, const ctx *c, int nb) 
   return it < 3 ? 3 : it;
 }
 
-/* Mean seconds per call over `iters` calls on this rank. */
+/* One call (blocking, or start + wait) with the root of call i. */
+static void one_call(const char *name, const opts *o, const ctx *c, long i, int nb) {
+  if (name[0] == 'p') { /* persistent: start and wait the request of this call's root */
+    MPI_Request *r = &c->preq[root_of(o, c, i)];
+    MPI_Start(r);
+    MPI_Wait(r, MPI_STATUS_IGNORE);
+    return;
+  }
+  MPI_Request r = MPI_REQUEST_NULL;
+  coll_call(name, c, root_of(o, c, i), nb ? &r : NULL);
+  if (nb) MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+/* Mean seconds per call over `iters` calls on this rank: back to back (b2b),
+ * or OSU's way (-M osu): each call timed alone, an untimed barrier after it. */
 static double time_calls(const char *name, const opts *o, const ctx *c, long iters, int nb) {
   MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = MPI_Wtime();
-  for (long i = 0; i < iters; ++i) {
-    if (name[0] == 'p') { /* persistent: start and wait the request of this call's root */
-      MPI_Request *r = &c->preq[root_of(o, c, i)];
-      MPI_Start(r);
-      MPI_Wait(r, MPI_STATUS_IGNORE);
-      continue;
+  if (o->osu) {
+    double sum = 0;
+    for (long i = 0; i < iters; ++i) {
+      double t0 = MPI_Wtime();
+      one_call(name, o, c, i, nb);
+      sum += MPI_Wtime() - t0;
+      MPI_Barrier(MPI_COMM_WORLD);
     }
-    MPI_Request r = MPI_REQUEST_NULL;
-    coll_call(name, c, root_of(o, c, i), nb ? &r : NULL);
-    if (nb) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return sum / (double)iters;
   }
+  double t0 = MPI_Wtime();
+  for (long i = 0; i < iters; ++i) one_call(name, o, c, i, nb);
   return (MPI_Wtime() - t0) / (double)iters;
+}
+
+/* A repetition's figure: the slowest rank's (b2b), or the mean over ranks (osu). */
+static double combine_ranks(const opts *o, const ctx *c, double v) {
+  if (!o->osu) return max_over_ranks(v);
+  double sum = 0;
+  MPI_Allreduce(&v, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  return sum / c->np;
 }
 
 /* Spins for `secs` of wall time, calling MPI_Test `tests` times evenly spaced. */
@@ -234,7 +287,7 @@ static void compute(double secs, int tests, MPI_Request *r) {
   }
 }
 
-static void run_one(const char *name, const opts *o, ctx *c) {
+static void run_one(const char *name, const opts *o, ctx *c, const coll_floor *fl) {
   int nb = name[0] == 'i';
   int is_barrier = !strcmp(name, "barrier") || !strcmp(name, "ibarrier") || !strcmp(name, "pbarrier");
   for (int si = 0; si < o->nsizes; ++si) {
@@ -251,11 +304,20 @@ static void run_one(const char *name, const opts *o, ctx *c) {
     time_calls(name, o, c, iters / 10 + 1, nb); /* warm-up */
     double best = 1e30;
     for (int rep = 0; rep < o->reps; ++rep) {
-      double t = max_over_ranks(time_calls(name, o, c, iters, nb));
+      double t = combine_ranks(o, c, time_calls(name, o, c, iters, nb));
       if (t < best) best = t;
     }
     if (!nb) {
-      if (c->rank == 0) printf("%s %ld %.3f\n", name, c->size, best * 1e6);
+      /* The np = 2 floor bound beside each small row (see the top comment). */
+      int k = floor_transfers_np2(name);
+      if (c->rank == 0 && c->np == 2 && !o->osu && fl->ns > 0 && k > 0 && c->size <= 32 &&
+          (is_barrier || c->size > 0)) {
+        double bound = 2.0 * k * fl->ns * 1e-3;
+        printf("%s %ld %.3f # bound_us %.3f transfers %d lat/bound %.2f\n", name, c->size, best * 1e6, bound, k,
+               best * 1e6 / bound);
+      } else if (c->rank == 0) {
+        printf("%s %ld %.3f\n", name, c->size, best * 1e6);
+      }
     } else {
       /* Overlap: compute for t_pure while the collective is outstanding. */
       double best_total = 0, best_compute = 0, best_left = 1e30;
@@ -304,6 +366,7 @@ static int parse(int argc, char **argv, opts *o, char *err, size_t errlen) {
   o->scale = 1.0;
   o->reps = 3;
   o->rotate = 1;
+  o->osu = 0;
   o->tests = 8;
   o->target = 0.05;
   o->nsizes = 0;
@@ -311,8 +374,8 @@ static int parse(int argc, char **argv, opts *o, char *err, size_t errlen) {
   snprintf(o->list, sizeof o->list, "blocking,nonblocking");
   for (int i = 1; i < argc; i += 2) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-    if (strlen(a) != 2 || a[0] != '-' || !strchr("cnmlsTrRt", a[1])) {
-      snprintf(err, errlen, "unknown option '%s' (options: -c LIST -n MIN -m MAX -l SIZES -s SCALE -T SECS -r REPS -R rotate|0 -t TESTS)", a);
+    if (strlen(a) != 2 || a[0] != '-' || !strchr("cnmlsTrRMt", a[1])) {
+      snprintf(err, errlen, "unknown option '%s' (options: -c LIST -n MIN -m MAX -l SIZES -s SCALE -T SECS -r REPS -R rotate|0 -M b2b|osu -t TESTS)", a);
       return -1;
     }
     if (!v) {
@@ -328,6 +391,13 @@ static int parse(int argc, char **argv, opts *o, char *err, size_t errlen) {
       case 'T': o->target = atof(v); break;
       case 'r': o->reps = atoi(v); break;
       case 'R': o->rotate = strcmp(v, "0") != 0; if (o->rotate && strcmp(v, "rotate")) { snprintf(err, errlen, "-R takes 'rotate' or '0', not '%s'", v); return -1; } break;
+      case 'M':
+        if (strcmp(v, "b2b") && strcmp(v, "osu")) {
+          snprintf(err, errlen, "-M takes 'b2b' or 'osu', not '%s'", v);
+          return -1;
+        }
+        o->osu = !strcmp(v, "osu");
+        break;
       case 't': o->tests = atoi(v); break;
     }
   }
@@ -343,8 +413,8 @@ static int parse(int argc, char **argv, opts *o, char *err, size_t errlen) {
     o->max_size = 0;
     for (char *t = strtok(sizes, ","); t; t = strtok(NULL, ",")) {
       long v = parse_bytes(t);
-      if (v < 1 || v > (1L << 26) || o->nsizes == 64) {
-        snprintf(err, errlen, "bad size '%s' in -l (1 .. 64M, at most 64 of them)", t);
+      if (v < 0 || v > (1L << 26) || o->nsizes == 64) {
+        snprintf(err, errlen, "bad size '%s' in -l (0 .. 64M, at most 64 of them)", t);
         return -1;
       }
       o->sizes[o->nsizes++] = v;
@@ -390,9 +460,21 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < bytes / sizeof(float); ++i) ((float *)c.sbuf)[i] = 1.0f;
   memset(c.rbuf, 0, bytes);
   if (c.rank == 0) {
-    printf("# coll np=%d %d sizes up to %ld scale %g target %gs reps %d root %s tests %d\n", c.np, o.nsizes,
-           o.max_size, o.scale, o.target, o.reps, o.rotate ? "rotating" : "0", o.tests);
+    printf("# coll np=%d %d sizes up to %ld scale %g target %gs reps %d root %s tests %d mode %s\n", c.np,
+           o.nsizes, o.max_size, o.scale, o.target, o.reps, o.rotate && !o.osu ? "rotating" : "0", o.tests,
+           o.osu ? "osu (each call timed alone, barrier between, mean over ranks)"
+                 : "b2b (back to back, slowest rank)");
     printf("# blocking: name size lat_us; nonblocking: name size lat_us overlap_pct total_us compute_us\n");
+  }
+  const coll_floor fl = floor_measure(c.rank, c.np);
+  if (c.rank == 0) {
+    if (fl.ns > 0)
+      printf("# floor_ns %.1f one cache line bounced between two cores through shared memory, no MPI: ns per "
+             "one-way transfer, best of %d batches of %d round trips; ranks 0 and 1 on cpus %d and %d\n",
+             fl.ns, FLOOR_BATCHES, FLOOR_ROUND_TRIPS, fl.cpu[0], fl.cpu[1]);
+    else
+      printf("# floor_ns -1 (not measured: needs 2 ranks, Linux and /dev/shm)\n");
+    fflush(stdout);
   }
   char copy[1024];
   snprintf(copy, sizeof copy, "%s", o.list);
@@ -400,13 +482,13 @@ int main(int argc, char **argv) {
   for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
     if (!strcmp(t, "blocking") || !strcmp(t, "nonblocking")) {
       const char *const *set = t[0] == 'b' ? BLOCKING : NONBLOCKING;
-      for (int i = 0; set[i]; ++i) run_one(set[i], &o, &c);
+      for (int i = 0; set[i]; ++i) run_one(set[i], &o, &c, &fl);
 #if HAVE_PERSISTENT
     } else if (!strcmp(t, "persistent")) {
-      for (int i = 0; PERSISTENT[i]; ++i) run_one(PERSISTENT[i], &o, &c);
+      for (int i = 0; PERSISTENT[i]; ++i) run_one(PERSISTENT[i], &o, &c, &fl);
 #endif
     } else {
-      run_one(t, &o, &c);
+      run_one(t, &o, &c, &fl);
     }
   }
   free(c.sbuf);

@@ -152,8 +152,8 @@ def run(cmd, timeout):
     wall = time.monotonic() - t0
     points = {}
     for line in out.splitlines():
-        f = line.split()
-        if len(f) >= 3 and not line.startswith("#"):
+        f = line.split("#")[0].split()  # coll.c may end a row with a comment (the np-2 floor bound)
+        if len(f) >= 3:
             try:
                 points[(f[0], int(f[1]))] = [float(x) for x in f[2:]]
             except ValueError:
