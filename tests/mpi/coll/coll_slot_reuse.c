@@ -7,7 +7,8 @@
  * one rank that now and then lags behind, each value checked. Then large
  * MPI_Scatter blocks, larger than the root's slot region, fixed and rotating
  * root (contiguous and strided types, in place at the root, odd sizes),
- * checked element by element. */
+ * checked element by element, and a root that overwrites its send buffer
+ * and frees the communicator while its readers are still to come. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,31 @@ static void large_scatter(int n, int root, int strided_send, int strided_recv, i
   CHECK_MPI(MPI_Type_free(&every_other));
 }
 
+/* The root of a large scatter may return before its readers read (more
+ * ranks than cores: they read a copy): it overwrites its send buffer and
+ * frees the communicator at once, while the readers come late. */
+static void scatter_then_free(int root) {
+  const int n = 65536;
+  MPI_Comm d;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+  int* send = NULL;
+  int* recv = malloc((size_t)n * sizeof(int));
+  if (rank == root) {
+    send = malloc((size_t)size * n * sizeof(int));
+    for (int j = 0; j < size; ++j)
+      for (int i = 0; i < n; ++i) send[(size_t)j * n + i] = value(n + 1, j, i);
+  } else {
+    usleep(20000);
+  }
+  CHECK_MPI(MPI_Scatter(send, n, MPI_INT, recv, n, MPI_INT, root, d));
+  if (rank == root)
+    for (size_t i = 0; i < (size_t)size * n; ++i) send[i] = -5;
+  CHECK_MPI(MPI_Comm_free(&d));
+  for (int i = 0; i < n; ++i) CHECK(recv[i] == value(n + 1, rank, i));
+  free(send);
+  free(recv);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -147,6 +173,8 @@ int main(int argc, char** argv) {
       large_scatter(counts[c], root, 1, 0, 0);
     }
   for (int c = 0; c < 20; ++c) large_scatter(16384 + c, c % size, 0, 0, 0); /* back to back, rotating root */
+  scatter_then_free(0);
+  scatter_then_free(size - 1);
 
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
