@@ -332,8 +332,16 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
   if (block == 0) return true;  // nothing moves, and a collective need not synchronize
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
+    // The table and the blocks are posted by publish_blocks; readers of a
+    // table in the slot are woken by finish()'s wake-up (one fence and one
+    // look at the sleepers for the whole call: the root reads nothing),
+    // those of a table of addresses at once, as are all readers when
+    // finish() must first complete pending nonblocking collectives.
     std::unique_ptr<Temp> keep;
-    const std::uint64_t mode = start_scatter_root(s, k, sendbuf, counts, displs, stype, recv, in_place, &keep);
+    const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, s.size());
+    const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, nullptr, false, false);
+    if (mode == kByAddress || s.has_pending()) s.wake_all();
+    if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
     s.finish(k);
     if (mode == kByAddress) s.wait_all_done(k);
     return true;

@@ -17,6 +17,7 @@
 // Only contiguous datatypes come here: their memory is their packed stream,
 // so a block of elements is a byte range.
 #include <cstring>
+#include <optional>
 
 #include "coll/partition.hpp"
 #include "coll/seg.hpp"
@@ -39,6 +40,10 @@ int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, i
   const std::size_t m = bytes_of(r, r.count);
   const std::uint64_t k = s.begin();
   std::memcpy(s.reserve(k, m), mine, m);
+  if (!all && s.me() != root) {  // reads nothing: post and done with one fence and one wake-up
+    s.post_done(k);
+    return MPI_SUCCESS;
+  }
   s.post(k);
   if (all)
     s.wake_all();
@@ -74,26 +79,38 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   s.post(k);
   s.wake_all();
 
-  // Fold my block into acc.
-  Temp acc(len(me)), piece(in_slot ? 0 : len(me)), own(in_slot ? 0 : len(me));
-  if (!in_slot) std::memcpy(own.get(), static_cast<const std::byte*>(mine) + off(me), len(me));
+  // Fold my block into acc: straight into the result for a reduce-scatter
+  // through the slots (every operand is read from a slot, this member's own
+  // too, so even MPI_IN_PLACE's result may be written at once); the
+  // temporaries (a scratch-pool take and give each) only where used.
+  const bool into_result = want == Want::own_block && in_slot;
+  std::optional<Temp> acc_tmp, piece_tmp, own_tmp;
+  if (!into_result) acc_tmp.emplace(len(me));
+  if (!in_slot) {
+    piece_tmp.emplace(len(me));
+    own_tmp.emplace(len(me));
+    std::memcpy(own_tmp->get(), static_cast<const std::byte*>(mine) + off(me), len(me));
+  }
+  std::byte* const acc = into_result ? static_cast<std::byte*>(result) : acc_tmp->get();
+  std::byte* const piece = piece_tmp ? piece_tmp->get() : nullptr;
+  const std::byte* const own = own_tmp ? own_tmp->get() : nullptr;
   const auto source = [&](int j) -> const std::byte* {
     if (in_slot) {
       s.wait_posted(j, k);
       return s.data(j, k) + off(me);
     }
-    if (j == me) return own.get();
+    if (j == me) return own;
     s.wait_posted(j, k);
     if (len(me) > 0) {
       core::count(core::Counter::seg_single_copy);
-      s.read(j, s.line(j).addr + off(me), piece.get(), len(me));
+      s.read(j, s.line(j).addr + off(me), piece, len(me));
     }
-    return piece.get();
+    return piece;
   };
   int err = MPI_SUCCESS;
-  std::memcpy(acc.get(), source(n - 1), len(me));
+  std::memcpy(acc, source(n - 1), len(me));
   for (int j = n - 2; j >= 0; --j) {
-    const int e = apply(r, source(j), acc.get(), counts[static_cast<std::size_t>(me)]);
+    const int e = apply(r, source(j), acc, counts[static_cast<std::size_t>(me)]);
     if (err == MPI_SUCCESS) err = e;
   }
 
@@ -101,12 +118,12 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const bool gather = want == Want::all || (want == Want::root && me == root);
   if (want != Want::own_block) {
     if (in_slot) {
-      std::memcpy(s.data(me, k) + off(me), acc.get(), len(me));  // nobody else reads this part of my region
+      std::memcpy(s.data(me, k) + off(me), acc, len(me));  // nobody else reads this part of my region
     } else if (want == Want::all || me == root) {
-      std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
+      std::memcpy(static_cast<std::byte*>(result) + off(me), acc, len(me));
       line.bytes = reinterpret_cast<std::uint64_t>(result);
     } else {
-      line.bytes = reinterpret_cast<std::uint64_t>(acc.get());  // block me at acc (offset 0)
+      line.bytes = reinterpret_cast<std::uint64_t>(acc);  // block me at acc (offset 0)
       line.bytes -= off(me);
     }
     s.post_ready(k);
@@ -116,7 +133,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
       s.wake(root);
   }
   if (gather) {
-    if (in_slot) std::memcpy(static_cast<std::byte*>(result) + off(me), acc.get(), len(me));
+    if (in_slot) std::memcpy(static_cast<std::byte*>(result) + off(me), acc, len(me));
     for (int j = 0; j < n; ++j) {
       if (j == me || len(j) == 0) continue;
       s.wait_ready(j, k);
@@ -131,7 +148,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   }
   s.finish(k);
   if (!in_slot) s.wait_all_done(k);  // the others read my contribution and my block until then
-  if (want == Want::own_block) std::memcpy(result, acc.get(), len(me));  // (MPI_IN_PLACE: only now)
+  if (want == Want::own_block && !into_result) std::memcpy(result, acc, len(me));  // (MPI_IN_PLACE: only now)
   return err;
 }
 
@@ -331,15 +348,25 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
   if (m <= s.inline_max()) {
-    std::memcpy(s.reserve(k, m), mine, m);
     const int last = exclusive ? me - 1 : me;
+    // Rank i's vector is read by the ranks above it only: the last rank
+    // publishes nothing (no copy, no post, no wake-up before its fold), so
+    // at np = 2 an exscan costs rank 1 a read and its done, as a message
+    // would. An inclusive scan's last rank folds its own vector last, read
+    // from its buffer, unless that is the result (MPI_IN_PLACE: the fold
+    // overwrites it first), when it goes through the slot as before.
+    const bool publish = me + 1 < s.size() || (!exclusive && result == mine);
+    if (publish) std::memcpy(s.reserve(k, m), mine, m);
     if (last < 0) {  // rank 0 of an exscan reads nothing: one wake-up for post and done
       s.post_done(k);
       return MPI_SUCCESS;
     }
-    s.post(k);
-    s.wake_all();
-    err = fold_up(r, last, [&](int j) {
+    if (publish) {
+      s.post(k);
+      s.wake_all();
+    }
+    err = fold_up(r, last, [&](int j) -> const std::byte* {
+      if (j == me && !publish) return static_cast<const std::byte*>(mine);
       s.wait_posted(j, k);
       return s.data(j, k);
     }, result);

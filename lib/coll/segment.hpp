@@ -259,6 +259,7 @@ class Segment {
   // collective (its reads need only the other members' starts) and says
   // whether it did; drain() runs them from the front while they can.
   void add_pending(std::function<bool()> try_complete) { pending_.push_back(std::move(try_complete)); }
+  bool has_pending() const { return !pending_.empty(); }
   void drop_last_pending() { pending_.pop_back(); }
   void drain();
   // done = k without draining (the front pending collective completing).
