@@ -126,8 +126,10 @@ static void test_in_place(int n) {
   const int root = size - 1;
   MPI_Request r[7];
   CHECK_MPI(MPI_Allreduce_init(MPI_IN_PLACE, v, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
-  CHECK_MPI(MPI_Allgather_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ag, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]));
-  CHECK_MPI(MPI_Alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a2a, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]));
+  CHECK_MPI(MPI_Allgather_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ag, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &r[1]));
+  CHECK_MPI(MPI_Alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a2a, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &r[2]));
   if (rank == root) {
     CHECK_MPI(MPI_Gather_init(MPI_IN_PLACE, n, MPI_INT, g, n, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &r[3]));
     CHECK_MPI(MPI_Scatter_init(sc, n, MPI_INT, MPI_IN_PLACE, n, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &r[4]));
