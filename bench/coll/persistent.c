@@ -17,6 +17,7 @@
  *   NAME SIZE BLOCKING_US PERSISTENT_US RATIO
  * (RATIO = persistent / blocking; size is bytes per block, or per vector of
  * floats for the reductions; barrier prints size 0). */
+#define _POSIX_C_SOURCE 200809L /* strdup, strtok_r */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -422,7 +422,8 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
       const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
       const dtype::Datatype* rdt = here ? dtype::lookup(rt) : nullptr;
       if ((!in_place && !sdt) || (here && !rdt)) return;
-      const long long block = here ? (long long)recvcount * (long long)rdt->size : (long long)sendcount * (long long)sdt->size;
+      const long long block = here ? static_cast<long long>(recvcount) * static_cast<long long>(rdt->size)
+                                   : static_cast<long long>(sendcount) * static_cast<long long>(sdt->size);
       op.set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
         return coll::plan_gather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, rdt, root,
                                  block);
@@ -433,7 +434,8 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
     const dtype::Datatype* sdt = here ? dtype::lookup(st) : nullptr;
     const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
     if ((here && !sdt) || (!in_place && !rdt)) return;
-    const long long block = here ? (long long)sendcount * (long long)sdt->size : (long long)recvcount * (long long)rdt->size;
+    const long long block = here ? static_cast<long long>(sendcount) * static_cast<long long>(sdt->size)
+                                 : static_cast<long long>(recvcount) * static_cast<long long>(rdt->size);
     op.set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
       return coll::plan_scatter(s, sendbuf, sendcount, sdt, coll::Typed{recvbuf, recvcount, rdt}, in_place, root,
                                 block);

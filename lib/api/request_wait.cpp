@@ -75,6 +75,7 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_
       if (array_of_statuses != MPI_STATUSES_IGNORE) p2p::empty_status(&array_of_statuses[i]);
       continue;
     }
+    if (rs[i]->kind == p2p::Kind::ext && rs[i]->persistent && !rs[i]->complete) api::spin_persistent(rs[i]);
     p2p::wait(rs[i]);
     which.push_back(i);
   }

@@ -367,10 +367,11 @@ class GatherPlan final : public Plan {
       return MPI_SUCCESS;
     }
     int e = MPI_SUCCESS;
-    for (int j = 0; j < s.size(); ++j)
+    for (int j = 0; j < s.size(); ++j) {
+      const auto at = static_cast<std::size_t>(j);
       if (j != s.me())
-        if (int f = take_gathered(s, k(), j, blocks_[static_cast<std::size_t>(j)], pushers_[static_cast<std::size_t>(j)]))
-          e = f;
+        if (int f = take_gathered(s, k(), j, blocks_[at], pushers_[at])) e = f;
+    }
     return e;
   }
   // A member that published by address: until the root is done; the root:

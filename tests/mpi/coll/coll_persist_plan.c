@@ -7,7 +7,7 @@
  * communicator; an MPI_Start followed by point-to-point that the other ranks
  * need before they start (MPI_Start must not wait for them); MPI_Request_free
  * of inactive requests after many starts; requests on a dup'd
- * communicator. The same program runs with every family forced to messages
+ * communicator, and on one whose segment attaches after their _init. The same program runs with every family forced to messages
  * (coll_persist_plan_messages). */
 #include <mpi.h>
 #include <stdlib.h>
@@ -126,8 +126,10 @@ static void test_in_place(int n) {
   const int root = size - 1;
   MPI_Request r[7];
   CHECK_MPI(MPI_Allreduce_init(MPI_IN_PLACE, v, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
-  CHECK_MPI(MPI_Allgather_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ag, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &r[1]));
-  CHECK_MPI(MPI_Alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a2a, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]));
+  CHECK_MPI(MPI_Allgather_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, ag, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                               &r[1]));
+  CHECK_MPI(MPI_Alltoall_init(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, a2a, n, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL,
+                              &r[2]));
   if (rank == root) {
     CHECK_MPI(MPI_Gather_init(MPI_IN_PLACE, n, MPI_INT, g, n, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &r[3]));
     CHECK_MPI(MPI_Scatter_init(sc, n, MPI_INT, MPI_IN_PLACE, n, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &r[4]));
@@ -340,6 +342,42 @@ static void test_barrier_and_dup(void) {
   CHECK_MPI(MPI_Comm_free(&dup));
 }
 
+/* A communicator whose segment attaches only at its first blocking
+ * collective (MPI_Intercomm_merge's): requests made before that start the
+ * nonblocking form, those after it take the plan, made at that start. */
+static void test_late_segment(void) {
+  if (size < 2) return;
+  const int color = rank % 2;
+  MPI_Comm half, inter, merged;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, color, rank, &half));
+  CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, color ? 0 : 1, 77, &inter));
+  CHECK_MPI(MPI_Intercomm_merge(inter, color, &merged));
+  int me, np, b = 0, v = 0, sum = 0;
+  MPI_Comm_rank(merged, &me);
+  MPI_Comm_size(merged, &np);
+  MPI_Request r[2];
+  CHECK_MPI(MPI_Bcast_init(&b, 1, MPI_INT, 0, merged, MPI_INFO_NULL, &r[0]));
+  CHECK_MPI(MPI_Allreduce_init(&v, &sum, 1, MPI_INT, MPI_SUM, merged, MPI_INFO_NULL, &r[1]));
+  for (int e = 0; e < 20; ++e) {
+    if (e == 10) { /* the first blocking collective: attaches the segment */
+      int one = 1, all = 0;
+      CHECK_MPI(MPI_Allreduce(&one, &all, 1, MPI_INT, MPI_SUM, merged));
+      CHECK(all == np);
+    }
+    b = me == 0 ? e : -1;
+    v = me + e;
+    CHECK_MPI(MPI_Startall(2, r));
+    CHECK_MPI(MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    CHECK(b == e);
+    CHECK(sum == np * (np - 1) / 2 + np * e);
+  }
+  CHECK_MPI(MPI_Request_free(&r[0]));
+  CHECK_MPI(MPI_Request_free(&r[1]));
+  CHECK_MPI(MPI_Comm_free(&merged));
+  CHECK_MPI(MPI_Comm_free(&inter));
+  CHECK_MPI(MPI_Comm_free(&half));
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -356,6 +394,7 @@ int main(int argc, char **argv) {
   test_interleaved(MPI_COMM_WORLD);
   test_start_is_local();
   test_barrier_and_dup();
+  test_late_segment();
   MPI_Finalize();
   return 0;
 }
