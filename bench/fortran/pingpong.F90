@@ -7,8 +7,8 @@
 !   mpiexec -n 2 ./pingpong_X   an 8-byte MPI_Send/MPI_Recv ping-pong and
 !       a 4 MiB one between ranks 0 and 1: the one-way time (half a round
 !       trip) and the 4 MiB bandwidth, best of 7 batches
-! (PINGPONG_NULL_ITERS in the environment sets the calls of a batch to
-! MPI_PROC_NULL.)
+! (PINGPONG_NULL_ITERS and PINGPONG_ITERS in the environment set the calls
+! of a batch to MPI_PROC_NULL and the round trips of an 8-byte batch.)
 ! Every call passes ierror (optional in mpi_f08, required in the others), so
 ! the one source serves all three, and MPICH's too (run_bench.py).
 program pingpong
@@ -26,7 +26,8 @@ program pingpong
 #else
   character(len=*), parameter :: label = 'f08:    '
 #endif
-  integer, parameter :: small_iters = 50000, big_iters = 50, big = 4 * 1024 * 1024
+  integer, parameter :: big_iters = 50, big = 4 * 1024 * 1024
+  integer :: small_iters = 50000
   integer :: null_iters = 1000000
   integer :: rank, nranks, peer, r, i, ierr, st
   double precision :: small(1), t, best_small, best_big
@@ -37,6 +38,9 @@ program pingpong
   ! counts instructions with two values under callgrind).
   call get_environment_variable('PINGPONG_NULL_ITERS', env, status=st)
   if (st == 0) read (env, *) null_iters
+  ! PINGPONG_ITERS: the round trips of an 8-byte batch.
+  call get_environment_variable('PINGPONG_ITERS', env, status=st)
+  if (st == 0) read (env, *) small_iters
 
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)

@@ -10,9 +10,7 @@
 //
 // A keyval freed by the user while attributes still use it stays alive (with
 // its callbacks) until the last of those attributes is deleted; then its slot
-// is released and the int no longer decodes, and the hook
-// rmpi_keyval_released (attributes.cpp; set by the Fortran bindings, which
-// free their callback state then) is called.
+// is released and the int no longer decodes.
 #pragma once
 
 #include <cstdint>

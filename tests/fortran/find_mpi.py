@@ -9,7 +9,8 @@
       Fortran) with MPI_Fortran_COMPILER = our mpifort finds all three
       bindings; the project builds and runs
   find_mpi.py meson TOOLS MPIEXEC     meson's dependency('mpi', language:
-      'fortran') finds mpifort (MPIFC); the project builds and runs
+      'fortran', method: 'config-tool') finds mpifort (MPIFC); the project
+      builds and runs
 
 Exit 77 (meson: skipped) when cmake is not installed."""
 import os
@@ -148,8 +149,12 @@ def meson(tools, mpiexec, tmp):
     with open(os.path.join(tmp, "t.f90"), "w", encoding="utf-8") as fh:
         fh.write(PROGRAM)
     with open(os.path.join(tmp, "meson.build"), "w", encoding="utf-8") as fh:
+        # method: 'config-tool' (MPIFC): meson's auto method asks
+        # pkg-config for Open MPI's ompi-fort first, and finds Open MPI
+        # wherever it is installed.
         fh.write("project('t', 'fortran')\n"
-                 "executable('t', 't.f90', dependencies: dependency('mpi', language: 'fortran'))\n")
+                 "executable('t', 't.f90', dependencies: dependency('mpi', language: 'fortran', "
+                 "method: 'config-tool'))\n")
     env = dict(os.environ, MPIFC=os.path.join(tools, "mpifort"), PATH=tools + os.pathsep + os.environ["PATH"])
     build = os.path.join(tmp, "build")
     run(["meson", "setup", build, tmp], env=env)

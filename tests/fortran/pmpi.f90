@@ -1,8 +1,9 @@
 ! The profiling interface of the Fortran bindings: pmpi_tool.f90 wraps
 ! MPI_SEND, mpi_f08's MPI_Send and mpi_f08's MPI_Op_create,
-! MPI_Comm_create_keyval and MPI_Comm_create_errhandler (procedure
-! arguments); the calls of this program reach the tool's wrappers, which
-! reach the library through the PMPI_ names, and the callbacks work.
+! MPI_Comm_create_keyval, MPI_Comm_create_errhandler and
+! MPI_Grequest_start (procedure arguments); the calls of this program
+! reach the tool's wrappers, which reach the library through the PMPI_
+! names, and the callbacks work.
 module pmpi_sends
   use mpi
   implicit none
@@ -16,7 +17,7 @@ end module
 module pmpi_callbacks
   use mpi_f08
   implicit none
-  integer :: deleted = 0, errors = 0
+  integer :: deleted = 0, errors = 0, freed = 0
 contains
   subroutine maxabs(invec, inoutvec, len, datatype)
     use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
@@ -40,6 +41,28 @@ contains
     integer :: error_code
     errors = errors + 1
   end subroutine
+  subroutine greq_query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    call MPI_Status_set_elements(status, MPI_INTEGER, int(extra_state))
+    call MPI_Status_set_cancelled(status, .false.)
+    status%MPI_SOURCE = MPI_UNDEFINED
+    status%MPI_TAG = MPI_UNDEFINED
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine greq_free(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    freed = freed + int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine greq_cancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+  end subroutine
 end module
 
 program tool_wrapped
@@ -48,12 +71,16 @@ program tool_wrapped
   use pmpi_callbacks
   implicit none
   integer :: rank, np, x, sends_f77, sends_f08, keyval, v(2), ierr
-  integer :: ops, keyvals, errhandlers
+  integer :: ops, keyvals, errhandlers, grequests, n
   type(MPI_Op) :: op
+  type(MPI_Request) :: greq
+  type(MPI_Status) :: status
   type(MPI_Comm) :: dup
   type(MPI_Errhandler) :: eh
   common /tool_counts/ sends_f77, sends_f08
   common /tool_creates/ ops, keyvals, errhandlers
+  common /tool_grequests/ grequests
+  grequests = 0
   sends_f77 = 0
   sends_f08 = 0
   ops = 0
@@ -98,7 +125,13 @@ program tool_wrapped
   if (errors /= 1) call fail('error handler made through the tool')
   call MPI_Errhandler_free(eh)
   call MPI_Comm_free(dup)
-  if (ops /= 1 .or. keyvals /= 1 .or. errhandlers /= 1) then
+  ! The tool's MPI_Grequest_start_f08; the query and free callbacks run.
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 3_MPI_ADDRESS_KIND, greq)
+  call MPI_Grequest_complete(greq)
+  call MPI_Wait(greq, status)
+  call MPI_Get_count(status, MPI_INTEGER, n)
+  if (n /= 3 .or. freed /= 3) call fail('generalized request made through the tool')
+  if (ops /= 1 .or. keyvals /= 1 .or. errhandlers /= 1 .or. grequests /= 1) then
     print '(A, 3I3)', 'pmpi: failed: the tool counted (ops, keyvals, errhandlers)', ops, keyvals, errhandlers
     call MPI_Abort(MPI_COMM_WORLD, 1)
   end if

@@ -30,8 +30,9 @@ end subroutine
 ! mpi_f08's procedures with procedure arguments are not BIND(C) (MPI-4.1
 ! §20.1.5): a tool defines the specific procedure as an external procedure
 ! of the same name (outside any module), here MPI_Op_create_f08,
-! MPI_Comm_create_keyval_f08 and MPI_Comm_create_errhandler_f08, and calls
-! the PMPI_ generic, which reaches the library.
+! MPI_Comm_create_keyval_f08, MPI_Comm_create_errhandler_f08 and
+! MPI_Grequest_start_f08, and calls the PMPI_ generic, which reaches the
+! library.
 subroutine MPI_Op_create_f08(user_fn, commute, op, ierror)
   use mpi_f08, only : MPI_User_function, MPI_Op, PMPI_Op_create
   implicit none
@@ -70,4 +71,20 @@ subroutine MPI_Comm_create_errhandler_f08(comm_errhandler_fn, errhandler, ierror
   common /tool_creates/ ops, keyvals, errhandlers
   errhandlers = errhandlers + 1
   call PMPI_Comm_create_errhandler(comm_errhandler_fn, errhandler, ierror)
+end subroutine
+
+subroutine MPI_Grequest_start_f08(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
+  use mpi_f08, only : MPI_Grequest_query_function, MPI_Grequest_free_function, MPI_Grequest_cancel_function, &
+    MPI_ADDRESS_KIND, MPI_Request, PMPI_Grequest_start
+  implicit none
+  procedure(MPI_Grequest_query_function) :: query_fn
+  procedure(MPI_Grequest_free_function) :: free_fn
+  procedure(MPI_Grequest_cancel_function) :: cancel_fn
+  integer(kind=MPI_ADDRESS_KIND), intent(in) :: extra_state
+  type(MPI_Request), intent(out) :: request
+  integer, optional, intent(out) :: ierror
+  integer :: grequests
+  common /tool_grequests/ grequests
+  grequests = grequests + 1
+  call PMPI_Grequest_start(query_fn, free_fn, cancel_fn, extra_state, request, ierror)
 end subroutine
