@@ -176,6 +176,10 @@ void Job::reap(int r) {
   waitid(P_PID, static_cast<id_t>(rank.pid), &info, WEXITED | WNOHANG);
   rank.reaped = true;
   --live_;
+  World& world = worlds_[static_cast<std::size_t>(rank.spawn_id)];
+  // slot_reuse.hpp, invariant 1: a spawned world's slots, once all of it is gone.
+  if (--world.live == 0 && rank.spawn_id != 0 && o_.trace_path.empty())
+    for (std::int32_t i = world.base; i < world.base + world.size; ++i) free_[static_cast<std::size_t>(i)] = true;
   unwatch(rank.pidfd);
   close(rank.pidfd);
   rank.pidfd = -1;

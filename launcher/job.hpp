@@ -139,6 +139,20 @@ class Job {
   // spawn); the children hold the write ends until they exec.
   std::vector<int> exec_error_fds_;
   int spawns_ = 0;  // spawns done so far
+  // Slot reuse (slot_reuse.hpp): each world (by spawn id, 0: mpiexec's
+  // ranks) with its processes not reaped yet, and the slots free again.
+  struct World {
+    std::int32_t base = 0, size = 0, live = 0;
+  };
+  std::vector<World> worlds_;
+  std::vector<bool> free_;  // by slot, below ranks_.size()
+  // The first run of n free slots, slots past ranks_.size() counting as
+  // free, or -1; longest_room(): the longest such run.
+  std::int32_t find_room(std::int32_t n) const;
+  std::int32_t longest_room() const;
+  // Reaps spawned processes that have exited (or, with wait_ms > 0, that
+  // finalized and exit within that time), so their worlds' slots free up.
+  void reap_finished(int wait_ms);
   int live_ = 0;            // ranks not reaped yet
   std::vector<char> buf_;
   std::vector<Ready> ready_;

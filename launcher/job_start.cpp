@@ -76,6 +76,7 @@ bool Job::start_one(int r, const Launch& l) {
   Rank& rank = ranks_[static_cast<std::size_t>(r)];
   rank.pid = pid;
   ++live_;
+  ++worlds_[static_cast<std::size_t>(rank.spawn_id)].live;
   for (int k = 0; k < 2; ++k) {
     Stream& st = streams_[static_cast<std::size_t>(2 * r + k)];
     st.fd = k == 0 ? out[0] : err[0];
@@ -110,6 +111,7 @@ bool Job::start_one(int r, const Launch& l) {
     waitpid(pid, nullptr, 0);
     rank.reaped = true;
     --live_;
+    --worlds_[static_cast<std::size_t>(rank.spawn_id)].live;
     return false;
   }
   watch(rank.pidfd, Kind::pidfd, r);
@@ -150,6 +152,8 @@ bool Job::spawn_all() {
   bool ok = true;
   ranks_.resize(static_cast<std::size_t>(n));
   streams_.resize(static_cast<std::size_t>(2 * n));
+  free_.assign(static_cast<std::size_t>(n), false);
+  worlds_.push_back(World{0, n, 0});
   for (int r = 0; r < n && ok; ++r) {
     ranks_[static_cast<std::size_t>(r)].world_rank = r;
     ranks_[static_cast<std::size_t>(r)].program = o_.program[0];

@@ -62,7 +62,7 @@ std::vector<std::string> rank_environment(const char* const* base,
   auto ours = [](std::string_view name) {
     return name == shm::kEnvArenaFd || name == shm::kEnvRank || name == shm::kEnvSize ||
            name == shm::kEnvWorldBase || name == shm::kEnvAppnum || name == shm::kEnvParent ||
-           name == shm::kEnvLauncher || name == shm::kEnvSpawnId;
+           name == shm::kEnvLauncher || name == shm::kEnvSpawnId || name == shm::kEnvResume;
   };
   auto set_later = [&](std::string_view name, std::size_t after) {
     for (std::size_t j = after; j < settings.size(); ++j)

@@ -11,22 +11,27 @@
 //      a spawn starts all its processes or none; a failed one answers an
 //      error class and one sentence (every process asked for gets
 //      MPI_ERR_SPAWN as its error code).
-//   3. The arena's `started` is raised (release) before the processes of a
-//      spawn are forked, and ranks_/streams_ grow to it first: the slots
-//      [old started, new started) are theirs, the deadlock detector waits
-//      until every started slot has a process (shm/arena.hpp).
+//   3. A spawn takes the first run of free slots that holds it: slots of
+//      ended worlds, prepared for reuse first (slot_reuse.hpp), and fresh
+//      ones past `started`. The arena's `started` is raised (release)
+//      before the processes are forked, and ranks_/streams_ grow to it
+//      first; the deadlock detector waits until every started slot has a
+//      process (shm/arena.hpp).
 //   4. A spawned process is a rank of the job like the first ones from its
 //      fork on: same child set-up (spawn.cpp), pipes, pidfd, verdict.
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "job.hpp"
+#include "slot_reuse.hpp"
 #include "mpi.h"
 
 namespace ringmpi::launcher {
@@ -80,6 +85,45 @@ shm::SpawnReply refuse(int error, std::string message, std::int32_t asked) {
 }
 
 }  // namespace
+
+std::int32_t Job::find_room(std::int32_t n) const {
+  const auto slots = static_cast<std::int32_t>(s_.arena->nranks());
+  const auto known = static_cast<std::int32_t>(free_.size());
+  std::int32_t run = 0;
+  for (std::int32_t i = 0; i < slots; ++i) {
+    run = i >= known || free_[static_cast<std::size_t>(i)] ? run + 1 : 0;
+    if (run == n) return i - n + 1;
+  }
+  return -1;
+}
+
+std::int32_t Job::longest_room() const {
+  const auto slots = static_cast<std::int32_t>(s_.arena->nranks());
+  const auto known = static_cast<std::int32_t>(free_.size());
+  std::int32_t run = 0, best = 0;
+  for (std::int32_t i = 0; i < slots; ++i) {
+    run = i >= known || free_[static_cast<std::size_t>(i)] ? run + 1 : 0;
+    best = std::max(best, run);
+  }
+  return best;
+}
+
+void Job::reap_finished(int wait_ms) {
+  const auto until = Clock::now() + std::chrono::milliseconds(wait_ms);
+  for (;;) {
+    std::vector<pollfd> finishing;
+    for (std::size_t r = 0; r < ranks_.size(); ++r) {
+      const Rank& rank = ranks_[r];
+      if (rank.reaped || rank.spawn_id == 0 || rank.pidfd < 0) continue;
+      reap(static_cast<int>(r));  // no-op while it runs
+      if (!rank.reaped && s_.arena->slot(static_cast<std::uint32_t>(r)).finalized.load(std::memory_order_acquire))
+        finishing.push_back(pollfd{rank.pidfd, POLLIN, 0});
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+    if (finishing.empty() || left <= 0 || outcome_) return;
+    poll(finishing.data(), finishing.size(), static_cast<int>(left));
+  }
+}
 
 void Job::accept_spawns() {
   for (;;) {
@@ -140,8 +184,13 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
     if (!programs.back().error.empty()) return refuse(MPI_ERR_SPAWN, programs.back().error, asked);
   }
   // Room: as many as asked, or with "soft" the largest allowed count that
-  // still fits, command by command.
-  const std::int32_t room = static_cast<std::int32_t>(s_.arena->nranks()) - started;
+  // still fits, command by command, in one run of free slots (slot_reuse.hpp).
+  // Children that finalized may still be on their way out: wait for them a
+  // little before saying no.
+  reap_finished(0);
+  if (longest_room() < asked) reap_finished(2000);
+  if (outcome_) return refuse(MPI_ERR_SPAWN, "the job is stopping; no process is started any more", asked);
+  const std::int32_t room = longest_room();
   std::vector<std::int32_t> counts;
   std::int32_t left = room, total = 0;
   for (const shm::SpawnCommand& c : req.commands) {
@@ -159,7 +208,7 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
       return refuse(MPI_ERR_SPAWN,
                     "cannot start " + std::to_string(asked) + " more process" + (asked == 1 ? "" : "es") +
                         ": the job has room for " + std::to_string(room) + " more (" +
-                        std::to_string(s_.arena->nranks()) + " processes in all, MPI_UNIVERSE_SIZE " +
+                        std::to_string(s_.arena->nranks()) + " processes at a time, MPI_UNIVERSE_SIZE " +
                         std::to_string(s_.arena->header().universe) +
                         " plus 32); start mpiexec with a larger --universe-size",
                     asked);
@@ -169,12 +218,26 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
   }
   if (total == 0) return refuse(MPI_ERR_SPAWN, "the soft info values allow no process to start here", asked);
 
-  // Invariant 3.
+  // Invariant 3, and slot_reuse.hpp's invariant 3 for the slots taken again.
   const int id = ++spawns_;
-  const std::int32_t base = started;
-  ranks_.resize(static_cast<std::size_t>(base + total));
-  streams_.resize(static_cast<std::size_t>(2 * (base + total)));
-  s_.arena->header().started.store(static_cast<std::uint32_t>(base + total), std::memory_order_release);
+  const std::int32_t base = find_room(total);
+  const SlotReuse reuse = prepare_slots(*s_.arena, s_.arena_fd, static_cast<std::uint32_t>(base),
+                                        static_cast<std::uint32_t>(total), static_cast<std::uint32_t>(started));
+  for (std::int32_t i = base; i < std::min(base + total, started); ++i) {
+    free_[static_cast<std::size_t>(i)] = false;
+    close_stream(2 * i);  // flushed: the old process's last words come first
+    close_stream(2 * i + 1);
+    if (ranks_[static_cast<std::size_t>(i)].pidfd >= 0) close(ranks_[static_cast<std::size_t>(i)].pidfd);
+    ranks_[static_cast<std::size_t>(i)] = Rank{};
+  }
+  if (base + total > started) {
+    ranks_.resize(static_cast<std::size_t>(base + total));
+    streams_.resize(static_cast<std::size_t>(2 * (base + total)));
+    free_.resize(static_cast<std::size_t>(base + total), false);
+    s_.arena->header().started.store(static_cast<std::uint32_t>(base + total), std::memory_order_release);
+  }
+  worlds_.resize(static_cast<std::size_t>(id) + 1);
+  worlds_[static_cast<std::size_t>(id)] = World{base, total, 0};
 
   int exec_pipe[2];
   if (pipe2(exec_pipe, O_CLOEXEC) != 0) {
@@ -197,8 +260,10 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
                                    std::string(shm::kEnvParent) + "=" + parent,
                                    std::string(shm::kEnvSpawnId) + "=" + std::to_string(id)};
     if (!s_.launcher_name.empty()) extra.push_back(std::string(shm::kEnvLauncher) + "=" + s_.launcher_name);
+    extra.push_back(std::string(shm::kEnvResume) + "=");  // per process, below
     std::vector<std::string> env = rank_environment(environ, o_.env, s_.arena_fd, total, extra);
     const std::size_t rank_entry = env.size() - 1;
+    const std::size_t resume_entry = env.size() - 2;
     Argv envp(std::move(env));
     std::vector<std::string> args{c.program};
     args.insert(args.end(), c.args.begin(), c.args.end());
@@ -219,6 +284,7 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
       r.world_rank = slot - base;
       r.program = c.program;
       envp[rank_entry] = std::string(shm::kEnvRank) + "=" + std::to_string(slot - base);
+      envp[resume_entry] = std::string(shm::kEnvResume) + "=" + reuse.resume[static_cast<std::size_t>(slot - base)];
       envp.refresh();
       l.envp = envp.data();
       ok = start_one(slot, l);
@@ -234,7 +300,11 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
   }
   if (o_.verbose)
     message("spawn " + std::to_string(id) + ": started " + std::to_string(total) + " process" +
-            (total == 1 ? "" : "es") + " (" + std::to_string(base) + ".." + std::to_string(base + total - 1) + ")");
+            (total == 1 ? "" : "es") + " (" + std::to_string(base) + ".." + std::to_string(base + total - 1) +
+            (base < started ? ", slots reused: " + std::to_string(reuse.discarded) + " unread records dropped, " +
+                                  std::to_string(reuse.unread) + " left for their readers"
+                            : std::string()) +
+            ")");
   shm::SpawnReply reply;
   reply.spawn_id = id;
   reply.base = base;

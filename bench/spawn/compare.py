@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """MPI_Comm_spawn of 1 and 4 children until their first message:
-ringmpi against MPICH and Open MPI, one run each (spawn_bench.c).
+ringmpi against MPICH and Open MPI (spawn_bench.c), in alternating rounds
+(ringmpi, MPICH, Open MPI, ringmpi, ...) so that the load of a shared
+machine falls on all of them alike.
 
-    python3 bench/spawn/compare.py --build build [--reps 20]
+    python3 bench/spawn/compare.py --build build [--reps 20] [--rounds 3]
 
 A peer that is not installed, or whose process manager cannot spawn on this
-machine, is reported and skipped.
+machine, is reported (with the end of its error output) and skipped.
 """
 import argparse
 import os
@@ -27,13 +29,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
     ap.add_argument("--reps", default="20")
+    ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
-    # 1 + 4 children per repetition, each takes a slot for the job's life.
-    usize = str(8 + 5 * int(a.reps))
-    out, err = run([os.path.join(a.build, "launcher", "mpiexec"), "-n", "1", "--universe-size", usize,
-                    os.path.join(a.build, "bench", "spawn", "spawn_bench"), a.reps])
-    print("ringmpi:\n" + (out or "failed: " + err))
     with tempfile.TemporaryDirectory() as tmp:
+        ours = os.path.join(a.build, "bench", "spawn", "spawn_bench")
+        if not os.path.exists(ours):  # a build without -Dbenchmarks=true
+            ours = os.path.join(tmp, "spawn_bench")
+            subprocess.run([os.path.join(a.build, "tools", "mpicc"), "-O2", "-o", ours, SRC], check=True)
+        runs = {"ringmpi": [os.path.join(a.build, "launcher", "mpiexec"), "-n", "1", ours, a.reps]}
         for impl, extra in (("mpich", []), ("openmpi", ["--oversubscribe"])):
             cc, mpiexec = shutil.which("mpicc." + impl), shutil.which("mpiexec." + impl)
             if not cc or not mpiexec:
@@ -45,8 +48,15 @@ def main():
                 continue
             if impl == "openmpi" and os.geteuid() == 0:
                 extra = extra + ["--allow-run-as-root"]
-            out, err = run([mpiexec, "-n", "1"] + extra + [exe, a.reps])
-            print("%s:\n%s" % (impl, out or "cannot spawn here, skipped: " + err.strip()[-300:]))
+            runs[impl] = [mpiexec, "-n", "1"] + extra + [exe, a.reps]
+        for k in range(a.rounds):
+            for impl, cmd in list(runs.items()):
+                out, err = run(cmd)
+                if out is None:
+                    print("%s: cannot spawn here, skipped: %s" % (impl, err.strip()[-400:]))
+                    del runs[impl]
+                    continue
+                print("round %d, %s:\n%s" % (k + 1, impl, out.rstrip()))
     return 0
 
 

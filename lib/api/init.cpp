@@ -145,6 +145,14 @@ void release_runtime() {
   // and the release of windows and files are the World Model's: its
   // MPI_Finalize does them before it comes here).
   p2p::finalize();
+  // Detached from the collective segments of the communicators the program
+  // never freed (its MPI_COMM_WORLD at least): it makes no collective call
+  // any more, and a process that gets its slot after it (a spawned world's
+  // slots are reused, launcher/slot_reuse.hpp) then finds its segments free.
+  comm::State& cs = comm::state();
+  cs.comms.for_each([&cs](int h, const comm::Comm&) {
+    if (comm::Comm* c = cs.comms.get(h)) c->coll.segment.reset();
+  });
   r.arena.slot(r.rank).finalized.store(1, std::memory_order_release);
   r.phase = core::Phase::finalized;
 }

@@ -1,6 +1,8 @@
 // Ports inside one job. A port name is "ringmpi-port:JOB:W:ID": the job
 // (comm::job_name), the world rank W of the process that opened it, and the
-// port's id (0..63) at that process. Open ports are published as bits of
+// port's id (0..63) at that process; W is "slot.G" when the process is the
+// G-th reuse of its slot (RankSlot::generation, launcher/slot_reuse.hpp),
+// so that the name of an ended process never reaches the slot's next one. Open ports are published as bits of
 // the owner's RankSlot::open_ports, so a connect can tell a closed port from
 // one whose owner has not called MPI_Comm_accept yet.
 //
@@ -53,6 +55,7 @@ struct Outcome {
 struct Port {
   std::string job;
   int owner = -1;
+  std::uint32_t generation = 0;
   int id = -1;
 };
 
@@ -66,6 +69,13 @@ bool parse(const std::string& name, Port* p) {
   p->job = name.substr(prefix.size(), a - prefix.size());
   char* end;
   const long owner = std::strtol(name.c_str() + a + 1, &end, 10);
+  if (end == name.c_str() + a + 1) return false;
+  if (*end == '.') {
+    const char* g = end + 1;
+    const unsigned long gen = std::strtoul(g, &end, 10);
+    if (end == g || gen > 0xFFFFFFFFul) return false;
+    p->generation = static_cast<std::uint32_t>(gen);
+  }
   if (end != name.c_str() + b) return false;
   const long id = std::strtol(name.c_str() + b + 1, &end, 10);
   if (*end != '\0' || owner < 0 || id < 0 || id >= kMaxPorts || end == name.c_str() + b + 1) return false;
@@ -103,8 +113,9 @@ int check_port(const std::string& name, bool mine, Port* p, std::string* why) {
     *why = "port_name '" + name + "' names a process that does not exist";
     return MPI_ERR_PORT;
   }
-  const std::uint64_t open = rt.arena.slot(static_cast<std::uint32_t>(p->owner)).open_ports.load(std::memory_order_acquire);
-  if (!((open >> p->id) & 1u)) {
+  const shm::RankSlot& owner = rt.arena.slot(static_cast<std::uint32_t>(p->owner));
+  const std::uint64_t open = owner.open_ports.load(std::memory_order_acquire);
+  if (owner.generation.load(std::memory_order_relaxed) != p->generation || !((open >> p->id) & 1u)) {
     *why = "port_name '" + name + "' is not open (closed with MPI_Close_port, or its process has ended)";
     return MPI_ERR_PORT;
   }
@@ -168,7 +179,9 @@ std::string open_port() {
     if ((now >> id) & 1u) continue;
     open.store(now | (std::uint64_t{1} << id), std::memory_order_release);
     next = id + 1;
-    return "ringmpi-port:" + job_name() + ":" + std::to_string(rt.rank) + ":" + std::to_string(id);
+    const std::uint32_t gen = rt.arena.slot(static_cast<std::uint32_t>(rt.rank)).generation.load(std::memory_order_relaxed);
+    return "ringmpi-port:" + job_name() + ":" + std::to_string(rt.rank) + (gen ? "." + std::to_string(gen) : "") +
+           ":" + std::to_string(id);
   }
   return {};
 }

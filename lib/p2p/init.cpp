@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdarg>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 
@@ -54,6 +55,27 @@ bool single_copy_works() {
   return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof copy && copy == word;
 }
 
+// A process in a reused slot continues its rings where mpiexec says
+// (RINGMPI_RESUME: "peer:in_head:out_tail;..."; launcher/slot_reuse.hpp has
+// the invariants); every ring it does not name starts at 0.
+void resume_rings(State& s) {
+  const char* text = std::getenv(shm::kEnvResume);
+  if (!text) return;
+  for (const char* p = text; *p;) {
+    char* end;
+    const unsigned long peer = std::strtoul(p, &end, 10);
+    const bool ok1 = *end == ':';
+    const unsigned long long head = ok1 ? std::strtoull(end + 1, &end, 10) : 0;
+    const bool ok2 = ok1 && *end == ':';
+    const unsigned long long tail = ok2 ? std::strtoull(end + 1, &end, 10) : 0;
+    if (!ok2 || (*end != ';' && *end != '\0') || peer >= s.out.size())
+      internal_error("malformed %s from mpiexec: '%s'", shm::kEnvResume, text);
+    s.in[peer].ring.resume_at(head);
+    s.out[peer].ring.resume_at(tail);
+    p = *end ? end + 1 : end;
+  }
+}
+
 }  // namespace
 
 State::State() = default;
@@ -98,6 +120,7 @@ void init() {
     s.out[i].ring = shm::RingProducer(rt.arena.ring(me, i), cap);
     s.in[i].ring = shm::RingConsumer(rt.arena.ring(i, me), cap);
   }
+  resume_rings(s);
   s.pending_words = (static_cast<std::size_t>(s.size) + 63) / 64;
   s.ring_capacity = cap;
   s.my_pending = rt.arena.pending(me);

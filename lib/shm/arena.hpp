@@ -22,12 +22,17 @@
 // - ExitNote is written by a rank (kind last, with release) right before it
 //   exits abnormally; mpiexec reads it (acquire) after the rank is reaped.
 // - `started` (header) is written only by mpiexec: np before any rank starts,
-//   then raised (release) before it forks the processes of a spawn, which
-//   take slots [old started, new started). Ranks read it (relaxed) only as
-//   a count of processes for the waiting policy.
+//   then raised (release) before it forks the processes of a spawn that
+//   do not fit in freed slots below it: slots [0, started) are those that
+//   have had a process. Ranks read it (relaxed) only as a count of
+//   processes for the waiting policy, and as the bound of the slots a port
+//   name may name.
 // - The world barrier of a world whose first slot is b (each spawn is a
 //   world of its own) is RankSlot b's barrier_count/barrier_generation,
 //   used only by the members of that world (coll/barrier.cpp).
+// - Slots of spawned processes are reused once every process of their
+//   world has exited (RankSlot::generation counts the reuses): who frees a
+//   slot, when, and how its rings are reset is in launcher/slot_reuse.hpp.
 #pragma once
 
 #include <atomic>
@@ -38,7 +43,7 @@
 namespace ringmpi::shm {
 
 inline constexpr std::uint64_t kArenaMagic = 0x314950'4D474E4952ull;  // "RINGMPI1"
-inline constexpr std::uint32_t kLayoutVersion = 6;
+inline constexpr std::uint32_t kLayoutVersion = 7;
 inline constexpr std::size_t kCacheLine = 64;
 // The range of default ring capacities (default_ring_capacity); the range a
 // user may set with RINGMPI_RING_BYTES is wider (lib/tunables).
@@ -113,6 +118,10 @@ struct alignas(kCacheLine) RankSlot {
   // only by the process (release), read by connecting processes (acquire):
   // lib/comm/ports.cpp.
   std::atomic<std::uint64_t> open_ports;
+  // How many processes had this slot before the present one (0: the first).
+  // Written only by mpiexec, before it forks the slot's process
+  // (launcher/slot_reuse.hpp); part of the slot's port names (comm/ports.cpp).
+  std::atomic<std::uint32_t> generation;
   // Deadlock detection (protocol: launcher/deadlock.cpp). Written only by the
   // rank, read only by mpiexec.
   alignas(kCacheLine) std::atomic<std::uint32_t> stuck_rounds;  // consecutive idle sleeps, 0 = not stuck
@@ -143,7 +152,7 @@ struct alignas(kCacheLine) ArenaHeader {
   std::uint64_t coll_segment_bytes;  // coll_segment_bytes(nranks, sized_for)
   std::uint32_t flags;           // ArenaFlags
   // (Context ids are agreed per communicator, not counted here: lib/comm/context.hpp.)
-  // Slots handed out so far (invariant above).
+  // Slots that have had a process so far (invariant above).
   alignas(kCacheLine) std::atomic<std::uint32_t> started;
 };
 
@@ -210,6 +219,9 @@ inline constexpr const char* kEnvAppnum = "RINGMPI_APPNUM";
 inline constexpr const char* kEnvParent = "RINGMPI_PARENT";
 inline constexpr const char* kEnvLauncher = "RINGMPI_LAUNCHER";
 inline constexpr const char* kEnvSpawnId = "RINGMPI_SPAWN_ID";
+// A process in a reused slot: where its rings resume ("peer:in_head:out_tail"
+// entries separated by ';'; launcher/slot_reuse.hpp). Absent: every ring at 0.
+inline constexpr const char* kEnvResume = "RINGMPI_RESUME";
 // Where every rank is bound, when mpiexec binds (or, on a synthetic or XML
 // topology, would bind): each rank's OS cpu numbers as ranges ("0-1,4"),
 // ranks separated by ';'. The ringmpi:// process sets of sessions read it

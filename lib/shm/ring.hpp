@@ -145,6 +145,14 @@ class RingProducer {
   bool attached() const { return hdr_ != nullptr; }
   RingHeader& header() const { return *hdr_; }
   std::uint64_t capacity() const { return mask_ + 1; }
+  // A process in a reused slot (launcher/slot_reuse.hpp) continues the
+  // ring where its predecessor's records end: `tail` is that index, and
+  // the line start there reads zero (the old producer's invariant), so the
+  // zeroed window starts empty and the first commit zeroes past its record.
+  void resume_at(std::uint64_t tail) {
+    tail_ = zeroed_ = recycle_check_at_ = tail;
+    head_cache_ = hdr_->head.load(std::memory_order_acquire);
+  }
   // The largest payload one record can carry: half the ring, so that a record
   // behind a pad record still fits.
   std::size_t max_payload() const { return max_payload_of(capacity()); }
@@ -234,6 +242,9 @@ class RingConsumer {
       : hdr_(reinterpret_cast<RingHeader*>(ring)), data_(ring + kRingHeaderBytes), mask_(capacity - 1) {}
   bool attached() const { return hdr_ != nullptr; }
   RingHeader& header() const { return *hdr_; }
+  // A process in a reused slot starts reading at `head`, the index mpiexec
+  // published for it (launcher/slot_reuse.hpp).
+  void resume_at(std::uint64_t head) { head_ = published_ = head; }
 
   // True when a record may be waiting (one acquire load; no side effects).
   bool ready() const { return detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire) != 0; }
@@ -274,5 +285,24 @@ class RingConsumer {
   std::uint64_t published_ = 0;
   std::uint64_t mapped_ = 0;  // data offsets [0, mapped_) are populated in this process
 };
+
+// The index just past the last record in a ring whose consumer is at
+// `from`: where a consumer taking every record now there would stop (at the
+// first empty header), at most one capacity ahead; *records (if given)
+// counts them. Reads only; used by mpiexec when a slot is reused
+// (launcher/slot_reuse.hpp).
+inline std::uint64_t records_end(std::byte* ring, std::uint64_t capacity, std::uint64_t from,
+                                 std::uint64_t* records = nullptr) {
+  std::byte* data = ring + kRingHeaderBytes;
+  const std::uint64_t mask = capacity - 1;
+  std::uint64_t at = from;
+  while (at - from < capacity) {
+    const std::uint64_t h = detail::word(data + (at & mask)).load(std::memory_order_acquire);
+    if (h == 0) break;
+    if (records && (h & 0xFF) != kPad) ++*records;
+    at += (h & 0xFF) == kPad ? kRecordHeaderBytes + (h >> 8) : record_bytes(static_cast<std::size_t>(h >> 8));
+  }
+  return at;
+}
 
 }  // namespace ringmpi::shm
