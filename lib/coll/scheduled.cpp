@@ -6,6 +6,7 @@
 
 #include "coll/partition.hpp"
 #include "dtype/op.hpp"
+#include "p2p/wait.hpp"
 
 namespace ringmpi::coll {
 
@@ -315,9 +316,50 @@ void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* re
   sched_allgatherv(s, Typed{nullptr, 0, r.type}, true, result, counts.data(), displs.data(), *r.type);
 }
 
+namespace {
+
+// With more ranks than cores and at least this many ranks, a reduce-scatter
+// large enough for blocks runs as a chain instead (chain_reduce_scatter):
+// by blocks, every rank sends n - 1 messages and folds n - 1 received ones,
+// n^2 messages in all (4032 at np = 64, each rank needing a core once per
+// message that fills or drains its rings), where the chain moves n - 1
+// whole vectors and scatters n - 1 blocks.
+constexpr int kChainReduceScatterMinRanks = 16;
+
+// The right fold x0 op (x1 op (... op x(n-1))) along the ranks: rank n - 1
+// sends its vector to rank n - 2, rank i folds x(i) op (what it received)
+// and passes it down, rank 0 ends with the whole result and scatters the
+// blocks. Every element is folded in the order the by-blocks fold uses, so
+// both give the same bits, also for non-commutative operations.
+void chain_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts,
+                          const std::vector<int>& displs) {
+  const int n = s.peers().size(), me = s.peers().me;
+  void* acc = nullptr;
+  if (me == n - 1) {
+    sched_send(s, me - 1, Typed{mine, r.count, r.type});
+    s.round();
+  } else {
+    acc = operand(s, r);
+    sched_recv(s, me + 1, Typed{acc, r.count, r.type});
+    s.round();
+    s.local([r, mine, acc] { return dtype::reduce(r.op, mine, acc, r.count, *r.type, r.type_handle); });
+    if (me > 0) {
+      sched_send(s, me - 1, Typed{acc, r.count, r.type});
+      s.round();
+    }
+  }
+  sched_scatterv(s, acc, counts, displs.data(), *r.type, Typed{result, counts[me], r.type}, false, 0);
+}
+
+}  // namespace
+
 void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts) {
   const int n = s.peers().size(), me = s.peers().me;
   const std::vector<int> displs = prefix(n, counts);
+  if (reduce_by_blocks(r, n) && n >= kChainReduceScatterMinRanks && p2p::oversubscribed()) {
+    chain_reduce_scatter(s, r, mine, result, counts, displs);
+    return;
+  }
   if (reduce_by_blocks(r, n)) {
     reduce_blocks(s, r, mine, counts, displs, result);
     return;

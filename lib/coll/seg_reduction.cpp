@@ -36,25 +36,27 @@ std::size_t bytes_of(const Reduction& r, int count) { return static_cast<std::si
 enum class Want { root, all, own_block };
 
 // Small vectors: every rank's contribution in its slot; `who` fold it all.
+// The root of a reduce has no reader: it folds its own vector from its
+// buffer and publishes nothing, unless that buffer is the result
+// (MPI_IN_PLACE: fold_down writes the result before it reads x(root)).
 int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, int root, bool all) {
   const std::size_t m = bytes_of(r, r.count);
   const std::uint64_t k = s.begin();
-  std::memcpy(s.reserve(k, m), mine, m);
+  const bool publish = all || s.me() != root || result == mine;
+  if (publish) std::memcpy(s.reserve(k, m), mine, m);
   if (!all && s.me() != root) {  // reads nothing: post and done with one fence and one wake-up
     s.post_done(k);
     return MPI_SUCCESS;
   }
-  s.post(k);
-  if (all)
-    s.wake_all();
-  else
-    s.wake(root);
-  int err = MPI_SUCCESS;
-  if (all || s.me() == root)
-    err = fold_down(r, s.size() - 1, [&](int j) {
-      s.wait_posted(j, k);
-      return s.data(j, k);
-    }, result);
+  if (publish) {
+    s.post(k);
+    if (all) s.wake_all();  // (a reduce root's post has no reader to wake)
+  }
+  const int err = fold_down(r, s.size() - 1, [&](int j) -> const std::byte* {
+    if (j == s.me() && !publish) return static_cast<const std::byte*>(mine);
+    s.wait_posted(j, k);
+    return s.data(j, k);
+  }, result);
   s.finish(k);
   return err;
 }
