@@ -112,6 +112,10 @@ def parse_args():
     p.add_argument("--merge", action="append", default=[],
                    help="add the rounds of an earlier run's --json (e.g. to finish a run that --budget cut "
                    "short: --rounds 1 --merge first.json); the order of the new rounds keeps rotating")
+    p.add_argument("--stat", default="median", choices=["median", "best"],
+                   help="figure kept per point over the rounds: the median (default) or the best (lowest time, "
+                   "highest MB/s: descheduling only ever adds time, so on a loaded machine the best is the "
+                   "steadier view)")
     p.add_argument("--note", default="", help="a line put under the title (e.g. what else loads the machine)")
     a = p.parse_args()
     a.jobs = [j for j in a.jobs.split(",") if j]
@@ -233,9 +237,11 @@ def run(cmd, timeout):
 HIGHER_BETTER = {"bw"}
 
 
-def median_of(runs):
-    """{key: median over rounds} from [{key: value}] (missing rounds skipped)."""
+def median_of(runs, stat="median"):
+    """{key: median (or best) over rounds} from [{key: value}] (missing rounds skipped)."""
     keys = set(k for r in runs for k in r)
+    if stat == "best":
+        return {k: (max if k[0] in HIGHER_BETTER else min)([r[k] for r in runs if k in r]) for k in keys}
     return {k: statistics.median([r[k] for r in runs if k in r]) for k in keys}
 
 
@@ -481,12 +487,14 @@ def main():
             rounds_done += 1
         elapsed = time.monotonic() - t_start
         load_end = os.getloadavg()
-    med = {k: median_of([r for r in v if r]) for k, v in runs.items()}
+    med = {k: median_of([r for r in v if r], args.stat) for k, v in runs.items()}
+    when = ("Run %s" % started if args.rounds else
+            "Rendered %s from the runs kept in %s" % (started, ", ".join(os.path.basename(m) for m in args.merge)))
     header = ("# ringmpi against MPICH and Open MPI (issue 36's tables)\n\n"
-              "Run %s, %d cores, load average %.2f at the start and %.2f at the end; %d interleaved round(s) "
-              "(A/B/C per job, order rotating), median of the rounds%s; %.0f s of runs. %s%s\n\n%s"
-              % (started, ncores, load[0], load_end[0], rounds_done,
-                 " (--quick)" if args.quick else "", elapsed, "; ".join(osu.versions(["mpich", "openmpi"])) +
+              "%s, %d cores, load average %.2f at the start and %.2f at the end; %d interleaved round(s) "
+              "(A/B/C per job, order rotating), %s of the rounds%s; %.0f s of runs. %s%s\n\n%s"
+              % (when, ncores, load[0], load_end[0], rounds_done,
+                 "median" if args.stat == "median" else "best (--stat best)", " (--quick)" if args.quick else "", elapsed, "; ".join(osu.versions(["mpich", "openmpi"])) +
                  "; ringmpi " + os.path.abspath(args.build) + ".",
                  "" if args.mpich_oversubscribed else
                  " Where np > %d (cores) MPICH did not run (it spins in every wait: minutes per run), so "
