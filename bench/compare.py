@@ -93,7 +93,8 @@ def parse_args():
     p.add_argument("--build", default=os.path.join(REPO, "build"),
                    help="ringmpi meson build folder (default: %(default)s)")
     p.add_argument("--quick", action="store_true", help="sizes 0, 4 B, 64 KiB, 1 MiB, one round (a few minutes)")
-    p.add_argument("--rounds", type=int, help="interleaved rounds, the median kept (default 3, quick 1)")
+    p.add_argument("--rounds", type=int, help="interleaved rounds, the median kept (default 3, quick 1; 0 with "
+                   "--merge: only render the merged runs)")
     p.add_argument("--jobs", default=",".join(JOBS), help="subset of " + ",".join(JOBS))
     p.add_argument("--np", default="2,4,8", help="rank counts of the coll jobs (default: %(default)s)")
     p.add_argument("--coll-sizes", help="coll sizes (default 0 and 4 B .. 1 MiB; quick %s)" % QUICK_COLL_SIZES)
@@ -111,6 +112,10 @@ def parse_args():
     p.add_argument("--merge", action="append", default=[],
                    help="add the rounds of an earlier run's --json (e.g. to finish a run that --budget cut "
                    "short: --rounds 1 --merge first.json); the order of the new rounds keeps rotating")
+    p.add_argument("--stat", default="median", choices=["median", "best"],
+                   help="figure kept per point over the rounds: the median (default) or the best (lowest time, "
+                   "highest MB/s: descheduling only ever adds time, so on a loaded machine the best is the "
+                   "steadier view)")
     p.add_argument("--note", default="", help="a line put under the title (e.g. what else loads the machine)")
     a = p.parse_args()
     a.jobs = [j for j in a.jobs.split(",") if j]
@@ -118,7 +123,10 @@ def parse_args():
         if j not in JOBS:
             osu.die("unknown job '%s' in --jobs (known: %s)" % (j, ", ".join(JOBS)))
     a.np = [int(x) for x in a.np.split(",") if x]
-    a.rounds = a.rounds or (1 if a.quick else 3)
+    if a.rounds is None:
+        a.rounds = 1 if a.quick else 3
+    if a.rounds < 0 or (a.rounds == 0 and not a.merge):
+        osu.die("--rounds 0 only renders the runs of --merge files")
     a.coll_sizes = a.coll_sizes or (QUICK_COLL_SIZES if a.quick else FULL_COLL_SIZES)
     a.imb_sizes = a.imb_sizes or (QUICK_IMB_SIZES if a.quick else FULL_IMB_SIZES)
     a.rep_seconds = a.rep_seconds or (0.004 if a.quick else 0.008)
@@ -229,9 +237,11 @@ def run(cmd, timeout):
 HIGHER_BETTER = {"bw"}
 
 
-def median_of(runs):
-    """{key: median over rounds} from [{key: value}] (missing rounds skipped)."""
+def median_of(runs, stat="median"):
+    """{key: median (or best) over rounds} from [{key: value}] (missing rounds skipped)."""
     keys = set(k for r in runs for k in r)
+    if stat == "best":
+        return {k: (max if k[0] in HIGHER_BETTER else min)([r[k] for r in runs if k in r]) for k in keys}
     return {k: statistics.median([r[k] for r in runs if k in r]) for k in keys}
 
 
@@ -402,11 +412,14 @@ def render(med, args, header, failures):
     top.append("**Summary**: %d cells compared with the better peer; %d above 1.0 (ringmpi behind):"
                % (rep.cells, len(rep.behind)))
     top.append("")
-    by_table = {}
+    by_table = {}  # table -> (call, np) -> ["size ratio"]
     for t, row, col, r in rep.behind:
-        by_table.setdefault(t, []).append("%s %s %.2f" % (row, col, r))
-    for t, items in by_table.items():
-        top.append("- %s (%d): %s" % (t, len(items), "; ".join(items)))
+        name, size = row.rsplit(" ", 1)
+        by_table.setdefault(t, {}).setdefault((name, col), []).append("%s %.2f" % (size, r))
+    for t, groups in by_table.items():
+        top.append("- %s (%d cells):" % (t, sum(len(g) for g in groups.values())))
+        for (name, col), items in groups.items():
+            top.append("  - %s %s: %s" % (name, col, ", ".join(items)))
     if failures:
         top.append("")
         top.append("Failed runs (their figures are missing from the medians):")
@@ -439,7 +452,7 @@ def main():
     args = parse_args()
     osu.check_peers(IMPLS)
     with tempfile.TemporaryDirectory(prefix="bench-compare-") as tmp:
-        exes, launcher = build(args, tmp)
+        exes, launcher = build(args, tmp) if args.rounds else ({}, None)
         jobs = job_list(args)
         load = os.getloadavg()
         started = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -474,12 +487,14 @@ def main():
             rounds_done += 1
         elapsed = time.monotonic() - t_start
         load_end = os.getloadavg()
-    med = {k: median_of([r for r in v if r]) for k, v in runs.items()}
+    med = {k: median_of([r for r in v if r], args.stat) for k, v in runs.items()}
+    when = ("Run %s" % started if args.rounds else
+            "Rendered %s from the runs kept in %s" % (started, ", ".join(os.path.basename(m) for m in args.merge)))
     header = ("# ringmpi against MPICH and Open MPI (issue 36's tables)\n\n"
-              "Run %s, %d cores, load average %.2f at the start and %.2f at the end; %d interleaved round(s) "
-              "(A/B/C per job, order rotating), median of the rounds%s; %.0f s of runs. %s%s\n\n%s"
-              % (started, ncores, load[0], load_end[0], rounds_done,
-                 " (--quick)" if args.quick else "", elapsed, "; ".join(osu.versions(["mpich", "openmpi"])) +
+              "%s, %d cores, load average %.2f at the start and %.2f at the end; %d interleaved round(s) "
+              "(A/B/C per job, order rotating), %s of the rounds%s; %.0f s of runs. %s%s\n\n%s"
+              % (when, ncores, load[0], load_end[0], rounds_done,
+                 "median" if args.stat == "median" else "best (--stat best)", " (--quick)" if args.quick else "", elapsed, "; ".join(osu.versions(["mpich", "openmpi"])) +
                  "; ringmpi " + os.path.abspath(args.build) + ".",
                  "" if args.mpich_oversubscribed else
                  " Where np > %d (cores) MPICH did not run (it spins in every wait: minutes per run), so "

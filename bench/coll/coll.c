@@ -51,7 +51,8 @@
  * The floor: before the collectives, ranks 0 and 1 bounce one cache line
  * through a shared mapping of their own (/dev/shm, no MPI in the loop) and
  * rank 0 prints "# floor_ns NS ..." -- the machine's cost of moving a line
- * from one core to the other, ns per one-way transfer, best of 20 batches.
+ * from one core to the other, ns per one-way transfer, best of up to 20
+ * batches of 5000 round trips (fewer once 0.2 s have passed).
  * At np = 2 in b2b mode every blocking row up to 32 bytes (the data fits
  * one line beside its flag word) and barrier gets a comment after it:
  *   NAME SIZE LAT_US # bound_us B transfers K lat/bound R
@@ -470,7 +471,7 @@ int main(int argc, char **argv) {
   if (c.rank == 0) {
     if (fl.ns > 0)
       printf("# floor_ns %.1f one cache line bounced between two cores through shared memory, no MPI: ns per "
-             "one-way transfer, best of %d batches of %d round trips; ranks 0 and 1 on cpus %d and %d\n",
+             "one-way transfer, best of up to %d batches of %d round trips; ranks 0 and 1 on cpus %d and %d\n",
              fl.ns, FLOOR_BATCHES, FLOOR_ROUND_TRIPS, fl.cpu[0], fl.cpu[1]);
     else
       printf("# floor_ns -1 (not measured: needs 2 ranks, Linux and /dev/shm)\n");

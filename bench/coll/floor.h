@@ -27,6 +27,11 @@
 #endif
 
 enum { FLOOR_BATCHES = 20, FLOOR_ROUND_TRIPS = 5000, FLOOR_SPINS_BEFORE_YIELD = 1 << 16 };
+/* Rank 0 stops after the batch that passes this much time (more ranks than
+ * cores: the two may share a core and every transfer costs a yield) and
+ * tells rank 1 by storing FLOOR_STOP. */
+#define FLOOR_MAX_SECONDS 0.2
+#define FLOOR_STOP (-1L)
 
 typedef struct {
   double ns;     /* per one-way transfer; -1 when not measured */
@@ -34,31 +39,38 @@ typedef struct {
 } coll_floor;
 
 #ifdef __linux__
-/* Waits until *word == want: a spin (the measured path), then a yield per
- * check once the other side has clearly been descheduled. */
-static void floor_wait(volatile long *word, long want) {
-  long spins = 0;
-  while (__atomic_load_n(word, __ATOMIC_ACQUIRE) != want)
+/* Waits until *word == want (returns 1) or FLOOR_STOP (returns 0): a spin
+ * (the measured path), then a yield per check once the other side has
+ * clearly been descheduled. */
+static int floor_wait(volatile long *word, long want) {
+  long spins = 0, v;
+  while ((v = __atomic_load_n(word, __ATOMIC_ACQUIRE)) != want) {
+    if (v == FLOOR_STOP) return 0;
     if (++spins > FLOOR_SPINS_BEFORE_YIELD) sched_yield();
+  }
+  return 1;
 }
 
 static double floor_pingpong(volatile long *word, int rank) {
-  double best = 1e30;
+  double best = 1e30, start = MPI_Wtime(); /* clock reads, not communication */
   long k = 0; /* round trips done; the counter is 2k at the start of round trip k */
-  for (int b = 0; b < FLOOR_BATCHES; ++b) {
-    double t0 = MPI_Wtime(); /* a clock read, not communication */
+  if (rank == 1) { /* answers until rank 0 says stop */
+    while (floor_wait(word, 2 * k + 1)) {
+      __atomic_store_n(word, 2 * k + 2, __ATOMIC_RELEASE);
+      ++k;
+    }
+    return 0;
+  }
+  for (int b = 0; b < FLOOR_BATCHES && (b == 0 || MPI_Wtime() - start < FLOOR_MAX_SECONDS); ++b) {
+    double t0 = MPI_Wtime();
     for (int j = 0; j < FLOOR_ROUND_TRIPS; ++j, ++k) {
-      if (rank == 0) {
-        __atomic_store_n(word, 2 * k + 1, __ATOMIC_RELEASE);
-        floor_wait(word, 2 * k + 2);
-      } else {
-        floor_wait(word, 2 * k + 1);
-        __atomic_store_n(word, 2 * k + 2, __ATOMIC_RELEASE);
-      }
+      __atomic_store_n(word, 2 * k + 1, __ATOMIC_RELEASE);
+      floor_wait(word, 2 * k + 2);
     }
     double t = MPI_Wtime() - t0;
     if (t < best) best = t;
   }
+  __atomic_store_n(word, FLOOR_STOP, __ATOMIC_RELEASE);
   return best * 1e9 / (2.0 * FLOOR_ROUND_TRIPS);
 }
 #endif
