@@ -211,8 +211,8 @@ void Job::reap(int r) {
 }
 
 void Job::read_exec_errors() {
-  for (std::size_t i = 0; i < exec_error_fds_.size(); ++i)
-    if (exec_error_fds_[i] >= 0) read_exec_errors(exec_error_fds_[i]);
+  const std::vector<int> fds = exec_error_fds_;  // EOF removes entries
+  for (int fd : fds) read_exec_errors(fd);
 }
 
 void Job::read_exec_errors(int fd) {
@@ -224,8 +224,9 @@ void Job::read_exec_errors(int fd) {
     if (n != static_cast<ssize_t>(sizeof e)) {  // EOF: every child has exec'd or exited
       unwatch(fd);
       close(fd);
-      for (int& f : exec_error_fds_)
-        if (f == fd) f = -1;
+      // Removed, not kept as -1: a job that spawns without end must not
+      // walk a list that grows with every spawn on each reap.
+      exec_error_fds_.erase(std::remove(exec_error_fds_.begin(), exec_error_fds_.end(), fd), exec_error_fds_.end());
       return;
     }
     const bool known = e.rank >= 0 && static_cast<std::size_t>(e.rank) < ranks_.size();

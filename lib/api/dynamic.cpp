@@ -170,7 +170,9 @@ int spawn_common(Call& call, comm::Comm* c, bool multiple, int count, char* comm
   }
   std::vector<int> codes;
   const comm::Made m = comm::spawn(*c, root, c->rank == root ? &cmds : nullptr, bad, &codes);
-  if (errcodes != MPI_ERRCODES_IGNORE && c->rank == root && bad.code == MPI_SUCCESS)
+  // Every rank gets the root's codes (empty when the call failed before
+  // asking mpiexec: an argument error, reported as the call's error).
+  if (errcodes != MPI_ERRCODES_IGNORE)
     for (std::size_t i = 0; i < codes.size(); ++i) errcodes[i] = codes[i];
   return api::deliver(call, m, intercomm);
 }
@@ -180,8 +182,8 @@ int spawn_common(Call& call, comm::Comm* c, bool multiple, int count, char* comm
 extern "C" {
 
 // MPI-4.1 §11.3.2. command, argv, maxprocs and info matter on the root
-// only; array_of_errcodes is filled on the root (the other ranks do not
-// know how many processes were asked for).
+// only; array_of_errcodes is filled on every rank with the root's codes (so
+// it must hold the root's maxprocs entries everywhere, as in MPICH).
 int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
                    MPI_Comm* intercomm, int array_of_errcodes[]) {
   Call call("MPI_Comm_spawn");

@@ -6,7 +6,8 @@
 //      then, if the children were started, waits for child rank 0's hello
 //      on the new intercommunicator's coll_context (so the call returns
 //      once the children are in MPI_Init);
-//   3. the root broadcasts the outcome to the parents over comm.
+//   3. the root broadcasts the outcome and the error codes to the parents
+//      over comm.
 // The children claim the same slot in MPI_Init: they are fresh, so every
 // dynamic slot is free in them (comm/context.hpp, invariant 3).
 #include "comm/dynamic.hpp"
@@ -34,6 +35,7 @@ struct Outcome {
   std::int32_t err;
   std::int32_t base;
   std::int32_t size;
+  std::int32_t ncodes;  // error codes the root has (one per process asked for), broadcast next
   char why[768];
 };
 
@@ -134,8 +136,16 @@ Made spawn(const Comm& comm, int root, const std::vector<shm::SpawnCommand>* com
       o.size = reply.size;
     }
   }
+  if (comm.rank == root) o.ncodes = static_cast<std::int32_t>(codes->size());
   std::size_t bytes = sizeof o;
   exchange::bcast(p, root, &o, sizeof o, &bytes);
+  // array_of_errcodes is an output on every rank (MPI-4.1 §11.8.2), as in
+  // MPICH and Open MPI: the root's codes go to all.
+  if (o.ncodes > 0) {
+    codes->resize(static_cast<std::size_t>(o.ncodes));
+    bytes = codes->size() * sizeof(int);
+    exchange::bcast(p, root, codes->data(), bytes, &bytes);
+  }
   if (o.err != MPI_SUCCESS) {
     std::string why = o.why;
     if (comm.rank != root) why = "the root (rank " + std::to_string(root) + " of comm) could not spawn: " + why;
