@@ -18,7 +18,10 @@
 //                          half of it (cts_write), or asks for a push through
 //                          the ring (cts_push) when single copy is unavailable.
 // Two copies through the ring (each line crossing between the cores twice)
-// cost more than one process_vm_readv from about 12 KiB on; an eager send,
+// cost more than one process_vm_readv once the lines cross slowly (a busy
+// machine: from about 12 KiB on) or the message is large (from 32-64 KiB
+// on an idle one; hence the default rndv_min of 64 KiB, above the default
+// eager limit); an eager send,
 // though, completes without its receiver, which unsafe programs (two ranks
 // that MPI_Send to each other first) rely on up to the eager limit. The offer
 // keeps that: an rts that the receiver does not match within kOfferGrace is

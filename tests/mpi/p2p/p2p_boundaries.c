@@ -200,7 +200,7 @@ int main(int argc, char **argv) {
   const long long taken_back = counter_total("rndv_taken_back");
   const long long reads = counter_total("rndv_read");
   const char *rmin = getenv("RINGMPI_RNDV_MIN");
-  const long offer_min = rmin && *rmin ? atol(rmin) : 12288;
+  const long offer_min = rmin && *rmin ? atol(rmin) : 65536;
   if (np > 1 && np <= sysconf(_SC_NPROCESSORS_ONLN) && reads > 0 && offer_min <= h2h_max) CHECK(taken_back > 0);
   free(sbuf);
   free(rbuf);
