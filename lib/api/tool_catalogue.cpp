@@ -51,6 +51,7 @@ int scope_of(Id id) {
     case Id::chunk:
     case Id::yield_us: return MPI_T_SCOPE_READONLY;
     case Id::split_min:
+    case Id::rndv_min:
     case Id::internal_eager_safe:
     case Id::force_copy_fallback:
     case Id::launcher_poll:
@@ -74,6 +75,7 @@ int cvar_verbosity(Id id) {
     case Id::ring_bytes:
     case Id::eager_limit: return MPI_T_VERBOSITY_TUNER_BASIC;
     case Id::split_min:
+    case Id::rndv_min:
     case Id::chunk:
     case Id::yield_us: return MPI_T_VERBOSITY_TUNER_DETAIL;
     case Id::internal_eager_safe:  // test knobs: drive a path the library would not take
@@ -99,6 +101,7 @@ CategoryId cvar_category(Id id) {
     case Id::ring_bytes:
     case Id::eager_limit:
     case Id::split_min:
+    case Id::rndv_min:
     case Id::chunk:
     case Id::force_copy_fallback: return CategoryId::p2p;
     case Id::internal_eager_safe:
@@ -130,7 +133,8 @@ CategoryId pvar_category(Counter c) {
     case Counter::rndv_read:
     case Counter::rndv_split:
     case Counter::rndv_push:
-    case Counter::rndv_staged: return CategoryId::p2p;
+    case Counter::rndv_staged:
+    case Counter::rndv_taken_back: return CategoryId::p2p;
     case Counter::exchange_dissemination:
     case Counter::exchange_tree:
     case Counter::seg_barrier:
@@ -241,6 +245,7 @@ std::uint64_t cvar_value(int index) {
   // The defaults the library's readers pass to tunables::value.
   switch (id) {
     case Id::split_min: return tunables::value(id, p2p::Tunables{}.split_min);
+    case Id::rndv_min: return tunables::value(id, p2p::Tunables{}.rndv_min);
     case Id::internal_eager_safe: return tunables::value(id, exchange::kEagerSafeBytes);
     default: return tunables::value(id, 0);
   }

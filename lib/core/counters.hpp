@@ -40,8 +40,9 @@ enum class Counter : int {
   // Issue 36 (speed): paths that skip work.
   coll_zero_byte,  // collectives with nothing to move returned at once (api/coll_zero.cpp)
   acc_direct,      // accumulates combined straight into the target memory in one pass (rma/transfer.cpp)
+  rndv_taken_back,  // mid-size blocking sends offered as rendezvous, not matched at once, sent eagerly (p2p/send.cpp)
 };
-inline constexpr int kCounters = 24;
+inline constexpr int kCounters = 25;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
@@ -49,7 +50,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "seg_alltoall",   "seg_reduce",     "seg_allreduce",   "seg_reduce_scatter",     "seg_scan",
     "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
     "rndv_staged",    "seg_pushed",
-    "coll_zero_byte", "acc_direct"};
+    "coll_zero_byte", "acc_direct",
+    "rndv_taken_back"};
 
 // What each counter counts, in one line (the description of its performance
 // variable in the tool information interface, lib/api/tool_catalogue.cpp).
@@ -77,7 +79,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "rendezvous reads of short pieces through a staging buffer",
     "MPI_Igather(v) blocks a member wrote straight into the root's buffer (process_vm_writev)",
     "collective calls with nothing to move that returned without meeting the other ranks",
-    "one-sided accumulates combined straight into the target memory by the vectorised kernel"};
+    "one-sided accumulates combined straight into the target memory by the vectorised kernel",
+    "mid-size blocking sends offered as a rendezvous that the receiver did not match at once, taken back and sent eagerly"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 

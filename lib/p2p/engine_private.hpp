@@ -36,7 +36,7 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
 // for MPI_PROC_NULL); `hold` keeps a derived datatype alive.
 void fill_send(Request* r, const SendArgs& a, bool hold, int dest_world);
 // Sends: r is filled in (envelope, buffer, mode) and not active yet.
-void start_send(State& s, Request* r);
+void start_send(State& s, Request* r, bool trace = true);
 // Queues an outgoing item behind what waits for ring space to `dest`.
 void enqueue(State& s, int dest, const OutItem& item);
 // Copies [offset, offset+n) of r's message stream (packing if needed).

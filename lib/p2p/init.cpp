@@ -142,6 +142,7 @@ void init() {
   s.tune.eager_limit = tunables::value(Id::eager_limit, s.tune.eager_limit);
   s.tune.split_min = tunables::value(Id::split_min, s.tune.split_min);
   s.tune.chunk = tunables::value(Id::chunk, s.tune.chunk);
+  s.tune.rndv_min = tunables::value(Id::rndv_min, s.tune.rndv_min);
   // What one ring record holds caps both (ranges: lib/tunables).
   const std::size_t eager_max = max_payload - kEagerOverhead;
   if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;

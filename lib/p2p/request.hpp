@@ -106,6 +106,7 @@ struct Request {
   std::size_t xfer_done = 0;      // pushed (sender) / arrived (receiver), push protocol
   std::vector<iovec> iov;         // send: layout of a non-contiguous buffer, read by the receiver
   bool push_only = false;         // send: too fragmented to be read remotely
+  bool offer = false;             // send: an eager-sized message offered as rendezvous (send.cpp, offer_send)
   // Receive: where the sender's data is (wire::Rts addr/niov) and the share
   // the sender writes itself (cts_write).
   std::uint64_t remote_addr = 0, remote_niov = 0;

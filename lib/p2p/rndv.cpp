@@ -19,6 +19,11 @@
 //               S done at ack (its write preceded it); R done at done_write
 //   push:       rts; cts_push; data...                     S done after the last
 //               data record, R when all bytes arrived
+//   offered (send.cpp, offer_send: an eager-sized blocking send), unmatched
+//   within the grace:  rts; cancel_send; then either cancelled (R dropped it
+//               unexpected) and S sends the message again as one eager record,
+//               or the ack/cts of a match R made before the cancel_send, which
+//               R ignores, and one of the above goes on
 // A refusal of process_vm_readv on the first read of a message (EPERM, ENOSYS:
 // a peer we may not read) switches this rank to the push protocol for good.
 #include <sys/uio.h>

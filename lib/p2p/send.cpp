@@ -3,17 +3,35 @@
 // send. The rest of the rendezvous (both sides) is in rndv.cpp, buffered
 // sends in bsend.cpp.
 //
-// Protocol choice by message size (stream bytes):
-//   bytes <= eager_limit   one eager record (eager_sync for MPI_Ssend: the
+// Protocol choice by message size (stream bytes; docs/design/p2p-protocols.md
+// has the measurements behind each band):
+//   bytes <  rndv_min      one eager record (eager_sync for MPI_Ssend: the
 //                          receiver acks when it matches)
+//   rndv_min <= bytes <= eager_limit
+//                          a blocking standard or ready send of a contiguous
+//                          buffer to another rank, single copy available, not
+//                          oversubscribed: offered as a rendezvous (offer_send
+//                          below); everything else (nonblocking, synchronous,
+//                          buffered, persistent, non-contiguous) one eager record
 //   bytes >  eager_limit   an rts record; the receiver reads the data from
 //                          our memory (process_vm_readv), asks us to write
 //                          half of it (cts_write), or asks for a push through
 //                          the ring (cts_push) when single copy is unavailable.
+// Two copies through the ring (each line crossing between the cores twice)
+// cost more than one process_vm_readv once the lines cross slowly (a busy
+// machine: from about 12 KiB on) or the message is large (from 32-64 KiB
+// on an idle one; hence the default rndv_min of 64 KiB, above the default
+// eager limit); an eager send,
+// though, completes without its receiver, which unsafe programs (two ranks
+// that MPI_Send to each other first) rely on up to the eager limit. The offer
+// keeps that: an rts that the receiver does not match within kOfferGrace is
+// taken back (the cancel_send protocol of complete.cpp) and the message goes
+// eagerly; if the receive matched meanwhile, the rendezvous runs as usual.
 #include <sys/uio.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <climits>
 #include <cstring>
 
@@ -49,7 +67,7 @@ namespace {
 bool push_first(State& s, int dest, Request* r, bool* pushed) {
   shm::RingProducer& ring = s.out[static_cast<std::size_t>(dest)].ring;
   const wire::Envelope env{r->context, r->stamp, r->tag, r->type ? signature_stamp(*r->type) : 0u};
-  if (r->bytes <= s.tune.eager_limit) {
+  if (r->bytes <= s.tune.eager_limit && !r->offer) {
     const bool sync = r->mode == Mode::sync;
     const std::size_t head = sizeof env + (sync ? sizeof(wire::SyncCookie) : 0);
     std::byte* p = ring.reserve(head + r->bytes);
@@ -102,6 +120,7 @@ void fill_send(Request* r, const SendArgs& a, bool hold, int dest_world) {
   r->type = a.type;
   r->bytes = static_cast<std::size_t>(a.count) * a.type->size;
   r->contig = r->bytes == 0 || a.type->contiguous();
+  r->offer = false;
   if (hold && !r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   if (a.dest != MPI_PROC_NULL) {
     r->context = a.route.context;
@@ -156,7 +175,7 @@ bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, i
   return true;
 }
 
-void start_send(State& s, Request* r) {
+void start_send(State& s, Request* r, bool trace) {
   r->active = true;
   r->complete = false;
   r->cancelled = false;
@@ -168,8 +187,8 @@ void start_send(State& s, Request* r) {
     complete(s, r);
     return;
   }
-  trace_send(r->world, r->context, r->tag, r->bytes);
-  if (r->bytes > s.tune.eager_limit) prepare_rts(r);
+  if (trace) trace_send(r->world, r->context, r->tag, r->bytes);
+  if (r->bytes > s.tune.eager_limit || r->offer) prepare_rts(r);
   PeerOut& o = s.out[static_cast<std::size_t>(r->world)];
   OutItem item;
   item.req = r;
@@ -193,19 +212,70 @@ bool push_item(State& s, int dest, OutItem& item, bool* pushed) {
   return item.push ? push_data(s, dest, item.req, pushed) : push_first(s, dest, item.req, pushed);
 }
 
+namespace {
+
+// How long an offered rendezvous waits for its receiver to match before the
+// message is taken back and sent eagerly. A receiver already waiting in a
+// receive matches within a microsecond or two; one that has not posted its
+// receive yet costs the sender this much more than an eager send would.
+constexpr auto kOfferGrace = std::chrono::microseconds(20);
+
+// Whether a blocking send of `bytes` bytes is offered as a rendezvous first
+// (see "Protocol choice" above). Oversubscribed, the receiver is often not
+// running at all and the offer would mostly be taken back.
+bool offered(const State& s, const SendArgs& a, int dest, std::size_t bytes) {
+  return bytes >= s.tune.rndv_min && (a.mode == Mode::standard || a.mode == Mode::ready) && dest != s.rank &&
+         s.single_copy && a.type->contiguous() && !oversubscribed();
+}
+
+// A blocking send offered as a rendezvous, taken back and sent eagerly when
+// the receiver does not match it within kOfferGrace. The request lives on
+// this stack frame until it completes: by the receiver's ack (matched: it
+// read the data), or by its `cancelled` answer (dropped unmatched: nothing
+// of ours is referenced any more). Ring order keeps the message where it
+// was among our messages to that receiver: we send nothing else to it in
+// between (a blocking send), and the eager copy follows the cancel_send.
+int offer_send(State& s, const SendArgs& a) {
+  Request r;
+  fill(&r, a, false);
+  r.offer = true;
+  start_send(s, &r, true);
+  if (!r.complete) {
+    const auto until = std::chrono::steady_clock::now() + kOfferGrace;
+    for (unsigned i = 1; !r.complete; ++i) {
+      progress();
+      if (i % 16 == 0 && std::chrono::steady_clock::now() > until) break;
+    }
+  }
+  if (!r.complete) {
+    cancel(&r);
+    wait_until([&r] { return r.complete; });
+  }
+  if (!r.cancelled) return MPI_SUCCESS;
+  core::count(core::Counter::rndv_taken_back);
+  Request e;
+  fill(&e, a, false);
+  start_send(s, &e, false);  // traced once, when offered
+  if (!e.complete) wait_until([&e] { return e.complete; });
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
 int send(const SendArgs& a) {
   State& s = state();
   if (a.dest == MPI_PROC_NULL) return MPI_SUCCESS;
   if (a.mode == Mode::buffered) return bsend_start(s, a, world_of(a));
   const std::size_t bytes = static_cast<std::size_t>(a.count) * a.type->size;
   if (a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
-    const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     const int dest = a.route.peer_world[a.dest];
+    if (__builtin_expect(bytes >= s.tune.rndv_min, 0) && offered(s, a, dest, bytes)) return offer_send(s, a);
+    const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     if (eager_now(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
   }
   Request r;
   fill(&r, a, false);
-  start_send(s, &r);
+  start_send(s, &r, true);
   if (!r.complete) wait_until([&r] { return r.complete; });
   return MPI_SUCCESS;
 }
@@ -236,7 +306,7 @@ int isend(const SendArgs& a, MPI_Request* request) {
   Request* r = new_request(s, false);
   if (!r) return MPI_ERR_INTERN;
   fill(r, a, true);
-  start_send(s, r);
+  start_send(s, r, true);
   *request = s.requests.handle(r);
   return MPI_SUCCESS;
 }
@@ -265,7 +335,7 @@ int start_persistent_send(State& s, Request* r) {
     r->cancelled = false;
     return e;
   }
-  start_send(s, r);
+  start_send(s, r, true);
   return MPI_SUCCESS;
 }
 

@@ -55,6 +55,10 @@ constexpr std::array<Spec, kCount> kTable{{
      "blocking MPI_Scan and MPI_Exscan: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "0",
      "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: 0 by size, 1 shared segment (flat), 2 messages, 3 as 1 (every rank must see the same value)"},
+    // Above kMinEagerLimit only: sends up to it never wait for the receiver's library.
+    {Id::rndv_min, "RINGMPI_RNDV_MIN", kMinEagerLimit + 1, kNoMax, false, "65536",
+     "from this size (bytes) up to the eager limit, a blocking send first offers the receiver a single copy "
+     "(rendezvous) and sends eagerly if it does not match at once; above the eager limit the rendezvous is the rule"},
 }};
 
 constexpr bool table_in_order() {

@@ -50,8 +50,9 @@ enum class Id : int {
   coll_reduce_scatter,
   coll_scan,
   coll_neighbor,
+  rndv_min,  // issue 36: mid-size blocking sends offered as rendezvous first (p2p/send.cpp)
 };
-inline constexpr int kCount = 19;
+inline constexpr int kCount = 20;
 
 struct Spec {
   Id id;
