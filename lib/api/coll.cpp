@@ -17,6 +17,7 @@
 // docs/design/collectives.md has the tables and the default choice.
 #include <algorithm>
 #include <climits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,15 @@ bool on_segment(Algo a) { return a == Algo::segment || a == Algo::numa_leaders; 
 
 // What an iseg_* start returned.
 int started(Call& call, int e) { return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail()); }
+
+// The schedule a call of family f chose: run to its end (a blocking call,
+// timed for mpiexec --coll-report) or started.
+int scheduled(Call& call, comm::Comm& c, Family f, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req,
+              Pending chk) {
+  if (req) return dispatch(call, std::move(s), comm, req, std::move(chk));
+  const coll::Timed timed(c, f, Algo::schedule);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
+}
 
 std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
   auto s = coll::make_schedule(c);
@@ -183,7 +193,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
     coll::inter_bcast(*s, *c, buf, root);
   else
     coll::sched_bcast(*s, buf, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::bcast, std::move(s), comm, req, std::move(chk));
 }
 
 // `uniform`: MPI_Gather, where every block has the same size on every rank,
@@ -256,7 +266,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     coll::inter_gatherv(*s, *c, send, recvbuf, recvcounts, displs, rt, root);
   else
     coll::sched_gatherv(*s, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::gather, std::move(s), comm, req, std::move(chk));
 }
 
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -348,7 +358,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     coll::inter_scatterv(*s, *c, sendbuf, sendcounts, displs, st, recv, root);
   else
     coll::sched_scatterv(*s, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::scatter, std::move(s), comm, req, std::move(chk));
 }
 
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
@@ -430,7 +440,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
     coll::inter_allgatherv(*s, *c, send, recvbuf, recvcounts, displs, *rt);
   else
     coll::sched_allgatherv(*s, send, in_place, recvbuf, recvcounts, displs, *rt);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::allgather, std::move(s), comm, req, std::move(chk));
 }
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -529,6 +539,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
     return MPI_SUCCESS;
   }
   const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, st);
+  std::optional<coll::Timed> timed;
+  if (!req) timed.emplace(*c, Family::alltoall, Algo::schedule);
   return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, rt), in_place,
                       schedule_for(*c, {sendtype, recvtype}), req, std::move(chk));
 }
@@ -698,7 +710,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
     coll::inter_reduce(*s, *c, r, mine, recvbuf, root);
   else
     coll::sched_reduce(*s, r, mine, recvbuf, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::reduce, std::move(s), comm, req, std::move(chk));
 }
 
 int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -737,7 +749,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     coll::inter_allreduce(*s, *c, r, mine, recvbuf);
   else
     coll::sched_allreduce(*s, r, mine, recvbuf);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::allreduce, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -792,7 +804,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     coll::inter_reduce_scatter(*s, *c, r, mine, recvbuf, recvcounts);
   else
     coll::sched_reduce_scatter(*s, r, mine, recvbuf, recvcounts);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::reduce_scatter, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -841,7 +853,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   }
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::scan, std::move(s), comm, req, std::move(chk));
 }
 
 // ---- the large-count (_c) forms (MPI-4.1; docs/design/large-counts.md) ----
