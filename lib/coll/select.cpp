@@ -67,10 +67,24 @@ constexpr Row kRows[] = {
     {Family::scan, Algo::schedule, false, true, "nonblocking calls"},
 };
 
+constexpr int kRowCount = static_cast<int>(sizeof kRows / sizeof kRows[0]);
+
+// Row index by family and algorithm (-1: none), built at compile time: the
+// choice looks rows up on every call.
+struct RowIndex {
+  int at[kFamilies][kAlgos];
+  constexpr RowIndex() : at{} {
+    for (auto& f : at)
+      for (int& a : f) a = -1;
+    for (int i = 0; i < kRowCount; ++i)
+      at[static_cast<int>(kRows[i].family)][static_cast<int>(kRows[i].algo)] = i;
+  }
+};
+constexpr RowIndex kIndex;
+
 const Row* find(Family f, Algo a) {
-  for (const Row& r : kRows)
-    if (r.family == f && r.algo == a) return &r;
-  return nullptr;
+  const int i = kIndex.at[static_cast<int>(f)][static_cast<int>(a)];
+  return i < 0 ? nullptr : &kRows[i];
 }
 
 // Why algorithm a cannot run call s of family f, or nullptr when it can.
@@ -259,7 +273,7 @@ Algo algo_by_name(const char* name) {
 }
 
 const Row* rows_begin() { return kRows; }
-const Row* rows_end() { return kRows + sizeof kRows / sizeof kRows[0]; }
+const Row* rows_end() { return kRows + kRowCount; }
 bool has(Family f, Algo a) { return find(f, a) != nullptr; }
 
 bool parse_setting(Family f, const char* text, Setting* out, std::string* why) {
