@@ -43,7 +43,9 @@ const Enum kEnums[kEnumEnd] = {
     {"ringmpi_coll_algorithm",
      {"auto", "segment", "messages", "segment_numa_leaders", "force_local", "force_segment", "force_numa_leaders",
       "force_world_counter", "force_messages", "force_schedule"}},
-    {"ringmpi_coll_neighbor_algorithm", {"auto", "segment", "messages", "segment_same_as_1"}},
+    {"ringmpi_coll_neighbor_algorithm",
+     {"auto", "segment", "messages", "segment_same_as_1", "force_local", "force_segment", "force_numa_leaders",
+      "force_world_counter", "force_messages", "force_schedule"}},
 };
 MPI_T_enum enum_handle(std::uint32_t i) { return core::make_handle(core::Kind::t_enum, i, 0); }
 
@@ -64,8 +66,7 @@ int scope_of(Id id) {
     case Id::split_min:
     case Id::internal_eager_safe:
     case Id::force_copy_fallback:
-    case Id::launcher_poll:
-    case Id::coll_neighbor: return MPI_T_SCOPE_CONSTANT;
+    case Id::launcher_poll: return MPI_T_SCOPE_CONSTANT;
     // The collective algorithm settings: writable, the same on every rank
     // (lib/coll/select.hpp; they take effect at each communicator's next
     // collective, which must come after every rank's write).
@@ -79,6 +80,7 @@ int scope_of(Id id) {
     case Id::coll_allreduce:
     case Id::coll_reduce_scatter:
     case Id::coll_scan:
+    case Id::coll_neighbor:
     case Id::coll_pair_bcast:
     case Id::coll_pair_scatter:
     case Id::coll_pair_max:
@@ -286,7 +288,7 @@ std::uint64_t cvar_value(int index) {
   }
   // The collective settings as they are now (coll/select.hpp): an MPI_T
   // write changes them.
-  if (id >= Id::coll_barrier && id <= Id::coll_scan) {
+  if (id >= Id::coll_barrier && id <= Id::coll_neighbor) {
     const coll::Setting set =
         coll::setting(static_cast<coll::Family>(static_cast<int>(id) - static_cast<int>(Id::coll_barrier)));
     return set.forced == coll::Algo::none ? static_cast<std::uint64_t>(set.mode)
@@ -314,7 +316,7 @@ std::uint64_t pvar_value(int index) {
 int cvar_write(int index, const void* buf) {
   const Cvar& v = cvar(index);
   if (v.scope != MPI_T_SCOPE_ALL_EQ) return MPI_T_ERR_CVAR_SET_NEVER;
-  if (v.id >= Id::coll_barrier && v.id <= Id::coll_scan) {
+  if (v.id >= Id::coll_barrier && v.id <= Id::coll_neighbor) {
     int value;
     std::memcpy(&value, buf, sizeof value);
     const auto f =

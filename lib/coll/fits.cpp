@@ -32,6 +32,11 @@ void allgather_fits(const Segment* seg, const int* counts, const dtype::Datatype
   s->fits = seg::allgather_applies(*seg, counts, rtype, &any_large, s->nonblocking);
 }
 
+void neighbor_fits(const Segment* seg, int max_outdegree, bool gather, Shape* s) {
+  if (!seg) return;
+  s->fits = seg::neighbor_fits(*seg, max_outdegree, gather);
+}
+
 void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void* mine, const void* result, Shape* s) {
   if (!seg) return;
   const bool rooted_or_all = f == Family::reduce || f == Family::allreduce;

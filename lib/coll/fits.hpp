@@ -24,5 +24,7 @@ void allgather_fits(const Segment* seg, const int* counts, const dtype::Datatype
 // chunks); nonblocking ones also depend on in place (mine == result),
 // which each rank decides for itself (docs/design/collectives.md).
 void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void* mine, const void* result, Shape* s);
+// Neighbourhood exchanges: single copy and the topology's widest table.
+void neighbor_fits(const Segment* seg, int max_outdegree, bool gather, Shape* s);
 
 }  // namespace ringmpi::coll

@@ -26,21 +26,13 @@
 
 namespace ringmpi::coll {
 
-// The segment to run collective `family` (one of tunables::Id::coll_*) on,
-// or nullptr for the message-passing algorithms: RINGMPI_COLL_* forces
-// either; by default the segment is used whenever c has one (the figures
-// behind that choice: docs/design/collectives.md).
-Segment* segment_for(comm::Comm& c, tunables::Id family);
 // The mode the segment algorithms read of RINGMPI_COLL_<family>
 // (coll/select.hpp effective_mode: 1 no NUMA leaders, 3 NUMA leaders).
 int family_mode(tunables::Id family);
 
-// Nonblocking collectives on the segment (coll/seg_nonblocking.cpp): the
-// segment when c has one attached already and the family is not forced to
-// messages (nor under mpiexec --check), else nullptr. The iseg_* functions
-// (but iseg_neighbor) run calls chosen for them (coll/select.hpp) and
-// return the start's error class.
-std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family);
+// Nonblocking collectives on the segment (coll/seg_nonblocking.cpp), on a
+// segment attached already: they run calls chosen for them
+// (coll/select.hpp) and return the start's error class.
 int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request);
 int iseg_bcast(const std::shared_ptr<Segment>& s, const Typed& buf, MPI_Datatype type, int root, MPI_Comm comm,
                MPI_Request* request);
@@ -107,13 +99,12 @@ struct NeighborArgs {
   const std::vector<int>* recv_order;
   bool gather;
 };
-// `max_outdegree`: the topology's largest out-degree (-1: unknown, then
-// the segment does not apply).
-bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a);
-// The nonblocking form: -1 when it does not apply (nothing done, `keep`
-// untouched), else the start's error class; what `keep` holds (the lists,
-// derived datatypes) then lives until the operation completes.
-int iseg_neighbor(const std::shared_ptr<Segment>& s, int max_outdegree, const NeighborArgs& a,
+// Where the choice (coll/fits.hpp neighbor_fits) put it: single copy, and
+// the topology's widest table fits a slot region.
+void seg_neighbor(Segment& s, const NeighborArgs& a);
+// The nonblocking form: the start's error class; what `keep` holds (the
+// lists, derived datatypes) then lives until the operation completes.
+int iseg_neighbor(const std::shared_ptr<Segment>& s, const NeighborArgs& a,
                   std::vector<std::shared_ptr<const void>>& keep, MPI_Comm comm, MPI_Request* request);
 // The same on a communicator of one rank, where every neighbour is this
 // rank or MPI_PROC_NULL: each receive block is copied from the send block

@@ -15,5 +15,9 @@ bool reducible(const Segment& s, const Reduction& r, bool chunked);
 // published by address or in a slot region; by address depends on in place
 // (mine == result).
 bool ivector_fits(const Segment& s, const Reduction& r, const void* mine, const void* result, bool fold);
+// A neighbourhood exchange (seg_neighbor.cpp): single copy, and the
+// topology's widest table (max_outdegree, -1 unknown; one entry for an
+// allgather) fits a slot region with room to spare.
+bool neighbor_fits(const Segment& s, int max_outdegree, bool gather);
 
 }  // namespace ringmpi::coll::seg

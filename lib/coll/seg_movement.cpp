@@ -439,21 +439,8 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
 }
 
 int family_mode(tunables::Id family) {
-  if (family >= tunables::Id::coll_barrier && family <= tunables::Id::coll_scan)
-    return mode_now(static_cast<Family>(static_cast<int>(family) - static_cast<int>(tunables::Id::coll_barrier)));
-  static const int neighbor = static_cast<int>(tunables::value(tunables::Id::coll_neighbor, 0));
-  return neighbor;
+  return mode_now(static_cast<Family>(static_cast<int>(family) - static_cast<int>(tunables::Id::coll_barrier)));
 }
 
-Segment* segment_for(comm::Comm& c, tunables::Id id) {
-  if (c.inter || c.size() < 2) return nullptr;
-  if (family_mode(id) == 2) {
-    core::count(core::Counter::coll_messages);
-    return nullptr;
-  }
-  Segment* s = segment(c);
-  if (!s) core::count(core::Counter::coll_messages);
-  return s;
-}
 
 }  // namespace ringmpi::coll

@@ -155,10 +155,6 @@ bool seg::ivector_fits(const Segment& s, const Reduction& r, const void* mine, c
   return vector_fits(s, m, vector_by_address(s, m, mine, result));
 }
 
-std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family) {
-  if (c.inter || !c.coll.segment || core::rt().check_mode || family_mode(family) == 2) return nullptr;
-  return c.coll.segment;
-}
 
 int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request) {
   core::count(core::Counter::seg_barrier);

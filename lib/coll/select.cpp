@@ -10,7 +10,8 @@ namespace ringmpi::coll {
 namespace {
 
 constexpr const char* kFamilyNames[kFamilies] = {"barrier",   "bcast",  "scatter",   "gather",         "allgather",
-                                                 "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan"};
+                                                 "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan",
+                                                 "neighbor"};
 constexpr const char* kAlgoNames[kAlgos] = {"none",          "local",    "segment", "numa_leaders",
                                             "world_counter", "messages", "schedule"};
 
@@ -65,6 +66,10 @@ constexpr Row kRows[] = {
     {Family::scan, Algo::segment, true, true, "contiguous datatypes that fit (or single copy)"},
     {Family::scan, Algo::messages, true, false, "blocking calls"},
     {Family::scan, Algo::schedule, false, true, "nonblocking calls"},
+
+    {Family::neighbor, Algo::local, true, false, "a communicator of one rank: each block copied"},
+    {Family::neighbor, Algo::segment, true, true, "single copy, the topology's widest table fits a slot region"},
+    {Family::neighbor, Algo::schedule, true, true, "any call (messages to and from the neighbours)"},
 };
 
 constexpr int kRowCount = static_cast<int>(sizeof kRows / sizeof kRows[0]);
@@ -183,7 +188,8 @@ Algo messages_or_schedule(Family f, const Thresholds& t, const Shape& s) {
 }
 
 Algo auto_choice(Family f, int mode, const Thresholds& t, const Shape& s) {
-  if (f == Family::barrier && !s.nonblocking && !s.inter && s.np == 1) return Algo::local;
+  if ((f == Family::barrier || f == Family::neighbor) && !s.nonblocking && !s.inter && s.np == 1) return Algo::local;
+  if (f == Family::neighbor) return mode != 2 && !cannot(f, Algo::segment, s) ? Algo::segment : Algo::schedule;
   if (s.inter) return f == Family::barrier && !s.nonblocking ? Algo::messages : Algo::schedule;
   if (s.nonblocking) return mode != 2 && !cannot(f, Algo::segment, s) ? Algo::segment : Algo::schedule;
   bool segment = mode != 2 && !cannot(f, Algo::segment, s);
@@ -262,7 +268,7 @@ const char* algo_name(Algo a) { return kAlgoNames[static_cast<std::size_t>(a)]; 
 tunables::Id family_tunable(Family f) {
   return static_cast<tunables::Id>(static_cast<int>(tunables::Id::coll_barrier) + static_cast<int>(f));
 }
-static_assert(static_cast<int>(tunables::Id::coll_scan) - static_cast<int>(tunables::Id::coll_barrier) + 1 ==
+static_assert(static_cast<int>(tunables::Id::coll_neighbor) - static_cast<int>(tunables::Id::coll_barrier) + 1 ==
                   kFamilies,
               "the RINGMPI_COLL_<FAMILY> tunables follow Family's order");
 

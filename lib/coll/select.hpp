@@ -39,13 +39,14 @@ enum class Family : std::uint8_t {
   allreduce,
   reduce_scatter,
   scan,
+  neighbor,  // MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w), blocking and nonblocking
 };
-inline constexpr int kFamilies = 10;
+inline constexpr int kFamilies = 11;
 
 // Every algorithm of every family (a family's table says which are its own).
 enum class Algo : std::uint8_t {
   none,           // no choice (a forced name that cannot run the call)
-  local,          // one rank: nothing to meet (MPI_Barrier on a communicator of one)
+  local,          // one rank: nothing to meet (MPI_Barrier, or a neighbourhood exchange by copies, on one rank)
   segment,        // the flat shared-segment algorithm (coll/seg_*.cpp): slot regions or single copy by size
   numa_leaders,   // the segment with one leader per NUMA node (coll/seg_numa.cpp)
   world_counter,  // MPI_Barrier on MPI_COMM_WORLD: a counter in the arena (coll/barrier.cpp)

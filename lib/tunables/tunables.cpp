@@ -53,8 +53,8 @@ constexpr std::array<Spec, kCount> kTable{{
      "blocking MPI_Reduce_scatter(_block): an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_scan, "RINGMPI_COLL_SCAN", 0, 3, false, "auto",
      "blocking MPI_Scan and MPI_Exscan: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "0",
-     "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: 0 by size, 1 shared segment (flat), 2 messages, 3 as 1 (every rank must see the same value)"},
+    {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "auto",
+     "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: an algorithm name (local, segment, schedule) forces it, 0 or auto chooses, 1 prefers the shared segment, 2 messages, 3 as 1 (every rank must see the same value)"},
     {Id::coll_pair_bcast, "RINGMPI_COLL_PAIR_BCAST", 0, kNoMax, false, "16384",
      "two ranks with a core each broadcast messages below this size (bytes) over messages, not the segment (every rank must see the same value)"},
     {Id::coll_pair_scatter, "RINGMPI_COLL_PAIR_SCATTER", 0, kNoMax, false, "2048",
@@ -80,6 +80,7 @@ const char* family_words(Id id) {
     case Id::coll_alltoall:
     case Id::coll_reduce_scatter:
     case Id::coll_scan: return "auto segment messages schedule";
+    case Id::coll_neighbor: return "auto local segment schedule";
     default: return "";
   }
 }

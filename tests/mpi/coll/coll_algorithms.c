@@ -14,8 +14,9 @@
  *   - the algorithms that must run a call did: messages every blocking
  *     intracommunicator call, schedule every call of its rows, segment
  *     every small contiguous call on two ranks or more, local and
- *     world_counter the barriers they are for; numa_leaders where the
- *     ranks span NUMA nodes (EXPECT_NUMA: the NUMA_LAYOUT variant).
+ *     world_counter the barriers (and neighbourhood exchanges, on periodic
+ *     rings) they are for; numa_leaders where the ranks span NUMA nodes
+ *     (the NUMA_LAYOUT variant).
  * A name that is not in a family's table is refused by MPI_T_cvar_write. */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -25,9 +26,10 @@
 
 #include "../check.h"
 
-enum { kFamilies = 10, kAlgos = 6 };
+enum { kFamilies = 11, kAlgos = 6 };
 static const char* kFamily[kFamilies] = {"barrier",   "bcast",  "scatter",   "gather",         "allgather",
-                                         "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan"};
+                                         "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan",
+                                         "neighbor"};
 static const char* kAlgo[kAlgos] = {"local", "segment", "numa_leaders", "world_counter", "messages", "schedule"};
 
 static int me, np;
@@ -168,8 +170,9 @@ static int run(MPI_Comm comm, int f, int count, int stride, int nonblocking, int
   }
   const int tc = stride == 2 ? 1 : count; /* elements of t per block */
   const size_t span = (size_t)count * (size_t)stride;
-  int* a = calloc(span * (size_t)np + 1, sizeof(int));
-  int* b = calloc(span * (size_t)np + 1, sizeof(int));
+  /* np blocks, or two (a neighbourhood exchange on a ring of one or two ranks) */
+  int* a = calloc(span * (size_t)(np + 2) + 1, sizeof(int));
+  int* b = calloc(span * (size_t)(np + 2) + 1, sizeof(int));
   int* counts = malloc(sizeof(int) * (size_t)np);
   int* displs = malloc(sizeof(int) * (size_t)np);
   for (int r = 0; r < np; ++r) counts[r] = tc;
@@ -231,6 +234,9 @@ static int run(MPI_Comm comm, int f, int count, int stride, int nonblocking, int
                                root, comm, rq));
       else if (f == 7)
         rc = START(MPI_Allreduce(send, recv, tc, t, MPI_SUM, comm), MPI_Iallreduce(send, recv, tc, t, MPI_SUM, comm, rq));
+      else if (f == 10) /* a periodic ring: the left neighbour's block, then the right one's */
+        rc = START(MPI_Neighbor_allgather(a, tc, t, b, tc, t, comm),
+                   MPI_Ineighbor_allgather(a, tc, t, b, tc, t, comm, rq));
       else if (f == 8) {
         /* count ints in all, split across the ranks (contiguous only) */
         rc = START(MPI_Reduce_scatter_block(a, b, count / np, MPI_INT, MPI_SUM, comm),
@@ -288,6 +294,12 @@ static int run(MPI_Comm comm, int f, int count, int stride, int nonblocking, int
           CHECK(b[i] == sum_ranks * 1000 + np * (at % 997));
         }
         break;
+      case 10:
+        for (size_t i = 0; i < span; i += (size_t)stride) {
+          CHECK(b[i] == value((me + np - 1) % np, (int)i));
+          CHECK(b[span + i] == value((me + 1) % np, (int)i));
+        }
+        break;
       case 9: {
         const int* res = in_place ? a : b;
         const int upto = me * (me + 1) / 2;
@@ -310,6 +322,7 @@ static int must_run(MPI_Comm comm, int f, int a, int count, int stride, int nonb
   const char* name = kAlgo[a];
   if (strcmp(name, "schedule") == 0) return f == 0 || f == 9 ? nonblocking : 1;
   if (strcmp(name, "messages") == 0) return !nonblocking;
+  if (strcmp(name, "local") == 0 && f == 10) return np == 1 && !nonblocking;
   if (strcmp(name, "local") == 0) return np == 1 && !nonblocking;
   if (strcmp(name, "world_counter") == 0) return comm == MPI_COMM_WORLD && !nonblocking;
   if (strcmp(name, "segment") == 0) return np >= 2 && stride == 1 && count <= 100;
@@ -387,8 +400,14 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   CHECK_MPI(MPI_T_pvar_session_create(&session));
-  MPI_Comm dup;
+  MPI_Comm dup, ring, dup_ring;
   CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+  /* The neighbourhood family runs on periodic rings (1-D Cartesian). */
+  const int periodic = 1;
+  CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, &periodic, 0, &ring));
+  CHECK_MPI(MPI_Cart_create(dup, 1, &np, &periodic, 0, &dup_ring));
+  MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(dup_ring, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(dup, MPI_ERRORS_RETURN);
   const int counts[] = {0, 1, 100, 3000, 20000};
@@ -412,10 +431,13 @@ int main(int argc, char** argv) {
        * segment barrier's kind: segment or numa_leaders), WORLD and the dup
        * made at the start, which keep theirs. */
       MPI_Comm fresh;
-      CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &fresh));
+      if (f == 10)
+        CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, &np, &periodic, 0, &fresh));
+      else
+        CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &fresh));
       MPI_Comm_set_errhandler(fresh, MPI_ERRORS_RETURN);
       for (int c = 0; c < 3; ++c) {
-        MPI_Comm comm = c == 2 ? fresh : c ? dup : MPI_COMM_WORLD;
+        MPI_Comm comm = c == 2 ? fresh : f == 10 ? (c ? dup_ring : ring) : c ? dup : MPI_COMM_WORLD;
         for (int k = 0; k < (int)(sizeof counts / sizeof counts[0]); ++k)
           for (int stride = 1; stride <= 2; ++stride)
             for (int nb = 0; nb <= 1; ++nb)
@@ -423,12 +445,13 @@ int main(int argc, char** argv) {
                 const int count = f == 8 ? counts[k] * np : counts[k];
                 if (f == 0 && (k || stride == 2 || ip)) continue; /* a barrier has no data */
                 if (f == 8 && (stride == 2 || ip)) continue;
-                if ((f == 1 || f == 5) && ip) continue;
+                if ((f == 1 || f == 5 || f == 10) && ip) continue; /* no MPI_IN_PLACE there */
                 Counters before;
                 open_counters(comm, f, &before);
                 const int rc = run(comm, f, count, stride, nb, ip);
-                /* Zero-byte calls return before the choice, but the v forms' (scatterv, allgatherv). */
-                const int chosen = count > 0 || f == 0 || f == 2 || f == 4;
+                /* Zero-byte calls return before the choice, but the v forms' (scatterv,
+                 * allgatherv) and the neighbourhood ones. */
+                const int chosen = count > 0 || f == 0 || f == 2 || f == 4 || f == 10;
                 if (rc != MPI_SUCCESS && must_run(comm, f, a, count, stride, nb))
                   fprintf(stderr, "rank %d: %s forced %s refused count %d stride %d nb %d in place %d\n", me,
                           kFamily[f], kAlgo[a], count, stride, nb, ip);
@@ -459,6 +482,8 @@ int main(int argc, char** argv) {
   thresholds();
   CHECK_MPI(MPI_T_pvar_session_free(&session));
   MPI_Comm_free(&dup);
+  MPI_Comm_free(&ring);
+  MPI_Comm_free(&dup_ring);
   CHECK_MPI(MPI_Finalize());
   CHECK_MPI(MPI_T_finalize());
   if (me == 0) printf("coll_algorithms: ok\n");

@@ -26,14 +26,14 @@ TEST_CASE("one control variable per tunable, in the table's order") {
     CHECK(v.description.find(s.meaning) == 0);
     // Writable (the same on every rank) exactly the collective algorithm
     // settings and thresholds (coll/select.hpp); the others fixed.
-    const bool family = s.id >= tunables::Id::coll_barrier && s.id <= tunables::Id::coll_scan;
+    const bool family = s.id >= tunables::Id::coll_barrier && s.id <= tunables::Id::coll_neighbor;
     const bool threshold = s.id >= tunables::Id::coll_pair_bcast && s.id <= tunables::Id::coll_scan_chain_max;
     CHECK((v.scope == MPI_T_SCOPE_ALL_EQ) == (family || threshold));
     CHECK((v.scope == MPI_T_SCOPE_CONSTANT || v.scope == MPI_T_SCOPE_READONLY || v.scope == MPI_T_SCOPE_ALL_EQ));
     CHECK(v.datatype == (s.max <= static_cast<std::uint64_t>(INT_MAX) ? MPI_INT : MPI_UNSIGNED_LONG_LONG));
     // An enumeration only on MPI_INT variables (§14.3.5), and exactly on the
-    // algorithm variables RINGMPI_COLL_<FAMILY> and RINGMPI_COLL_NEIGHBOR.
-    const bool coll = family || s.id == tunables::Id::coll_neighbor;
+    // algorithm variables RINGMPI_COLL_<FAMILY> (NEIGHBOR included).
+    const bool coll = family;
     CHECK((v.enumtype != MPI_T_ENUM_NULL) == coll);
     if (coll) {
       CHECK(v.datatype == MPI_INT);

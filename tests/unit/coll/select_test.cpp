@@ -20,6 +20,10 @@ namespace {
 // nonblocking one, with the numeric mode of RINGMPI_COLL_<FAMILY>.
 Algo old_ladder(Family f, int mode, const Shape& s) {
   const Thresholds t;
+  if (f == Family::neighbor) {  // api/neighbor.cpp: self on one rank, the segment where it applies, a schedule
+    if (!s.nonblocking && s.np == 1) return Algo::local;
+    return s.segment && mode != 2 && s.fits ? Algo::segment : Algo::schedule;
+  }
   if (s.inter) return f == Family::barrier && !s.nonblocking ? Algo::messages : Algo::schedule;
   if (s.nonblocking) return s.segment && mode != 2 && s.fits ? Algo::segment : Algo::schedule;
   if (f == Family::barrier) {
@@ -71,7 +75,7 @@ Algo old_ladder(Family f, int mode, const Shape& s) {
 
 const Family kAll[] = {Family::barrier, Family::bcast,     Family::scatter,        Family::gather, Family::allgather,
                        Family::alltoall, Family::reduce,   Family::allreduce,      Family::reduce_scatter,
-                       Family::scan};
+                       Family::scan,     Family::neighbor};
 
 }  // namespace
 
@@ -86,7 +90,7 @@ TEST_CASE("the default choice is the old ladder's over a grid of shapes") {
           for (std::size_t bytes : sizes) {
             Shape s;
             s.np = np;
-            s.inter = (bits & 1) && np > 1;
+            s.inter = (bits & 1) && np > 1 && f != Family::neighbor;  // topologies are intracommunicators
             s.nonblocking = bits & 2;
             s.segment = (bits & 4) && np > 1 && !s.inter;
             s.oversubscribed = bits & 8;
