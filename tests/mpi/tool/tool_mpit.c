@@ -281,7 +281,7 @@ static void check_index_and_name_errors(void) {
 }
 
 /* A session on the counter that RINGMPI_COLL_BARRIER=2 makes every MPI_Barrier
- * at np >= 2 increment (lib/coll/seg_movement.cpp, segment_for). */
+ * at np >= 2 increment (lib/coll/plan.cpp, prepare). */
 static void check_pvar_session(int size) {
   int idx = -1, count = 0;
   if (MPI_T_pvar_get_index("coll_messages", MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS) return; /* not ringmpi */
