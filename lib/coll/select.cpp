@@ -92,6 +92,35 @@ const Row* find(Family f, Algo a) {
   return i < 0 ? nullptr : &kRows[i];
 }
 
+// Why a call does not fit the segment (coll/fits.hpp), by family.
+const char* misfit(Family f, bool nonblocking) {
+  switch (f) {
+    case Family::bcast:
+      return nonblocking ? "the call does not fit the segment: the nonblocking form takes messages up to a slot region"
+                         : "the call does not fit the segment: larger than a slot region, and single copy is refused";
+    case Family::scatter:
+    case Family::gather:
+    case Family::alltoall:
+      return "the call does not fit the segment: its table of blocks, or its blocks without single copy, exceed a "
+             "slot region";
+    case Family::allgather:
+      return "the call does not fit the segment: a block larger than a slot region needs single copy, which is refused";
+    case Family::reduce:
+    case Family::allreduce:
+    case Family::reduce_scatter:
+    case Family::scan:
+      return nonblocking ? "the call does not fit the segment: nonblocking reductions take contiguous vectors up to a "
+                           "slot region (reduce, allreduce, reduce_scatter beyond two ranks: up to 2 KiB)"
+                         : "the call does not fit the segment: the datatype is not contiguous, or the vector exceeds a "
+                           "slot region and single copy is refused";
+    case Family::neighbor:
+      return "the call does not fit the segment: it needs single copy and the topology's widest table to fit a slot "
+             "region";
+    case Family::barrier: break;
+  }
+  return "the call does not fit the segment";
+}
+
 // Why algorithm a cannot run call s of family f, or nullptr when it can.
 // Only what it needs to run correctly: the default policy's preferences
 // (thresholds, modes) are in auto_choice.
@@ -117,9 +146,7 @@ const char* cannot(Family f, Algo a, const Shape& s) {
         return s.nonblocking ? "the communicator's segment is not attached (no blocking collective ran on it yet, "
                                "or no segment was free, or mpiexec --check)"
                              : "the communicator has no shared segment (none was free)";
-      if (!s.fits)
-        return "the call does not fit the segment (a non-contiguous reduction, a block too large for a slot region "
-               "without single copy, or a table larger than a slot region)";
+      if (!s.fits) return misfit(f, s.nonblocking);
       if (a == Algo::numa_leaders) {
         if (!s.two_level) return "the members' NUMA nodes are not worth two levels (one node, or one rank a node)";
         if (!s.numa_fits) return "the call is too large for the NUMA-leaders form, or its op does not commute";
