@@ -28,6 +28,7 @@
 #include "shm/spawn_wire.hpp"
 #include "spawn.hpp"
 #include "trace.hpp"
+#include "coll_report.hpp"
 #include "tunables/tunables.hpp"
 
 using namespace ringmpi;
@@ -154,6 +155,20 @@ int main(int argc, char** argv) {
     options.env.emplace_back(shm::kEnvTraceDir, "");  // not inherited from an outer traced job
   }
 
+  // --coll-report: the ranks write their counts at MPI_Finalize into a
+  // private directory (removed on every way out), read after the job.
+  std::optional<TraceDir> coll_dir;
+  if (o.coll_report) {
+    coll_dir.emplace();
+    if (coll_dir->path().empty()) {
+      say(std::string("--coll-report: cannot make a temporary directory: ") + std::strerror(errno));
+      return kExitInternal;
+    }
+    options.env.emplace_back(kEnvCollReport, coll_dir->path());
+  } else if (std::getenv(kEnvCollReport)) {
+    options.env.emplace_back(kEnvCollReport, "");  // not inherited from an outer reported job
+  }
+
   Inherited inherited{};
   sigprocmask(SIG_BLOCK, nullptr, &inherited.sigmask);
   sigaction(SIGPIPE, nullptr, &inherited.sigpipe);
@@ -240,6 +255,12 @@ int main(int argc, char** argv) {
       say("--trace: " + why);
       if (status == 0) status = kExitInternal;
     }
+  }
+  if (coll_dir) {
+    int missing = 0;
+    std::string table = coll_report(coll_dir->path(), processes, &missing);
+    std::fputs(table.c_str(), stderr);
+    if (missing) say("--coll-report: " + std::to_string(missing) + " rank(s) wrote no counts (no MPI_Finalize)");
   }
   close(signal_fd);
   if (spawn_fd >= 0) close(spawn_fd);

@@ -16,7 +16,7 @@ constexpr int kMaxRanks = 1 << 20;
 constexpr double kMaxTimeout = 1e7;  // seconds; beyond this the value is surely a typo
 
 enum class Id { nranks, bind, tag, report, verbose, timeout, export_var, genv, noop, help, version, no_deadlock,
-          trace, check, universe };
+          trace, check, universe, coll_report };
 
 // One row per option: the parser reads names, id and values; --help and the
 // man page (option_docs) read names, args and help. A new option is one row
@@ -49,6 +49,10 @@ constexpr Spec kSpecs[] = {
     {"--trace", "FILE", Id::trace, 1,
      "record every MPI call and message of every rank and write them to FILE as Chrome trace-event JSON "
      "(open it in ui.perfetto.dev or chrome://tracing; render it with ringmpi-trace svg|summary FILE)"},
+    {"--coll-report", "", Id::coll_report, 0,
+     "at the end of the run, print on stderr every communicator's collectives: for each family the algorithm "
+     "that ran (docs/guide/collective-algorithms.md), how many calls and the time the slowest rank spent in "
+     "the blocking ones"},
     {"--check", "", Id::check, 0,
      "check arguments across ranks: every collective verifies that all ranks pass the same call, root, op "
      "and type signature (count x datatype), every receive that the message's signature matches its own; the "
@@ -257,6 +261,7 @@ ParseResult parse_options(const std::vector<std::string>& args, const EnvLookup&
         o.trace_path = values[0];
         break;
       case Id::check: o.check = true; break;
+      case Id::coll_report: o.coll_report = true; break;
       case Id::universe: {
         const auto n = parse_long(values[0]);
         if (!n || *n < 1 || *n > kMaxRanks)

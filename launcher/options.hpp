@@ -31,6 +31,7 @@ struct Options {
   double timeout_s = 0;  // 0: no time limit
   bool deadlock_check = true;  // --no-deadlock-check turns it off
   std::string trace_path;  // --trace FILE: Chrome trace-event JSON written there ("" = off)
+  bool coll_report = false;    // --coll-report: the collective algorithms' table after the job
   bool check = false;          // --check: ranks verify arguments across ranks (shm::kFlagCheck)
   int universe_size = 0;       // --universe-size N: MPI_UNIVERSE_SIZE (0: the cores hwloc sees, at least nranks)
   // Variables set in every rank's environment, in command-line order (a later

@@ -1,28 +1,24 @@
 // Collective entry points (MPI-3.1 chapter 5), blocking and nonblocking, on
 // intra- and intercommunicators: argument checks (and mpiexec --check's
-// agreement across ranks, api/coll_check.hpp), then the first of these that
-// takes the call (docs/design/collectives.md):
+// agreement across ranks, api/coll_check.hpp), then
 //   0. a call whose arguments say that no rank moves a byte returns at once
 //      (nothing_moves: zero-byte collectives, not under --check);
-//   1. the communicator's shared segment (coll/seg.hpp): a blocking call on
-//      an intracommunicator that has a segment, unless its family is forced
-//      to messages (RINGMPI_COLL_<family>=2) or the segment algorithm
-//      declines the call (seg_* returns false or -1: two ranks with a core
-//      each and little data, large data without single copy, a reduction on
-//      a non-contiguous type); a nonblocking call once the segment is
-//      attached, in the forms that have a segment algorithm (iseg_*, which
-//      return kNotHere otherwise);
-//   2. a blocking call on an intracommunicator that the segment did not
-//      take runs the message code of lib/coll (movement.cpp, reduction.cpp),
-//      which also serves communicators without a segment;
-//   3. everything else (the other nonblocking calls, all intercommunicator
-//      forms, Alltoallw, and the blocking calls of step 2 whose size every
-//      rank knows to be large: coll::fan_out_scheduled, reduce_by_blocks) is
-//      built as a schedule (coll/scheduled.hpp) and run to its end or started.
+//   1. else the call describes its shape (coll/select.hpp Shape: np, bytes,
+//      whether it fits the shared segment, coll/fits.hpp) and its
+//      communicator's plan chooses the algorithm from the family's table
+//      (coll/plan.hpp select: the forced one, or the default choice; an
+//      algorithm forced by RINGMPI_COLL_<FAMILY> that cannot run the call
+//      fails it, naming why), counted per communicator and algorithm;
+//   2. the chosen algorithm runs: the shared segment (coll/seg.hpp, iseg_*
+//      for nonblocking calls), the message code of lib/coll (movement.cpp,
+//      reduction.cpp), or a schedule (coll/scheduled.hpp), run to its end or
+//      started. Alltoallw and the _c v/w forms always run as a schedule.
 // MPI_Barrier's blocking form is in api/comm_basic.cpp (coll/barrier.hpp).
+// docs/design/collectives.md has the tables and the default choice.
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +27,9 @@
 #include "api/coll_check.hpp"
 #include "api/coll_forms.hpp"
 #include "api/large_count.hpp"
+#include "coll/fits.hpp"
 #include "coll/movement.hpp"
+#include "coll/plan.hpp"
 #include "coll/seg.hpp"
 #include "dtype/construct.hpp"
 #include "dtype/op.hpp"
@@ -43,25 +41,40 @@ using ringmpi::coll::Typed;
 
 namespace {
 
+using coll::Algo;
 using coll::Block;
+using coll::Family;
 using Rule = CollArgs::Rule;
-using Family = tunables::Id;
 
-// The shared segment for a blocking collective on an intracommunicator, or nullptr.
-coll::Segment* segment_for(comm::Comm& c, MPI_Request* req, Family family) {
-  if (req || c.inter) return nullptr;
-  return coll::segment_for(c, family);
+// The start of one call: its shape (the caller fills the call's own
+// fields, then calls choose()), and the segment it may use.
+struct Start {
+  coll::Shape shape;
+  coll::Segment* seg;
+  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape); }
+};
+
+// The algorithm c's plan chooses for the call (counted), or the call's
+// failure naming why a forced one cannot run it.
+int choose(Call& call, comm::Comm& c, Family f, const Start& st, Algo* a) {
+  std::string why;
+  if (int e = coll::select(c, f, st.shape, a, &why)) return call.fail(e, "%s", why.c_str());
+  return MPI_SUCCESS;
 }
 
-// The segment for a nonblocking one (already attached), or nullptr.
-std::shared_ptr<coll::Segment> nb_segment_for(comm::Comm& c, MPI_Request* req, Family family) {
-  if (!req) return nullptr;
-  return coll::nonblocking_segment(c, family);
-}
+bool on_segment(Algo a) { return a == Algo::segment || a == Algo::numa_leaders; }
 
-// What an iseg_* start returned: -1 (not applicable, go on), or the result.
-constexpr int kNotHere = -1;
+// What an iseg_* start returned.
 int started(Call& call, int e) { return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail()); }
+
+// The schedule a call of family f chose: run to its end (a blocking call,
+// timed for mpiexec --coll-report) or started.
+int scheduled(Call& call, comm::Comm& c, Family f, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req,
+              Pending chk) {
+  if (req) return dispatch(call, std::move(s), comm, req, std::move(chk));
+  const coll::Timed timed(c, f, Algo::schedule);
+  return dispatch(call, std::move(s), comm, req, std::move(chk));
+}
 
 std::unique_ptr<coll::Schedule> schedule_for(comm::Comm& c, std::initializer_list<MPI_Datatype> types) {
   auto s = coll::make_schedule(c);
@@ -150,7 +163,11 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   if (int e = coll_comm(call, comm, &c)) return e;
   note(comm, -1, 0, MPI_DATATYPE_NULL);
   Pending chk = agree(call, *c, comm, {}, req);
-  if (auto seg = nb_segment_for(*c, req, Family::coll_barrier)) return started(call, coll::iseg_barrier(seg, comm, req));
+  Start go(*c, Family::barrier, req);
+  coll::barrier_fits(go.seg, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::barrier, go, &a)) return e;
+  if (on_segment(a)) return started(call, coll::iseg_barrier(c->coll.segment, comm, req));
   auto s = coll::make_schedule(*c);
   coll::sched_barrier(*s);
   return dispatch(call, std::move(s), comm, req, std::move(chk));
@@ -168,11 +185,19 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   Pending chk =
       agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_bcast))
-    if (coll::seg_bcast(*seg, buf, root)) return MPI_SUCCESS;
-  if (auto seg = nb_segment_for(*c, req, Family::coll_bcast))
-    if (int e = coll::iseg_bcast(seg, buf, datatype, root, comm, req); e != kNotHere) return started(call, e);
-  if (!c->inter && !req) {
+  Start go(*c, Family::bcast, req);
+  if (t) go.shape.bytes = go.shape.pair_bytes = buf.bytes();
+  coll::bcast_fits(go.seg, go.shape.bytes, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::bcast, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req) return started(call, coll::iseg_bcast(c->coll.segment, buf, datatype, root, comm, req));
+    const coll::Timed timed(*c, Family::bcast, a);
+    coll::seg_bcast(*go.seg, buf, root);
+    return MPI_SUCCESS;
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::bcast, a);
     coll::bcast(*c, buf, root);
     return MPI_SUCCESS;
   }
@@ -181,7 +206,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
     coll::inter_bcast(*s, *c, buf, root);
   else
     coll::sched_bcast(*s, buf, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::bcast, std::move(s), comm, req, std::move(chk));
 }
 
 // `uniform`: MPI_Gather, where every block has the same size on every rank,
@@ -224,16 +249,28 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_gather))
-    if (coll::seg_gatherv(*seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root,
-                          uniform ? static_cast<long long>(block()) : -1))
-      return MPI_SUCCESS;
-  if (auto seg = nb_segment_for(*c, req, Family::coll_gather))
-    if (int e = coll::iseg_gatherv(seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, recvtype, root,
-                                   uniform ? static_cast<long long>(block()) : -1, comm, req);
-        e != kNotHere)
-      return started(call, e);
-  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
+  Start go(*c, Family::gather, req);
+  const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
+  if (!c->inter) {
+    go.shape.uniform = uniform;
+    go.shape.bytes = uniform ? block() : 0;
+    // Two ranks: the root knows the moving block from its counts, the
+    // other rank from its own send, so MPI_Gatherv decides as MPI_Gather.
+    if (c->size() == 2) go.shape.pair_bytes = root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes();
+  }
+  coll::table_fits(go.seg, Family::gather, known, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::gather, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req)
+      return started(call, coll::iseg_gatherv(c->coll.segment, send, in_place, recvbuf, recvcounts, displs,
+                                              rt ? *rt : *st, recvtype, root, comm, req));
+    const coll::Timed timed(*c, Family::gather, a);
+    coll::seg_gatherv(*go.seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root, known);
+    return MPI_SUCCESS;
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::gather, a);
     coll::gatherv(*c, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
     return MPI_SUCCESS;
   }
@@ -242,7 +279,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     coll::inter_gatherv(*s, *c, send, recvbuf, recvcounts, displs, rt, root);
   else
     coll::sched_gatherv(*s, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::gather, std::move(s), comm, req, std::move(chk));
 }
 
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -306,16 +343,28 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
                       req);
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_scatter))
-    if (coll::seg_scatterv(*seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root,
-                           uniform ? static_cast<long long>(block()) : -1))
-      return MPI_SUCCESS;
-  if (auto seg = nb_segment_for(*c, req, Family::coll_scatter))
-    if (int e = coll::iseg_scatterv(seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, recvtype, in_place, root,
-                                    uniform ? static_cast<long long>(block()) : -1, comm, req);
-        e != kNotHere)
-      return started(call, e);
-  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(block()))) {
+  Start go(*c, Family::scatter, req);
+  const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
+  if (!c->inter) {
+    go.shape.uniform = uniform;
+    go.shape.bytes = uniform ? block() : 0;
+    // Two ranks: the root knows the moving block from its counts, the
+    // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter.
+    if (c->size() == 2) go.shape.pair_bytes = root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes();
+  }
+  coll::table_fits(go.seg, Family::scatter, known, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::scatter, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req)
+      return started(call, coll::iseg_scatterv(c->coll.segment, sendbuf, sendcounts, displs, st ? *st : *rt, recv,
+                                               recvtype, in_place, root, comm, req));
+    const coll::Timed timed(*c, Family::scatter, a);
+    coll::seg_scatterv(*go.seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root, known);
+    return MPI_SUCCESS;
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::scatter, a);
     coll::scatterv(*c, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
     return MPI_SUCCESS;
   }
@@ -324,7 +373,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     coll::inter_scatterv(*s, *c, sendbuf, sendcounts, displs, st, recv, root);
   else
     coll::sched_scatterv(*s, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::scatter, std::move(s), comm, req, std::move(chk));
 }
 
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
@@ -379,13 +428,27 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
                        .in_place = in_place},
                       req);
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_allgather))
-    if (coll::seg_allgatherv(*seg, send, in_place, recvbuf, recvcounts, displs, *rt)) return MPI_SUCCESS;
-  if (auto seg = nb_segment_for(*c, req, Family::coll_allgather))
-    if (int e = coll::iseg_allgatherv(seg, send, in_place, recvbuf, recvcounts, displs, *rt, recvtype, comm, req);
-        e != kNotHere)
-      return started(call, e);
-  if (!c->inter && !req && !coll::allgather_direct(c->size(), recvcounts, *rt)) {
+  Start go(*c, Family::allgather, req);
+  if (!c->inter) {
+    std::size_t total = 0;  // every rank knows every count
+    for (int j = 0; j < c->size(); ++j) total += std::size_t(recvcounts[j]) * rt->size;
+    go.shape.bytes = total;
+    go.shape.pair_bytes = total / 2;
+    go.shape.uniform = uniform;
+    coll::allgather_fits(go.seg, recvcounts, *rt, &go.shape);
+  }
+  Algo a;
+  if (int e = choose(call, *c, Family::allgather, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req)
+      return started(call, coll::iseg_allgatherv(c->coll.segment, send, in_place, recvbuf, recvcounts, displs, *rt,
+                                                 recvtype, comm, req));
+    const coll::Timed timed(*c, Family::allgather, a);
+    coll::seg_allgatherv(*go.seg, send, in_place, recvbuf, recvcounts, displs, *rt);
+    return MPI_SUCCESS;
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::allgather, a);
     coll::allgatherv(*c, send, in_place, recvbuf, recvcounts, displs, *rt);
     return MPI_SUCCESS;
   }
@@ -394,7 +457,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
     coll::inter_allgatherv(*s, *c, send, recvbuf, recvcounts, displs, *rt);
   else
     coll::sched_allgatherv(*s, send, in_place, recvbuf, recvcounts, displs, *rt);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::allgather, std::move(s), comm, req, std::move(chk));
 }
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -472,20 +535,31 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .in_place = in_place},
                       req);
   const long long block = uniform && n > 0 ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1;
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_alltoall))
-    if (coll::seg_alltoallv(*seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
-                            in_place, block))
-      return MPI_SUCCESS;
-  if (auto seg = nb_segment_for(*c, req, Family::coll_alltoall))
-    if (int e = coll::iseg_alltoallv(seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls,
-                                     *rt, recvtype, in_place, block, comm, req);
-        e != kNotHere)
-      return started(call, e);
-  if (!c->inter && !req && !(uniform && coll::fan_out_scheduled(std::size_t(recvcounts[0]) * rt->size))) {
+  Start go(*c, Family::alltoall, req);
+  if (!c->inter) {
+    go.shape.uniform = uniform;
+    go.shape.bytes = go.shape.pair_bytes = block >= 0 ? static_cast<std::size_t>(block) : 0;
+  }
+  coll::table_fits(go.seg, Family::alltoall, block, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::alltoall, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req)
+      return started(call, coll::iseg_alltoallv(c->coll.segment, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf,
+                                                recvcounts, rdispls, *rt, recvtype, in_place, comm, req));
+    const coll::Timed timed(*c, Family::alltoall, a);
+    coll::seg_alltoallv(*go.seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
+                        in_place, block);
+    return MPI_SUCCESS;
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::alltoall, a);
     coll::alltoallv(*c, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt, in_place);
     return MPI_SUCCESS;
   }
   const std::vector<Block> sends = in_place ? std::vector<Block>{} : blocks(n, sendcounts, sdispls, st);
+  std::optional<coll::Timed> timed;
+  if (!req) timed.emplace(*c, Family::alltoall, Algo::schedule);
   return run_alltoall(call, c, comm, sendbuf, sends, recvbuf, blocks(n, recvcounts, rdispls, rt), in_place,
                       schedule_for(*c, {sendtype, recvtype}), req, std::move(chk));
 }
@@ -606,6 +680,12 @@ int reduction_args(Call& call, const void* sendbuf, bool send_significant, void*
   return MPI_SUCCESS;
 }
 
+// A reduction's own fields of its shape.
+void reduction_shape(const coll::Reduction& r, coll::Shape* s) {
+  s->count = r.count;
+  s->bytes = s->pair_bytes = static_cast<std::size_t>(r.count) * r.type->size;
+}
+
 int op_result(Call& call, int err) {
   if (err == MPI_SUCCESS) return MPI_SUCCESS;
   return call.fail(err, "applying the reduction operation failed");
@@ -630,20 +710,28 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce)) {
-    const int e = coll::seg_reduce(*seg, r, mine, recvbuf, root);
-    if (e >= 0) return op_result(call, e);
+  Start go(*c, Family::reduce, req);
+  if (!c->inter) {
+    reduction_shape(r, &go.shape);
+    coll::reduction_fits(go.seg, Family::reduce, r, mine, recvbuf, &go.shape);
   }
-  if (auto seg = nb_segment_for(*c, req, Family::coll_reduce))
-    if (int e = coll::iseg_reduce(seg, r, mine, recvbuf, root, comm, req); e != kNotHere) return started(call, e);
-  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+  Algo a;
+  if (int e = choose(call, *c, Family::reduce, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req) return started(call, coll::iseg_reduce(c->coll.segment, r, mine, recvbuf, root, comm, req));
+    const coll::Timed timed(*c, Family::reduce, a);
+    return op_result(call, coll::seg_reduce(*go.seg, r, mine, recvbuf, root));
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::reduce, a);
     return op_result(call, coll::reduce(*c, r, mine, recvbuf, root));
+  }
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_reduce(*s, *c, r, mine, recvbuf, root);
   else
     coll::sched_reduce(*s, r, mine, recvbuf, root);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::reduce, std::move(s), comm, req, std::move(chk));
 }
 
 int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
@@ -661,20 +749,28 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_allreduce)) {
-    const int e = coll::seg_allreduce(*seg, r, mine, recvbuf);
-    if (e >= 0) return op_result(call, e);
+  Start go(*c, Family::allreduce, req);
+  if (!c->inter) {
+    reduction_shape(r, &go.shape);
+    coll::reduction_fits(go.seg, Family::allreduce, r, mine, recvbuf, &go.shape);
   }
-  if (auto seg = nb_segment_for(*c, req, Family::coll_allreduce))
-    if (int e = coll::iseg_reduce(seg, r, mine, recvbuf, -1, comm, req); e != kNotHere) return started(call, e);
-  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+  Algo a;
+  if (int e = choose(call, *c, Family::allreduce, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req) return started(call, coll::iseg_reduce(c->coll.segment, r, mine, recvbuf, -1, comm, req));
+    const coll::Timed timed(*c, Family::allreduce, a);
+    return op_result(call, coll::seg_allreduce(*go.seg, r, mine, recvbuf));
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::allreduce, a);
     return op_result(call, coll::allreduce(*c, r, mine, recvbuf));
+  }
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_allreduce(*s, *c, r, mine, recvbuf);
   else
     coll::sched_allreduce(*s, r, mine, recvbuf);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::allreduce, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -707,21 +803,29 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
                        .send = {true, static_cast<int>(total), datatype},
                        .recvcounts = recvcounts},
                       req);
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_reduce_scatter)) {
-    const int e = coll::seg_reduce_scatter(*seg, r, mine, recvbuf, recvcounts);
-    if (e >= 0) return op_result(call, e);
+  Start go(*c, Family::reduce_scatter, req);
+  if (!c->inter) {
+    reduction_shape(r, &go.shape);
+    coll::reduction_fits(go.seg, Family::reduce_scatter, r, mine, recvbuf, &go.shape);
   }
-  if (auto seg = nb_segment_for(*c, req, Family::coll_reduce_scatter))
-    if (int e = coll::iseg_reduce_scatter(seg, r, mine, recvbuf, recvcounts, comm, req); e != kNotHere)
-      return started(call, e);
-  if (!c->inter && !req && !coll::reduce_by_blocks(r, c->size()))
+  Algo a;
+  if (int e = choose(call, *c, Family::reduce_scatter, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req)
+      return started(call, coll::iseg_reduce_scatter(c->coll.segment, r, mine, recvbuf, recvcounts, comm, req));
+    const coll::Timed timed(*c, Family::reduce_scatter, a);
+    return op_result(call, coll::seg_reduce_scatter(*go.seg, r, mine, recvbuf, recvcounts));
+  }
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::reduce_scatter, a);
     return op_result(call, coll::reduce_scatter(*c, r, mine, recvbuf, recvcounts));
+  }
   auto s = schedule_for(*c, {datatype});
   if (c->inter)
     coll::inter_reduce_scatter(*s, *c, r, mine, recvbuf, recvcounts);
   else
     coll::sched_reduce_scatter(*s, r, mine, recvbuf, recvcounts);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::reduce_scatter, std::move(s), comm, req, std::move(chk));
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -753,16 +857,24 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
     if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
-  if (coll::Segment* seg = segment_for(*c, req, Family::coll_scan)) {
-    const int e = coll::seg_scan(*seg, r, mine, recvbuf, exclusive);
-    if (e >= 0) return op_result(call, e);
+  Start go(*c, Family::scan, req);
+  reduction_shape(r, &go.shape);
+  go.shape.exclusive = exclusive;
+  coll::reduction_fits(go.seg, Family::scan, r, mine, recvbuf, &go.shape);
+  Algo a;
+  if (int e = choose(call, *c, Family::scan, go, &a)) return e;
+  if (on_segment(a)) {
+    if (req) return started(call, coll::iseg_scan(c->coll.segment, r, mine, recvbuf, exclusive, comm, req));
+    const coll::Timed timed(*c, Family::scan, a);
+    return op_result(call, coll::seg_scan(*go.seg, r, mine, recvbuf, exclusive));
   }
-  if (auto seg = nb_segment_for(*c, req, Family::coll_scan))
-    if (int e = coll::iseg_scan(seg, r, mine, recvbuf, exclusive, comm, req); e != kNotHere) return started(call, e);
-  if (!req) return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
+  if (a == Algo::messages) {
+    const coll::Timed timed(*c, Family::scan, a);
+    return op_result(call, coll::scan(*c, r, mine, recvbuf, exclusive));
+  }
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);
-  return dispatch(call, std::move(s), comm, req, std::move(chk));
+  return scheduled(call, *c, Family::scan, std::move(s), comm, req, std::move(chk));
 }
 
 // ---- the large-count (_c) forms (MPI-4.1; docs/design/large-counts.md) ----

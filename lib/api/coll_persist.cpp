@@ -46,6 +46,7 @@
 #include "api/coll_forms.hpp"
 #include "api/persistent.hpp"
 #include "coll/persistent_plan.hpp"
+#include "coll/plan.hpp"
 #include "coll/seg.hpp"
 #include "core/info.hpp"
 #include "dtype/op.hpp"
@@ -130,14 +131,14 @@ class PersistentColl final : public PersistentOp {
   // attached then, else at the first start that finds it; `op`: a reduction's
   // operation, whose handle each start checks (MPI_ERR_OP once freed, as the
   // nonblocking form would say).
-  using Planner = std::function<std::unique_ptr<coll::Plan>(coll::Segment&)>;
+  using Planner = std::function<std::unique_ptr<coll::PersistentPlan>(coll::Segment&)>;
   void set_planner(MPI_Comm comm, tunables::Id family, Planner planner, MPI_Op op = MPI_OP_NULL) {
     comm_ = comm;
     family_ = family;
     planner_ = std::move(planner);
     op_ = op;
     if (comm::Comm* c = comm::lookup(comm))
-      if (std::shared_ptr<coll::Segment> s = coll::nonblocking_segment(*c, family_)) plan_for(*s);
+      if (std::shared_ptr<coll::Segment> s = coll::persistent_segment(*c, family_)) plan_for(*s);
   }
 
   int start(Call& call) override {
@@ -151,10 +152,11 @@ class PersistentColl final : public PersistentOp {
       // (it attaches at one blocking collective on all of them), and every
       // plan_* decides from what all members know: they all take the plan
       // or all the nonblocking form.
-      if (std::shared_ptr<coll::Segment> s = coll::nonblocking_segment(*c, family_))
-        if (coll::Plan* p = plan_for(*s)) {
+      if (std::shared_ptr<coll::Segment> s = coll::persistent_segment(*c, family_))
+        if (coll::PersistentPlan* p = plan_for(*s)) {
           p->start(std::move(s));
           planned_ = true;
+          coll::count(*c, coll::family_of(family_), coll::Algo::segment);
           return MPI_SUCCESS;
         }
     }
@@ -198,7 +200,7 @@ class PersistentColl final : public PersistentOp {
   }
   // The plan for segment s (made once per segment), or null where the
   // nonblocking form runs instead.
-  coll::Plan* plan_for(coll::Segment& s) {
+  coll::PersistentPlan* plan_for(coll::Segment& s) {
     if (&s != planned_for_) {
       plan_ = planner_(s);
       planned_for_ = &s;
@@ -210,7 +212,7 @@ class PersistentColl final : public PersistentOp {
   tunables::Id family_{};
   Planner planner_;
   MPI_Op op_ = MPI_OP_NULL;
-  std::unique_ptr<coll::Plan> plan_;
+  std::unique_ptr<coll::PersistentPlan> plan_;
   const coll::Segment* planned_for_ = nullptr;  // the segment plan_ was made for (compared, never used)
   bool planned_ = false;                        // the running epoch is plan_'s
   p2p::Request* inner_ = nullptr;  // the running epoch's request (nonblocking form), or null

@@ -49,7 +49,8 @@ int MPI_Barrier(MPI_Comm comm) {
   if (int e = call.comm(comm, "comm", &c)) return e;
   Call::note_args(core::Runtime::CallArgs::Kind::coll, -1, 0, 0, comm, MPI_DATATYPE_NULL);
   api::agree(call, *c, comm, {}, nullptr);
-  coll::barrier(comm, *c);
+  std::string why;
+  if (int e = coll::barrier(comm, *c, &why)) return call.fail(e, "%s", why.c_str());
   return MPI_SUCCESS;
 }
 

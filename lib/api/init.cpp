@@ -17,6 +17,7 @@
 #include "api/call_report.hpp"
 #include "api/call.hpp"
 #include "coll/barrier.hpp"
+#include "coll/plan.hpp"
 #include "coll/segment.hpp"
 #include "comm/comm.hpp"
 #include "comm/dynamic.hpp"
@@ -234,6 +235,7 @@ int MPI_Finalize(void) {
                                                         "close them with MPI_Session_finalize)");
   comm::finalize_hooks();  // MPI_COMM_SELF attributes, first thing (MPI-3.1 §8.7.1)
   rma::delete_window_attributes();
+  ringmpi::coll::write_report();  // mpiexec --coll-report
   p2p::finalize();
   ringmpi::coll::barrier_world();
   r.world_finalized = true;

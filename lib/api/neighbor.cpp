@@ -9,6 +9,8 @@
 
 #include "api/coll_args.hpp"
 #include "api/coll_forms.hpp"
+#include "coll/fits.hpp"
+#include "coll/plan.hpp"
 #include "coll/seg.hpp"
 #include "dtype/construct.hpp"
 #include "dtype/datatype.hpp"
@@ -165,25 +167,36 @@ int neighbor_exchange(Call& call, MPI_Comm comm, const Side& send, const Side& r
                       req);
   const coll::NeighborArgs a{send.buf,    std::move(sends), const_cast<void*>(recv.buf), std::move(recvs),
                              &n.destinations, &n.sources,     &n.recv_order,                gather};
-  if (!req && c->size() == 1) {
+  // The algorithm from the family's table (coll/select.hpp): local on one
+  // rank, the segment, or a schedule.
+  coll::Shape shape;
+  coll::Segment* seg = coll::prepare(*c, coll::Family::neighbor, req != nullptr, false, &shape);
+  coll::neighbor_fits(seg, c->topo->max_outdegree(), gather, &shape);
+  coll::Algo algo;
+  std::string why;
+  if (int e = coll::select(*c, coll::Family::neighbor, shape, &algo, &why)) return call.fail(e, "%s", why.c_str());
+  if (algo == coll::Algo::local) {
+    const coll::Timed timed(*c, coll::Family::neighbor, algo);
     coll::neighbor_self(a);
     return MPI_SUCCESS;
   }
-  const int widest = c->topo->max_outdegree();
-  if (!req)
-    if (coll::Segment* seg = coll::segment_for(*c, tunables::Id::coll_neighbor))
-      if (coll::seg_neighbor(*seg, widest, a)) return MPI_SUCCESS;
-  if (req)
-    if (auto seg = coll::nonblocking_segment(*c, tunables::Id::coll_neighbor)) {
-      kept.push_back(held);  // the lists: the communicator may be freed first
-      const int e = coll::iseg_neighbor(seg, widest, a, kept, comm, req);
-      if (e != -1) return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail());
+  if (algo == coll::Algo::segment) {
+    if (!req) {
+      const coll::Timed timed(*c, coll::Family::neighbor, algo);
+      coll::seg_neighbor(*seg, a);
+      return MPI_SUCCESS;
     }
+    kept.push_back(held);  // the lists: the communicator may be freed first
+    const int e = coll::iseg_neighbor(c->coll.segment, a, kept, comm, req);
+    return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail());
+  }
   // Messages: one schedule (blocking calls run it to its end in the call).
   auto s = coll::make_schedule(*c);
   for (auto& t : kept) s->keep(std::move(t));
   coll::sched_neighbor_alltoallw(*s, send.buf, a.sends, n.destinations, const_cast<void*>(recv.buf), a.recvs,
                                  n.sources, n.recv_order);
+  if (req) return dispatch(call, std::move(s), comm, req, std::move(chk));
+  const coll::Timed timed(*c, coll::Family::neighbor, coll::Algo::schedule);
   return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 

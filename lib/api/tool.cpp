@@ -200,15 +200,19 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf) {
   return MPI_SUCCESS;
 }
 
-// Every value is fixed when the job starts (mpiexec checks them all before
-// it forks; layers read them once): none can be set for the rest of the run
-// (§14.3.6.3: MPI_T_ERR_CVAR_SET_NEVER, not _NOT_NOW, which promises a later time).
+// Every value but the collective algorithm settings is fixed when the job
+// starts (mpiexec checks them all before it forks; layers read them once):
+// those cannot be set for the rest of the run (§14.3.6.3:
+// MPI_T_ERR_CVAR_SET_NEVER, not _NOT_NOW, which promises a later time). The
+// collective settings (scope MPI_T_SCOPE_ALL_EQ) are written through
+// tool::cvar_write (tool_catalogue.cpp).
 int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
   Entry e;
   if (int r = e.initialized()) return r;
-  if (tool::cvar_handles().get(handle) == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+  const tool::CvarHandle* ch = tool::cvar_handles().get(handle);
+  if (ch == nullptr) return MPI_T_ERR_INVALID_HANDLE;
   if (buf == nullptr) return MPI_T_ERR_INVALID;
-  return MPI_T_ERR_CVAR_SET_NEVER;
+  return tool::cvar_write(ch->index, buf);
 }
 
 // ---- categories (§14.3.8) --------------------------------------------------------------

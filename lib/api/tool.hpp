@@ -90,10 +90,19 @@ struct Pvar {
   std::string_view description;
   int verbosity;
   CategoryId category;
+  // MPI_T_BIND_NO_OBJECT, or MPI_T_BIND_MPI_COMM for the collective
+  // algorithm counters (coll/select.hpp): calls of `family` on the
+  // communicator that `algo` ran.
+  int bind;
+  int family;
+  int algo;
 };
 int pvar_count();
 const Pvar& pvar(int index);
-std::uint64_t pvar_value(int index);  // the counter now
+std::uint64_t pvar_value(int index);  // the counter now (a bound one: the process's total)
+// Control variables that MPI_T_cvar_write may set (scope MPI_T_SCOPE_ALL_EQ):
+// MPI_SUCCESS or the MPI_T error class.
+int cvar_write(int index, const void* buf);
 
 struct Enum {
   std::string_view name;

@@ -10,8 +10,12 @@
 // default, so a new tunable or counter that is not placed is a -Wswitch warning
 // (an error in CI).
 #include <climits>
+#include <cstring>
+
+#include <deque>
 
 #include "api/tool.hpp"
+#include "coll/select.hpp"
 #include "core/counters.hpp"
 #include "core/handle.hpp"
 #include "core/runtime.hpp"
@@ -29,16 +33,25 @@ using core::Counter;
 // The values of RINGMPI_COLL_* (tunables.hpp): 0 chooses, 1 the shared
 // segment, 2 messages, 3 the segment with a leader per NUMA node where the
 // family has that form (else as 1).
+// Values from 4 force an algorithm by name (coll/select.hpp Algo: value
+// 3 + its index), as RINGMPI_COLL_<FAMILY>=<name> does; a family takes
+// only the names of its own table.
 enum EnumIndex : std::uint32_t { kCollAlgorithm = 1, kNeighborAlgorithm = 2, kEnumEnd = 3 };
+constexpr int kForcedBase = 3;
 const Enum kEnums[kEnumEnd] = {
     {},
-    {"ringmpi_coll_algorithm", {"auto", "segment", "messages", "segment_numa_leaders"}},
-    {"ringmpi_coll_neighbor_algorithm", {"auto", "segment", "messages", "segment_same_as_1"}},
+    {"ringmpi_coll_algorithm",
+     {"auto", "segment", "messages", "segment_numa_leaders", "force_local", "force_segment", "force_numa_leaders",
+      "force_world_counter", "force_messages", "force_schedule"}},
+    {"ringmpi_coll_neighbor_algorithm",
+     {"auto", "segment", "messages", "segment_same_as_1", "force_local", "force_segment", "force_numa_leaders",
+      "force_world_counter", "force_messages", "force_schedule"}},
 };
 MPI_T_enum enum_handle(std::uint32_t i) { return core::make_handle(core::Kind::t_enum, i, 0); }
 
-// MPI-3.1 Table 14.4. Every value is fixed for the run (mpiexec checked them
-// before the job started; nothing changes them later), so none is writable.
+// MPI-3.1 Table 14.4. Every value but the collective algorithm settings is
+// fixed for the run (mpiexec checked them before the job started; nothing
+// changes them later), so none of those is writable.
 // CONSTANT: the value is the environment's (or the default), the same before
 // MPI_Init, during and after. READONLY ("cannot be written, but can change"):
 // the value in use is settled by MPI_Init from the job's size and the ring's
@@ -54,7 +67,10 @@ int scope_of(Id id) {
     case Id::rndv_min:
     case Id::internal_eager_safe:
     case Id::force_copy_fallback:
-    case Id::launcher_poll:
+    case Id::launcher_poll: return MPI_T_SCOPE_CONSTANT;
+    // The collective algorithm settings: writable, the same on every rank
+    // (lib/coll/select.hpp; they take effect at each communicator's next
+    // collective, which must come after every rank's write).
     case Id::coll_barrier:
     case Id::coll_bcast:
     case Id::coll_scatter:
@@ -65,7 +81,12 @@ int scope_of(Id id) {
     case Id::coll_allreduce:
     case Id::coll_reduce_scatter:
     case Id::coll_scan:
-    case Id::coll_neighbor: return MPI_T_SCOPE_CONSTANT;
+    case Id::coll_neighbor:
+    case Id::coll_pair_bcast:
+    case Id::coll_pair_scatter:
+    case Id::coll_pair_max:
+    case Id::coll_schedule_min:
+    case Id::coll_scan_chain_max: return MPI_T_SCOPE_ALL_EQ;
   }
   return MPI_T_SCOPE_CONSTANT;
 }
@@ -92,6 +113,11 @@ int cvar_verbosity(Id id) {
     case Id::coll_reduce_scatter:
     case Id::coll_scan:
     case Id::coll_neighbor: return MPI_T_VERBOSITY_TUNER_BASIC;
+    case Id::coll_pair_bcast:
+    case Id::coll_pair_scatter:
+    case Id::coll_pair_max:
+    case Id::coll_schedule_min:
+    case Id::coll_scan_chain_max: return MPI_T_VERBOSITY_TUNER_DETAIL;
   }
   return MPI_T_VERBOSITY_TUNER_DETAIL;
 }
@@ -115,7 +141,12 @@ CategoryId cvar_category(Id id) {
     case Id::coll_allreduce:
     case Id::coll_reduce_scatter:
     case Id::coll_scan:
-    case Id::coll_neighbor: return CategoryId::collectives;
+    case Id::coll_neighbor:
+    case Id::coll_pair_bcast:
+    case Id::coll_pair_scatter:
+    case Id::coll_pair_max:
+    case Id::coll_schedule_min:
+    case Id::coll_scan_chain_max: return CategoryId::collectives;
     case Id::yield_us:
     case Id::launcher_poll: return CategoryId::runtime;
   }
@@ -175,7 +206,11 @@ std::vector<Cvar> make_cvars() {
       desc += " Read: the value in use from MPI_Init on; before, the environment's (0: unset, MPI_Init chooses).";
     else
       desc += " Read: the environment's value, else the default.";
-    desc += " Fixed for the run (set it in the environment of mpiexec).";
+    if (scope == MPI_T_SCOPE_ALL_EQ)
+      desc += " Writable, with the same value on every rank (MPI_T_SCOPE_ALL_EQ); takes effect at each "
+              "communicator's next collective.";
+    else
+      desc += " Fixed for the run (set it in the environment of mpiexec).";
     v.push_back({s.id, s.name, std::move(desc), cvar_verbosity(s.id),
                  s.max <= static_cast<std::uint64_t>(INT_MAX) ? MPI_INT : MPI_UNSIGNED_LONG_LONG, cvar_enum(s.id),
                  scope, cvar_category(s.id)});
@@ -192,7 +227,20 @@ std::vector<Pvar> make_pvars() {
   std::vector<Pvar> v;
   for (int i = 0; i < core::kCounters; ++i)
     v.push_back({core::kCounterNames[static_cast<std::size_t>(i)], core::kCounterMeanings[static_cast<std::size_t>(i)],
-                 MPI_T_VERBOSITY_TUNER_DETAIL, pvar_category(static_cast<Counter>(i))});
+                 MPI_T_VERBOSITY_TUNER_DETAIL, pvar_category(static_cast<Counter>(i)), MPI_T_BIND_NO_OBJECT, -1, -1});
+  // One per row of the collective algorithm tables, bound to a
+  // communicator: "coll_<family>_<algorithm>" (MPIX_Query_counter gives the
+  // process's total under the same name).
+  static std::deque<std::string> text;  // the views above point into it
+  for (const coll::Row* r = coll::rows_begin(); r != coll::rows_end(); ++r) {
+    text.push_back(std::string("coll_") + coll::family_name(r->family) + "_" + coll::algo_name(r->algo));
+    const std::string_view name = text.back();
+    text.push_back(std::string("calls of the ") + coll::family_name(r->family) +
+                   " family on this communicator that its algorithm " + coll::algo_name(r->algo) + " ran (" +
+                   r->where + ")");
+    v.push_back({name, text.back(), MPI_T_VERBOSITY_TUNER_BASIC, CategoryId::collectives, MPI_T_BIND_MPI_COMM,
+                 static_cast<int>(r->family), static_cast<int>(r->algo)});
+  }
   return v;
 }
 
@@ -242,6 +290,16 @@ std::uint64_t cvar_value(int index) {
       default: break;
     }
   }
+  // The collective settings as they are now (coll/select.hpp): an MPI_T
+  // write changes them.
+  if (id >= Id::coll_barrier && id <= Id::coll_neighbor) {
+    const coll::Setting set =
+        coll::setting(static_cast<coll::Family>(static_cast<int>(id) - static_cast<int>(Id::coll_barrier)));
+    return set.forced == coll::Algo::none ? static_cast<std::uint64_t>(set.mode)
+                                          : static_cast<std::uint64_t>(kForcedBase + static_cast<int>(set.forced));
+  }
+  for (int i = 0; i < coll::kThresholds; ++i)
+    if (coll::kThresholdIds[static_cast<std::size_t>(i)] == id) return coll::threshold(i);
   // The defaults the library's readers pass to tunables::value.
   switch (id) {
     case Id::split_min: return tunables::value(id, p2p::Tunables{}.split_min);
@@ -253,7 +311,48 @@ std::uint64_t cvar_value(int index) {
 
 int pvar_count() { return static_cast<int>(pvars().size()); }
 const Pvar& pvar(int index) { return pvars()[static_cast<std::size_t>(index)]; }
-std::uint64_t pvar_value(int index) { return core::counter_value(index); }
+std::uint64_t pvar_value(int index) {
+  const Pvar& v = pvar(index);
+  if (v.bind == MPI_T_BIND_MPI_COMM)
+    return coll::total_calls(static_cast<coll::Family>(v.family), static_cast<coll::Algo>(v.algo));
+  return core::counter_value(index);
+}
+
+int cvar_write(int index, const void* buf) {
+  const Cvar& v = cvar(index);
+  if (v.scope != MPI_T_SCOPE_ALL_EQ) return MPI_T_ERR_CVAR_SET_NEVER;
+  if (v.id >= Id::coll_barrier && v.id <= Id::coll_neighbor) {
+    int value;
+    std::memcpy(&value, buf, sizeof value);
+    const auto f =
+        static_cast<coll::Family>(static_cast<int>(v.id) - static_cast<int>(Id::coll_barrier));
+    coll::Setting set;
+    if (value >= 0 && value <= kForcedBase) {
+      set.mode = value;
+    } else {
+      const int a = value - kForcedBase;
+      if (a <= 0 || a >= coll::kAlgos || !coll::has(f, static_cast<coll::Algo>(a))) return MPI_T_ERR_INVALID;
+      set.forced = static_cast<coll::Algo>(a);
+    }
+    coll::set_setting(f, set);
+    return MPI_SUCCESS;
+  }
+  for (int i = 0; i < coll::kThresholds; ++i)
+    if (coll::kThresholdIds[static_cast<std::size_t>(i)] == v.id) {
+      unsigned long long value;
+      if (v.datatype == MPI_INT) {
+        int small;
+        std::memcpy(&small, buf, sizeof small);
+        if (small < 0) return MPI_T_ERR_INVALID;
+        value = static_cast<unsigned long long>(small);
+      } else {
+        std::memcpy(&value, buf, sizeof value);
+      }
+      coll::set_threshold(i, static_cast<std::size_t>(value));
+      return MPI_SUCCESS;
+    }
+  return MPI_T_ERR_CVAR_SET_NEVER;
+}
 
 const Enum* enum_of(MPI_T_enum h) {
   if (!core::handle_is(h, core::Kind::t_enum) || core::handle_gen(h) != 0) return nullptr;

@@ -1,8 +1,10 @@
 // The tool information interface: performance variables, their sessions and
 // handles (MPI-3.1 §14.3.7).
 //
-// Every performance variable is a path counter (core/counters.hpp): class
-// MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG, bound to no object, and
+// Every performance variable is a counter: a path counter (core/counters.hpp),
+// bound to no object, or a collective algorithm's calls on a communicator
+// (coll/plan.hpp), bound to it (MPI_T_BIND_MPI_COMM); class
+// MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG, and
 // - continuous: the library counts all the time; nothing can start or stop
 //   it. MPI_T_pvar_start/stop on its handle are MPI_T_ERR_PVAR_NO_STARTSTOP;
 //   with MPI_T_PVAR_ALL_HANDLES they skip it ("continuous variables ... are
@@ -19,6 +21,8 @@
 #include <memory>
 
 #include "api/tool.hpp"
+#include "coll/plan.hpp"
+#include "comm/comm.hpp"
 #include "core/handle.hpp"
 
 namespace ringmpi::api::tool {
@@ -28,7 +32,17 @@ struct PvarHandle {
   MPI_T_pvar_session session;  // the one it was allocated in
   int index;                   // the variable
   std::uint64_t base;          // the counter at allocation: the starting value 0
+  // A variable bound to a communicator: its plan (kept after the
+  // communicator is freed, so a handle reads its last count).
+  std::shared_ptr<const coll::Plan> plan;
 };
+
+// The counter a handle reads now.
+std::uint64_t current(int index, const std::shared_ptr<const coll::Plan>& plan) {
+  if (!plan) return pvar_value(index);
+  const Pvar& v = pvar(index);
+  return plan->calls[static_cast<std::size_t>(v.family)][static_cast<std::size_t>(v.algo)];
+}
 struct Session {
   std::vector<MPI_T_pvar_handle> handles;
 };
@@ -37,7 +51,7 @@ core::HandleTable<PvarHandle>& pvar_handles() {
   static core::HandleTable<PvarHandle>* t = [] {
     auto* table = new core::HandleTable<PvarHandle>(core::Kind::t_pvar);
     // Index 1 is MPI_T_PVAR_ALL_HANDLES (mpi.h): never a real handle.
-    table->put_predefined(1, std::make_unique<PvarHandle>(PvarHandle{MPI_T_PVAR_SESSION_NULL, -1, 0}));
+    table->put_predefined(1, std::make_unique<PvarHandle>(PvarHandle{MPI_T_PVAR_SESSION_NULL, -1, 0, nullptr}));
     return table;
   }();
   return *t;
@@ -58,7 +72,7 @@ PvarHandle* handle_in(MPI_T_pvar_session session, MPI_T_pvar_handle h) {
 
 void free_handle(MPI_T_pvar_handle h) { pvar_handles().remove(h); }
 
-std::uint64_t handle_value(const PvarHandle& p) { return pvar_value(p.index) - p.base; }
+std::uint64_t handle_value(const PvarHandle& p) { return current(p.index, p.plan) - p.base; }
 
 // Every variable is continuous and read-only (above): no handle can be
 // started, stopped, written or reset.
@@ -131,7 +145,7 @@ int MPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosit
   if (var_class) *var_class = MPI_T_PVAR_CLASS_COUNTER;
   if (datatype) *datatype = MPI_UNSIGNED_LONG_LONG;
   if (enumtype) *enumtype = MPI_T_ENUM_NULL;
-  if (bind) *bind = MPI_T_BIND_NO_OBJECT;
+  if (bind) *bind = v.bind;
   if (readonly) *readonly = tool::kReadonly;
   if (continuous) *continuous = tool::kContinuous;
   if (atomic) *atomic = 0;
@@ -172,7 +186,9 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session* session) {
 }
 
 // Bound to no object: obj_handle is ignored; one value each.
-int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* /*obj_handle*/,
+// obj_handle: for a variable bound to a communicator (the collective
+// algorithm counters), the address of an MPI_Comm (§14.3.7.2).
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* obj_handle,
                             MPI_T_pvar_handle* handle, int* count) {
   Entry e;
   if (int r = e.initialized()) return r;
@@ -180,8 +196,15 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* /*
   if (s == nullptr) return MPI_T_ERR_INVALID_SESSION;
   if (pvar_index < 0 || pvar_index >= tool::pvar_count()) return MPI_T_ERR_INVALID_INDEX;
   if (handle == nullptr || count == nullptr) return MPI_T_ERR_INVALID;
+  std::shared_ptr<const coll::Plan> plan;
+  if (tool::pvar(pvar_index).bind == MPI_T_BIND_MPI_COMM) {
+    comm::Comm* c = obj_handle ? comm::lookup(*static_cast<const MPI_Comm*>(obj_handle)) : nullptr;
+    if (c == nullptr) return MPI_T_ERR_INVALID_HANDLE;
+    plan = coll::shared_plan(*c);
+  }
+  const std::uint64_t base = tool::current(pvar_index, plan);
   const int h = tool::pvar_handles().add(
-      std::make_unique<tool::PvarHandle>(tool::PvarHandle{session, pvar_index, tool::pvar_value(pvar_index)}));
+      std::make_unique<tool::PvarHandle>(tool::PvarHandle{session, pvar_index, base, std::move(plan)}));
   if (h == MPI_T_PVAR_HANDLE_NULL) return MPI_T_ERR_OUT_OF_HANDLES;
   s->handles.push_back(h);
   *handle = h;

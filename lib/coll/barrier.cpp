@@ -8,7 +8,10 @@
 #include "coll/barrier.hpp"
 
 #include "coll/base.hpp"
+#include "coll/fits.hpp"
+#include "coll/plan.hpp"
 #include "coll/seg.hpp"
+#include "core/counters.hpp"
 #include "core/runtime.hpp"
 #include "p2p/wait.hpp"
 
@@ -29,11 +32,45 @@ void barrier_world() {
   p2p::wait_until([&] { return h.barrier_generation.load(std::memory_order_acquire) != gen; });
 }
 
-void barrier(MPI_Comm handle, comm::Comm& c) {
-  if (!c.inter && c.size() == 1) return;
-  if (Segment* s = segment_for(c, tunables::Id::coll_barrier)) return seg_barrier(*s);
-  if (handle == MPI_COMM_WORLD) return barrier_world();
-  barrier(peers_of(c));
+int barrier(MPI_Comm handle, comm::Comm& c, std::string* why) {
+  Shape shape;
+  Segment* seg = prepare(c, Family::barrier, false, handle == MPI_COMM_WORLD, &shape);
+  barrier_fits(seg, &shape);
+  Plan& plan = plan_of(c);
+  if (plan.barrier_kind != Algo::none && plan.barrier_segment.lock() != c.coll.segment)
+    plan.barrier_kind = Algo::none;  // another segment: not yet fixed
+  shape.barrier_kind = plan.barrier_kind;
+  Algo a;
+  std::string reason;
+  if (int e = select(c, Family::barrier, shape, &a, &reason)) {
+    if (why) {
+      *why = std::move(reason);
+      return e;
+    }
+    const char* ignored;  // the library's own barrier: the default choice
+    a = choose(Family::barrier, Setting{}, plan_of(c).limits, shape, &ignored);
+    count(c, Family::barrier, a);
+  }
+  const Timed timed(c, Family::barrier, a);
+  switch (a) {
+    case Algo::local: break;
+    case Algo::segment:  // the kind chosen here, for the segment's whole life (select.hpp)
+      plan.barrier_kind = a;
+      plan.barrier_segment = c.coll.segment;
+      core::count(core::Counter::seg_barrier);
+      seg->barrier();
+      break;
+    case Algo::numa_leaders:
+      plan.barrier_kind = a;
+      plan.barrier_segment = c.coll.segment;
+      core::count(core::Counter::seg_barrier);
+      core::count(core::Counter::seg_two_level);
+      seg->barrier_two_level();
+      break;
+    case Algo::world_counter: barrier_world(); break;
+    default: barrier(peers_of(c)); break;
+  }
+  return MPI_SUCCESS;
 }
 
 }  // namespace ringmpi::coll

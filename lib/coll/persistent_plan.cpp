@@ -16,7 +16,7 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
-void Plan::start(std::shared_ptr<Segment> live) {
+void PersistentPlan::start(std::shared_ptr<Segment> live) {
   live_ = std::move(live);
   Segment& s = seg();
   k_ = s.begin();
@@ -36,7 +36,7 @@ void Plan::start(std::shared_ptr<Segment> live) {
   }
 }
 
-bool Plan::try_complete() {
+bool PersistentPlan::try_complete() {
   if (!ready()) return false;
   error_ = complete();
   seg().store_done(k_);
@@ -44,7 +44,7 @@ bool Plan::try_complete() {
   return true;
 }
 
-bool Plan::poll() {
+bool PersistentPlan::poll() {
   if (!read_) seg().drain();
   if (!read_ || !released()) return false;
   ended();
@@ -58,9 +58,9 @@ namespace {
 
 // MPI_Ibarrier's counters (Segment::arrive_ibarrier): no sequence number, no
 // slot, nothing pending.
-class BarrierPlan final : public Plan {
+class BarrierPlan final : public PersistentPlan {
  public:
-  using Plan::Plan;
+  using PersistentPlan::PersistentPlan;
   void start(std::shared_ptr<Segment> live) override {
     live_ = std::move(live);
     core::count(core::Counter::seg_barrier);
@@ -81,16 +81,16 @@ class BarrierPlan final : public Plan {
 
 // As iseg_bcast: the root's data in its slot region, or by address from
 // 16 KiB with a core per rank (then its epoch ends once the readers are done).
-class BcastPlan final : public Plan {
+class BcastPlan final : public PersistentPlan {
  public:
-  BcastPlan(Segment& s, const Typed& buf, int root) : Plan(&s), buf_(buf), root_(root) {}
+  BcastPlan(Segment& s, const Typed& buf, int root) : PersistentPlan(&s), buf_(buf), root_(root) {}
 
  private:
   bool root() const { return seg().me() == root_; }
   void write() override {
     core::count(core::Counter::seg_bcast);
     if (!root()) return;
-    pub_ = publish_own_block(seg(), k(), buf_, buf_.bytes(), true);  // woken by Plan::start
+    pub_ = publish_own_block(seg(), k(), buf_, buf_.bytes(), true);  // woken by PersistentPlan::start
   }
   bool reads() const override { return !root(); }
   bool ready() override { return root() || posted(seg(), root_, k()); }
@@ -112,7 +112,7 @@ class BcastPlan final : public Plan {
 // the plans leave to the nonblocking form (prefer_single_copy sizes).
 constexpr std::size_t kVectorData = 16;
 
-// `wake`: false for a member that reads nothing (Plan::start wakes).
+// `wake`: false for a member that reads nothing (PersistentPlan::start wakes).
 void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m, bool wake) {
   std::byte* region = s.reserve(k, kVectorData + m);
   const std::uint64_t in_slot = 0;
@@ -131,10 +131,10 @@ bool vector_in_slot(const Segment& s, const Reduction& r, std::size_t m) {
 }
 
 // MPI_Reduce (root >= 0) / MPI_Allreduce (root -1): as iseg_reduce.
-class ReducePlan final : public Plan {
+class ReducePlan final : public PersistentPlan {
  public:
   ReducePlan(Segment& s, const Reduction& r, const void* mine, void* result, int root)
-      : Plan(&s), r_(r), mine_(mine), result_(result), root_(root), m_(std::size_t(r.count) * r.type->size) {}
+      : PersistentPlan(&s), r_(r), mine_(mine), result_(result), root_(root), m_(std::size_t(r.count) * r.type->size) {}
 
  private:
   bool folds() const { return root_ < 0 || seg().me() == root_; }
@@ -158,10 +158,10 @@ class ReducePlan final : public Plan {
 };
 
 // MPI_Scan / MPI_Exscan: as iseg_scan.
-class ScanPlan final : public Plan {
+class ScanPlan final : public PersistentPlan {
  public:
   ScanPlan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive)
-      : Plan(&s), r_(r), mine_(mine), result_(result), last_(exclusive ? s.me() - 1 : s.me()),
+      : PersistentPlan(&s), r_(r), mine_(mine), result_(result), last_(exclusive ? s.me() - 1 : s.me()),
         m_(std::size_t(r.count) * r.type->size) {}
 
  private:
@@ -198,10 +198,10 @@ std::vector<Typed> uniform_blocks(const void* base, int count, const dtype::Data
 }
 
 // MPI_Allgather: as iseg_allgatherv with equal blocks.
-class AllgatherPlan final : public Plan {
+class AllgatherPlan final : public PersistentPlan {
  public:
   AllgatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block, const dtype::Datatype& rtype)
-      : Plan(&s), send_(send), in_place_(in_place), dst_(uniform_blocks(recvbuf, block, rtype, s.size())) {}
+      : PersistentPlan(&s), send_(send), in_place_(in_place), dst_(uniform_blocks(recvbuf, block, rtype, s.size())) {}
 
  private:
   void write() override {
@@ -229,11 +229,11 @@ class AllgatherPlan final : public Plan {
 };
 
 // MPI_Alltoall: as iseg_alltoallv with equal blocks.
-class AlltoallPlan final : public Plan {
+class AlltoallPlan final : public PersistentPlan {
  public:
   AlltoallPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype, void* recvbuf,
                int recvcount, const dtype::Datatype& rtype, bool in_place)
-      : Plan(&s), sendbuf_(sendbuf), stype_(stype), recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place),
+      : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place),
         dst_(uniform_blocks(recvbuf, recvcount, rtype, s.size())) {
     const auto n = static_cast<std::size_t>(s.size());
     counts_.resize(4 * n);
@@ -276,11 +276,11 @@ class AlltoallPlan final : public Plan {
 };
 
 // MPI_Scatter: as iseg_scatterv with equal blocks.
-class ScatterPlan final : public Plan {
+class ScatterPlan final : public PersistentPlan {
  public:
   ScatterPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype, const Typed& recv,
               bool in_place, int root)
-      : Plan(&s), sendbuf_(sendbuf), stype_(stype), recv_(recv), in_place_(in_place), root_(root) {
+      : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recv_(recv), in_place_(in_place), root_(root) {
     if (s.me() != root) return;
     const auto n = static_cast<std::size_t>(s.size());
     counts_.resize(2 * n);
@@ -318,11 +318,11 @@ class ScatterPlan final : public Plan {
 
 // MPI_Gather: as iseg_gatherv with equal blocks, pushes included (a member
 // with a large block writes it into the root's buffer where the root asks).
-class GatherPlan final : public Plan {
+class GatherPlan final : public PersistentPlan {
  public:
   GatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount, const dtype::Datatype* rtype,
              int root)
-      : Plan(&s), send_(send), in_place_(in_place), root_(root) {
+      : PersistentPlan(&s), send_(send), in_place_(in_place), root_(root) {
     const auto n = static_cast<std::size_t>(s.size());
     if (s.me() != root) {
       blocks_.assign(n, Typed{});
@@ -346,7 +346,7 @@ class GatherPlan final : public Plan {
     Segment& s = seg();
     if (!root()) {
       by_address_ = publish_blocks(s, k(), blocks_, to_, &keep_, nullptr, may_push_) == kByAddress;
-      if (by_address_) s.wake(root_);  // else this member reads nothing: Plan::start wakes
+      if (by_address_) s.wake(root_);  // else this member reads nothing: PersistentPlan::start wakes
       return;
     }
     if (!in_place_) copy_typed(send_, blocks_[static_cast<std::size_t>(root_)]);
@@ -393,45 +393,45 @@ class GatherPlan final : public Plan {
 
 }  // namespace
 
-std::unique_ptr<Plan> plan_barrier(Segment& s) { return std::make_unique<BarrierPlan>(&s); }
+std::unique_ptr<PersistentPlan> plan_barrier(Segment& s) { return std::make_unique<BarrierPlan>(&s); }
 
-std::unique_ptr<Plan> plan_bcast(Segment& s, const Typed& buf, int root) {
+std::unique_ptr<PersistentPlan> plan_bcast(Segment& s, const Typed& buf, int root) {
   if (buf.bytes() == 0 || buf.bytes() > s.inline_max()) return nullptr;  // iseg_bcast's limit
   return std::make_unique<BcastPlan>(s, buf, root);
 }
 
-std::unique_ptr<Plan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
+std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
   const std::size_t m = std::size_t(r.count) * r.type->size;
   if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : kFoldWhole)) return nullptr;
   return std::make_unique<ReducePlan>(s, r, mine, result, root);
 }
 
-std::unique_ptr<Plan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
   return std::make_unique<ScanPlan>(s, r, mine, result, exclusive);
 }
 
-std::unique_ptr<Plan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
+std::unique_ptr<PersistentPlan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
                                      const dtype::Datatype& rtype) {
   const std::size_t bytes = std::size_t(block) * rtype.size;
   if (bytes == 0 || (own_block_by_address(s, bytes, true) && !s.single_copy())) return nullptr;
   return std::make_unique<AllgatherPlan>(s, send, in_place, recvbuf, block, rtype);
 }
 
-std::unique_ptr<Plan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
+std::unique_ptr<PersistentPlan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
                                     void* recvbuf, int recvcount, const dtype::Datatype& rtype, bool in_place) {
   const std::size_t bytes = std::size_t(recvcount) * rtype.size;
   if (bytes == 0 || !tables_apply(s, static_cast<long long>(bytes))) return nullptr;
   return std::make_unique<AlltoallPlan>(s, sendbuf, sendcount, stype, recvbuf, recvcount, rtype, in_place);
 }
 
-std::unique_ptr<Plan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
+std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
                                    const Typed& recv, bool in_place, int root, long long block) {
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
   return std::make_unique<ScatterPlan>(s, sendbuf, sendcount, stype, recv, in_place, root);
 }
 
-std::unique_ptr<Plan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
+std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
                                   const dtype::Datatype* rtype, int root, long long block) {
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
   return std::make_unique<GatherPlan>(s, send, in_place, recvbuf, recvcount, rtype, root);

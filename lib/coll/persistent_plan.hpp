@@ -36,12 +36,12 @@
 
 namespace ringmpi::coll {
 
-class Plan {
+class PersistentPlan {
  public:
-  explicit Plan(Segment* s) : s_(s) {}
-  virtual ~Plan() = default;
-  Plan(const Plan&) = delete;
-  Plan& operator=(const Plan&) = delete;
+  explicit PersistentPlan(Segment* s) : s_(s) {}
+  virtual ~PersistentPlan() = default;
+  PersistentPlan(const PersistentPlan&) = delete;
+  PersistentPlan& operator=(const PersistentPlan&) = delete;
 
   Segment* segment() const { return s_; }
   // Starts one epoch; `live` is the communicator's segment (the one this
@@ -82,27 +82,27 @@ class Plan {
 };
 
 // MPI_Barrier_init: MPI_Ibarrier's per-member counter (always applies).
-std::unique_ptr<Plan> plan_barrier(Segment& s);
+std::unique_ptr<PersistentPlan> plan_barrier(Segment& s);
 // MPI_Bcast_init.
-std::unique_ptr<Plan> plan_bcast(Segment& s, const Typed& buf, int root);
+std::unique_ptr<PersistentPlan> plan_bcast(Segment& s, const Typed& buf, int root);
 // MPI_Reduce_init (root >= 0) and MPI_Allreduce_init (root -1); `mine` is
 // the send buffer (recvbuf with MPI_IN_PLACE).
-std::unique_ptr<Plan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root);
+std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root);
 // MPI_Scan_init and MPI_Exscan_init.
-std::unique_ptr<Plan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive);
+std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive);
 // MPI_Allgather_init: `block` elements of rtype per member.
-std::unique_ptr<Plan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
+std::unique_ptr<PersistentPlan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
                                      const dtype::Datatype& rtype);
 // MPI_Alltoall_init: n blocks each way (sendcount of stype, recvcount of rtype).
-std::unique_ptr<Plan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
+std::unique_ptr<PersistentPlan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
                                     void* recvbuf, int recvcount, const dtype::Datatype& rtype, bool in_place);
 // MPI_Scatter_init: the root's blocks of sendcount stype; recv significant
 // unless in place at the root.
 // `block`: the bytes of every block (all members know it).
-std::unique_ptr<Plan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
+std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
                                    const Typed& recv, bool in_place, int root, long long block);
 // MPI_Gather_init: the root's blocks of recvcount rtype.
-std::unique_ptr<Plan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
+std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
                                   const dtype::Datatype* rtype, int root, long long block);
 
 }  // namespace ringmpi::coll

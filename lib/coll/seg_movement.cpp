@@ -3,6 +3,7 @@
 
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/select.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::coll {
@@ -12,16 +13,14 @@ using namespace seg;
 // Root's buffer goes through its slot region (small) or is read by everybody
 // straight from the root's memory (large); the root waits for the readers
 // only in the second case. Two ranks with a core each split a large copy.
-bool seg_bcast(Segment& s, const Typed& buf, int root) {
+void seg_bcast(Segment& s, const Typed& buf, int root) {
   const std::size_t m = buf.bytes();
-  if (two_ranks_by_messages(s, tunables::Id::coll_bcast, m)) return false;
   const bool small = m <= s.inline_max();
-  if (!small && !s.single_copy()) return false;
   core::count(core::Counter::seg_bcast);
-  if (m == 0) return true;
+  if (m == 0) return;
   if (two_level(s, tunables::Id::coll_bcast)) {
     bcast_two_level(s, buf, root);
-    return true;
+    return;
   }
   // Two ranks with a core each and a large message: the copy is split
   // (kSplitMin); the reader posts where the root may write (`dest`, 0: not
@@ -32,7 +31,7 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
     if (small) {
       pack_to(buf, s.reserve(k, m));
       s.post_done(k);
-      return true;
+      return;
     }
     const Published pub(buf);
     s.line(root).addr = pub.addr();
@@ -51,7 +50,7 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
     }
     s.finish(k);
     s.wait_all_done(k);
-    return true;
+    return;
   }
   if (split) {  // where the root may write: our buffer, when contiguous
     s.line(s.me()).dest = buf.type->contiguous() ? reinterpret_cast<std::uint64_t>(buf.buf) : 0;
@@ -68,7 +67,6 @@ bool seg_bcast(Segment& s, const Typed& buf, int root) {
     read_into(s, root, s.line(root).addr, m, buf);
   }
   s.finish(k);
-  return true;
 }
 
 namespace {
@@ -319,17 +317,10 @@ std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* s
   return mode;
 }
 
-bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
+void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
-  if (!tables_apply(s, block)) return false;
-  // Two ranks: the root knows the moving block from its counts, the other
-  // rank from its own receive, so MPI_Scatterv decides as MPI_Scatter does.
-  if (s.size() == 2 &&
-      two_ranks_by_messages(s, tunables::Id::coll_scatter,
-                            s.me() == root ? std::size_t(counts[1 - root]) * stype.size : recv.bytes()))
-    return false;
   core::count(core::Counter::seg_scatter);
-  if (block == 0) return true;  // nothing moves, and a collective need not synchronize
+  if (block == 0) return;  // nothing moves, and a collective need not synchronize
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     // The table and the blocks are posted by publish_blocks; readers of a
@@ -344,26 +335,20 @@ bool seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
     s.finish(k);
     if (mode == kByAddress) s.wait_all_done(k);
-    return true;
+    return;
   }
   s.wait_posted(root, k);
   take_block(s, k, root, recv);
   s.finish(k);
-  return true;
 }
 
 // Each member's block goes through its own slot region when it fits (it
 // returns at once), else the root reads it from the member's buffer (the
 // member waits for the root). Both sides know the block's size.
-bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                  const dtype::Datatype& rtype, int root, long long block) {
-  if (!s.single_copy() && !(block >= 0 && static_cast<std::size_t>(block) <= s.inline_max())) return false;
-  if (s.size() == 2 &&  // as in seg_scatterv: both know the moving block, also for MPI_Gatherv
-      two_ranks_by_messages(s, tunables::Id::coll_gather,
-                            s.me() == root ? std::size_t(counts[1 - root]) * rtype.size : send.bytes()))
-    return false;
   core::count(core::Counter::seg_gather);
-  if (block == 0) return true;
+  if (block == 0) return;
   const std::uint64_t k = s.begin();
   // Both sides of a block decide alike (the same size, the same segment).
   const auto by_slot = [&s](std::size_t m) { return m <= s.inline_max() && !s.prefer_single_copy(m); };
@@ -372,7 +357,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     if (by_slot(m)) {
       pack_to(send, s.reserve(k, m));
       s.post_done(k);
-      return true;
+      return;
     }
     // A large block: pushed into the root's buffer where the root asks for
     // that (the copies then run on every member's core at once), else read
@@ -388,7 +373,7 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     const bool pushed = !s.done_at(root, k) && push_to(s, k, root, pub.addr(), m);
     s.finish(k);
     if (!pushed) s.wait_done(root, k);
-    return true;
+    return;
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
   // Large blocks into contiguous receive blocks are pushed (Pushes,
@@ -416,22 +401,20 @@ bool seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   });
   if (!pushers.empty()) s.wait_all_done(k, pushers);
   s.finish(k);
-  return true;
 }
 
 // Every member publishes its block (slot or address, by its size, which all
 // know) and takes everybody else's; with any block by address, everybody
 // waits for everybody before returning.
-bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
+void seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, const int* counts, const int* displs,
                     const dtype::Datatype& rtype) {
   bool any_large;
-  if (!allgather_applies(s, counts, rtype, &any_large)) return false;
+  allgather_applies(s, counts, rtype, &any_large);  // it does (coll/select.hpp): whether blocks go by address
   const int n = s.size();
   std::size_t total = 0;  // every member knows every count
   for (int j = 0; j < n; ++j) total += static_cast<std::size_t>(counts[j]) * rtype.size;
-  if (two_ranks_by_messages(s, tunables::Id::coll_allgather, total / 2)) return false;
   core::count(core::Counter::seg_allgather);
-  if (total == 0) return true;
+  if (total == 0) return;
   const std::uint64_t k = s.begin();
   const int me = s.me();
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
@@ -443,18 +426,15 @@ bool seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   each_posted(s, k, others(s), [&](int j) { take_own_block(s, k, j, block_of(recvbuf, rtype, displs[j], counts[j])); });
   s.finish(k);
   if (any_large) s.wait_all_done(k);
-  return true;
 }
 
 // Every member publishes a table of its outgoing blocks (slot or address)
 // and takes its block from everybody else's table.
-bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
+void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const int* sdispls,
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
                    const dtype::Datatype& rtype, bool in_place, long long block) {
-  if (!tables_apply(s, block)) return false;
-  if (block >= 0 && two_ranks_by_messages(s, tunables::Id::coll_alltoall, static_cast<std::size_t>(block))) return false;
   core::count(core::Counter::seg_alltoall);
-  if (block == 0) return true;
+  if (block == 0) return;
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> saved, keep;
   const std::uint64_t mode =
@@ -464,38 +444,11 @@ bool seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   // Others read this member's buffer (or its temporary) until they are done;
   // a member that published in its slot still returns at once.
   if (mode == kByAddress) s.wait_all_done(k);
-  return true;
 }
 
 int family_mode(tunables::Id family) {
-  static int mode[tunables::kCount];
-  static bool read[tunables::kCount];
-  const auto i = static_cast<std::size_t>(family);
-  if (!read[i]) {
-    mode[i] = static_cast<int>(tunables::value(family, 0));
-    read[i] = true;
-  }
-  return mode[i];
+  return mode_now(static_cast<Family>(static_cast<int>(family) - static_cast<int>(tunables::Id::coll_barrier)));
 }
 
-bool two_ranks_by_messages(const Segment& s, tunables::Id family, std::size_t bytes) {
-  if (s.size() != 2 || s.oversubscribed() || family_mode(family) != 0) return false;
-  switch (family) {
-    case tunables::Id::coll_bcast: return bytes < 16 * 1024;
-    case tunables::Id::coll_scatter: return bytes < 2 * 1024;
-    default: return bytes < 1024;
-  }
-}
-
-Segment* segment_for(comm::Comm& c, tunables::Id id) {
-  if (c.inter || c.size() < 2) return nullptr;
-  if (family_mode(id) == 2) {
-    core::count(core::Counter::coll_messages);
-    return nullptr;
-  }
-  Segment* s = segment(c);
-  if (!s) core::count(core::Counter::coll_messages);
-  return s;
-}
 
 }  // namespace ringmpi::coll

@@ -26,6 +26,7 @@
 // request completes when, by address, its destinations are done.
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/seg_fits.hpp"
 #include "coll/seg_op.hpp"
 #include "coll/scheduled.hpp"
 
@@ -39,9 +40,6 @@ Typed typed(const void* base, const Block& b) {
   return Typed{static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
 }
 
-bool applies(const Segment& s, int max_outdegree, bool gather) {
-  return s.single_copy() && max_outdegree >= 0 && table_fits(s, gather ? 1 : static_cast<std::size_t>(max_outdegree));
-}
 
 // Per-call lists inline up to these sizes (core/small_vec.hpp): the table
 // of a grid of up to 3 dimensions, the members of a segment of up to 64.
@@ -103,8 +101,11 @@ void neighbor_self(const NeighborArgs& a) {
   }
 }
 
-bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
-  if (!applies(s, max_outdegree, a.gather)) return false;
+bool seg::neighbor_fits(const Segment& s, int max_outdegree, bool gather) {
+  return s.single_copy() && max_outdegree >= 0 && table_fits(s, gather ? 1 : static_cast<std::size_t>(max_outdegree));
+}
+
+void seg_neighbor(Segment& s, const NeighborArgs& a) {
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
@@ -116,13 +117,11 @@ bool seg_neighbor(Segment& s, int max_outdegree, const NeighborArgs& a) {
     const Members readers = members_in(s, *a.destinations);
     s.wait_all_done(k, readers);
   }
-  return true;
 }
 
-int iseg_neighbor(const std::shared_ptr<Segment>& sp, int max_outdegree, const NeighborArgs& a,
+int iseg_neighbor(const std::shared_ptr<Segment>& sp, const NeighborArgs& a,
                   std::vector<std::shared_ptr<const void>>& keep_alive, MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
-  if (!applies(s, max_outdegree, a.gather)) return -1;
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;

@@ -25,6 +25,7 @@
 #include <new>
 
 #include "coll/seg.hpp"
+#include "coll/seg_fits.hpp"
 #include "coll/seg_op.hpp"
 #include "dtype/op.hpp"
 
@@ -148,10 +149,12 @@ const std::byte* vector_of(const Segment& s, std::uint64_t k, int j, std::size_t
 
 }  // namespace
 
-std::shared_ptr<Segment> nonblocking_segment(comm::Comm& c, tunables::Id family) {
-  if (c.inter || !c.coll.segment || core::rt().check_mode || family_mode(family) == 2) return nullptr;
-  return c.coll.segment;
+bool seg::ivector_fits(const Segment& s, const Reduction& r, const void* mine, const void* result, bool fold) {
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  if (fold ? !foldable(s, r, m) : !r.type->contiguous()) return false;
+  return vector_fits(s, m, vector_by_address(s, m, mine, result));
 }
+
 
 int iseg_barrier(const std::shared_ptr<Segment>& s, MPI_Comm comm, MPI_Request* request) {
   core::count(core::Counter::seg_barrier);
@@ -176,7 +179,6 @@ int iseg_bcast(const std::shared_ptr<Segment>& sp, const Typed& buf, MPI_Datatyp
   // 56 / 96 % (Open MPI 5.2 us, 92 %), hence 16 KiB, as for every
   // nonblocking collective. Larger messages take the schedule, whose split
   // single copy is twice as fast at 1 MiB.
-  if (m > s.inline_max()) return -1;
   core::count(core::Counter::seg_bcast);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
@@ -207,7 +209,6 @@ int iseg_reduce(const std::shared_ptr<Segment>& sp, const Reduction& r, const vo
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   const bool by_address = vector_by_address(s, m, mine, result);
-  if (!foldable(s, r, m) || !vector_fits(s, m, by_address)) return -1;
   core::count(root >= 0 ? core::Counter::seg_reduce : core::Counter::seg_allreduce);
   const std::uint64_t k = s.begin();
   publish_vector(s, k, mine, m, by_address);
@@ -234,7 +235,6 @@ int iseg_reduce_scatter(const std::shared_ptr<Segment>& sp, const Reduction& r, 
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   const bool by_address = vector_by_address(s, m, mine, result);
-  if (!foldable(s, r, m) || !vector_fits(s, m, by_address)) return -1;
   core::count(core::Counter::seg_reduce_scatter);
   const std::uint64_t k = s.begin();
   publish_vector(s, k, mine, m, by_address);
@@ -262,7 +262,6 @@ int iseg_scan(const std::shared_ptr<Segment>& sp, const Reduction& r, const void
   Segment& s = *sp;
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   const bool by_address = vector_by_address(s, m, mine, result);
-  if (!r.type->contiguous() || !vector_fits(s, m, by_address)) return -1;
   core::count(core::Counter::seg_scan);
   const std::uint64_t k = s.begin();
   publish_vector(s, k, mine, m, by_address);

@@ -57,9 +57,8 @@ std::shared_ptr<const void> shared(std::unique_ptr<Temp> t) { return std::shared
 
 int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const int* counts, const int* displs,
                   const dtype::Datatype& stype, const Typed& recv, MPI_Datatype recvtype, bool in_place, int root,
-                  long long block, MPI_Comm comm, MPI_Request* request) {
+                  MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
-  if (!tables_apply(s, block)) return -1;
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
@@ -81,9 +80,8 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
 
 int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_place, void* recvbuf,
                  const int* counts, const int* displs, const dtype::Datatype& rtype, MPI_Datatype recvtype, int root,
-                 long long block, MPI_Comm comm, MPI_Request* request) {
+                 MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
-  if (!tables_apply(s, block)) return -1;
   core::count(core::Counter::seg_gather);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -147,7 +145,7 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
                     MPI_Comm comm, MPI_Request* request) {
   Segment& s = *sp;
   bool any_large;
-  if (!allgather_applies(s, counts, rtype, &any_large, true)) return -1;
+  allgather_applies(s, counts, rtype, &any_large, true);  // it does (coll/select.hpp): whether blocks go by address
   core::count(core::Counter::seg_allgather);
   const std::uint64_t k = s.begin();
   const int n = s.size();
@@ -171,10 +169,9 @@ int iseg_allgatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool 
 
 int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const int* scounts, const int* sdispls,
                    const dtype::Datatype& stype, void* recvbuf, const int* rcounts, const int* rdispls,
-                   const dtype::Datatype& rtype, MPI_Datatype recvtype, bool in_place, long long block, MPI_Comm comm,
+                   const dtype::Datatype& rtype, MPI_Datatype recvtype, bool in_place, MPI_Comm comm,
                    MPI_Request* request) {
   Segment& s = *sp;
-  if (!tables_apply(s, block)) return -1;
   core::count(core::Counter::seg_alltoall);
   const std::uint64_t k = s.begin();
   const int n = s.size();

@@ -22,6 +22,7 @@
 #include "coll/partition.hpp"
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/seg_fits.hpp"
 #include "dtype/op.hpp"
 
 namespace ringmpi::coll {
@@ -243,17 +244,16 @@ int by_even_blocks(Segment& s, const Reduction& r, const void* mine, void* resul
   return err;
 }
 
+}  // namespace
+
 // `chunked`: the caller folds by_even_blocks, whose chunks need no single copy.
-bool reducible(const Segment& s, const Reduction& r, bool chunked) {
+bool seg::reducible(const Segment& s, const Reduction& r, bool chunked) {
   if (!r.type->contiguous()) return false;
   const std::size_t m = bytes_of(r, r.count);
   return m <= s.inline_max() || s.single_copy() || (chunked && chunks_apply(s, r));
 }
 
-}  // namespace
-
 int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
-  if (!reducible(s, r, true)) return -1;
   core::count(core::Counter::seg_reduce);
   if (r.count == 0) return MPI_SUCCESS;
   if (bytes_of(r, r.count) <= kFoldWhole) {
@@ -265,8 +265,6 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
 }
 
 int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
-  if (!reducible(s, r, true)) return -1;
-  if (two_ranks_by_messages(s, tunables::Id::coll_allreduce, bytes_of(r, r.count))) return -1;
   core::count(core::Counter::seg_allreduce);
   if (r.count == 0) return MPI_SUCCESS;
   if (bytes_of(r, r.count) <= kFoldWhole) {
@@ -277,7 +275,6 @@ int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result
 }
 
 int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts) {
-  if (!reducible(s, r, false)) return -1;
   core::count(core::Counter::seg_reduce_scatter);
   if (r.count == 0) return MPI_SUCCESS;
   const std::vector<int> c(counts, counts + s.size());
@@ -285,9 +282,6 @@ int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* r
 }
 
 namespace {
-
-// Oversubscribed scans of up to this many bytes take the message chain (seg_scan).
-constexpr std::size_t kMessageChainMax = 256;
 
 // The chain through the slots: partial(i) = x0 op ... op xi, written by
 // rank i into its own slot region from rank i - 1's. A rank waits only for
@@ -325,13 +319,11 @@ int scan_slot_chain(Segment& s, const Reduction& r, const void* mine, void* resu
 }  // namespace
 
 int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
-  if (!reducible(s, r, false)) return -1;
   const std::size_t m = bytes_of(r, r.count);
-  if (!exclusive && two_ranks_by_messages(s, tunables::Id::coll_scan, m)) return -1;
   // With more ranks than cores, scans up to a slot region take a chain:
   // rank i waits only for rank i - 1, where the fold below makes it wait for
   // the posts of every rank below it (so more ranks must get a core before
-  // it goes on). Up to kMessageChainMax bytes the chain is one of messages,
+  // it goes on). Up to RINGMPI_COLL_SCAN_CHAIN_MAX bytes the chain is one of messages,
   // above it one through the slots (scan_slot_chain). Measured (bench/coll,
   // idle 2-core machine, us): fold / message chain at np = 8: exscan 4 B
   // 1.9-2.1 / 0.74-0.81, 1 KiB 4.6-4.9 / 2.0-2.4, 64 KiB 179-196 / 110-125;
@@ -341,8 +333,9 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // 16 KiB 24 / 7.9, 64 KiB 65 / 28 (scan alike). Larger vectors keep the
   // segment's single-copy chain below: chunk by chunk through the slots
   // (as by_even_blocks does for reductions) it took twice as long at np = 32 (exscan 64 KiB 920
-  // against 420-490 us), each chunk a pass along the whole chain.
-  if (s.oversubscribed() && family_mode(tunables::Id::coll_scan) == 0 && m <= kMessageChainMax) return -1;
+  // against 420-490 us), each chunk a pass along the whole chain. The
+  // message chain's upper bound is RINGMPI_COLL_SCAN_CHAIN_MAX (256 bytes;
+  // coll/select.cpp chooses it).
   core::count(core::Counter::seg_scan);
   if (r.count == 0) return MPI_SUCCESS;
   if (s.oversubscribed() && m <= s.inline_max()) return scan_slot_chain(s, r, mine, result, exclusive);

@@ -33,33 +33,70 @@ constexpr std::array<Spec, kCount> kTable{{
      "1: large messages through the rings, not process_vm_readv"},
     {Id::launcher_poll, "RINGMPI_LAUNCHER_POLL", 0, 1, false, "0",
      "1: mpiexec uses poll(2) instead of io_uring"},
-    {Id::coll_barrier, "RINGMPI_COLL_BARRIER", 0, 3, false, "0",
-     "blocking MPI_Barrier: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_bcast, "RINGMPI_COLL_BCAST", 0, 3, false, "0",
-     "blocking MPI_Bcast: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_scatter, "RINGMPI_COLL_SCATTER", 0, 3, false, "0",
-     "blocking MPI_Scatter and MPI_Scatterv: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_gather, "RINGMPI_COLL_GATHER", 0, 3, false, "0",
-     "blocking MPI_Gather and MPI_Gatherv: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_allgather, "RINGMPI_COLL_ALLGATHER", 0, 3, false, "0",
-     "blocking MPI_Allgather and MPI_Allgatherv: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_alltoall, "RINGMPI_COLL_ALLTOALL", 0, 3, false, "0",
-     "blocking MPI_Alltoall and MPI_Alltoallv: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_reduce, "RINGMPI_COLL_REDUCE", 0, 3, false, "0",
-     "blocking MPI_Reduce: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_allreduce, "RINGMPI_COLL_ALLREDUCE", 0, 3, false, "0",
-     "blocking MPI_Allreduce: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_reduce_scatter, "RINGMPI_COLL_REDUCE_SCATTER", 0, 3, false, "0",
-     "blocking MPI_Reduce_scatter(_block): 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_scan, "RINGMPI_COLL_SCAN", 0, 3, false, "0",
-     "blocking MPI_Scan and MPI_Exscan: 0 by size, 1 shared segment (flat), 2 messages, 3 segment with NUMA leaders where the family has them (every rank must see the same value)"},
-    {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "0",
-     "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: 0 by size, 1 shared segment (flat), 2 messages, 3 as 1 (every rank must see the same value)"},
+    {Id::coll_barrier, "RINGMPI_COLL_BARRIER", 0, 3, false, "auto",
+     "MPI_Barrier, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_bcast, "RINGMPI_COLL_BCAST", 0, 3, false, "auto",
+     "MPI_Bcast, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_scatter, "RINGMPI_COLL_SCATTER", 0, 3, false, "auto",
+     "MPI_Scatter and MPI_Scatterv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_gather, "RINGMPI_COLL_GATHER", 0, 3, false, "auto",
+     "MPI_Gather and MPI_Gatherv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_allgather, "RINGMPI_COLL_ALLGATHER", 0, 3, false, "auto",
+     "MPI_Allgather and MPI_Allgatherv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_alltoall, "RINGMPI_COLL_ALLTOALL", 0, 3, false, "auto",
+     "MPI_Alltoall and MPI_Alltoallv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_reduce, "RINGMPI_COLL_REDUCE", 0, 3, false, "auto",
+     "MPI_Reduce, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_allreduce, "RINGMPI_COLL_ALLREDUCE", 0, 3, false, "auto",
+     "MPI_Allreduce, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_reduce_scatter, "RINGMPI_COLL_REDUCE_SCATTER", 0, 3, false, "auto",
+     "MPI_Reduce_scatter(_block), blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_scan, "RINGMPI_COLL_SCAN", 0, 3, false, "auto",
+     "MPI_Scan and MPI_Exscan, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+    {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "auto",
+     "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: an algorithm name (local, segment, schedule) forces it, 0 or auto chooses, 1 prefers the shared segment, 2 messages, 3 as 1 (every rank must see the same value)"},
+    {Id::coll_pair_bcast, "RINGMPI_COLL_PAIR_BCAST", 0, kNoMax, false, "16384",
+     "two ranks with a core each broadcast messages below this size (bytes) over messages, not the segment (every rank must see the same value)"},
+    {Id::coll_pair_scatter, "RINGMPI_COLL_PAIR_SCATTER", 0, kNoMax, false, "2048",
+     "two ranks with a core each scatter blocks below this size (bytes) over messages (every rank must see the same value)"},
+    {Id::coll_pair_max, "RINGMPI_COLL_PAIR_MAX", 0, kNoMax, false, "1024",
+     "two ranks with a core each gather, allgather (half the total), alltoall, allreduce and scan below this size (bytes) over messages (every rank must see the same value)"},
+    {Id::coll_schedule_min, "RINGMPI_COLL_SCHEDULE_MIN", 0, kNoMax, false, "32768",
+     "blocking reductions and allgathers without the segment run as a schedule by blocks from this size (bytes; every rank must see the same value)"},
+    {Id::coll_scan_chain_max, "RINGMPI_COLL_SCAN_CHAIN_MAX", 0, kNoMax, false, "256",
+     "with more ranks than cores, scans up to this size (bytes) take the message chain, not the segment (every rank must see the same value)"},
     // Above kMinEagerLimit only: sends up to it never wait for the receiver's library.
     {Id::rndv_min, "RINGMPI_RNDV_MIN", kMinEagerLimit + 1, kNoMax, false, "65536",
      "from this size (bytes) up to the eager limit, a blocking send first offers the receiver a single copy "
      "(rendezvous) and sends eagerly if it does not match at once; above the eager limit the rendezvous is the rule"},
 }};
+
+// The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows).
+const char* family_words(Id id) {
+  switch (id) {
+    case Id::coll_barrier: return "auto local numa_leaders segment world_counter messages schedule";
+    case Id::coll_bcast:
+    case Id::coll_reduce:
+    case Id::coll_allreduce: return "auto numa_leaders segment messages schedule";
+    case Id::coll_scatter:
+    case Id::coll_gather:
+    case Id::coll_allgather:
+    case Id::coll_alltoall:
+    case Id::coll_reduce_scatter:
+    case Id::coll_scan: return "auto segment messages schedule";
+    case Id::coll_neighbor: return "auto local segment schedule";
+    default: return "";
+  }
+}
+
+bool is_word(Id id, const char* text) {
+  const char* w = family_words(id);
+  const std::size_t n = std::strlen(text);
+  if (n == 0) return false;
+  for (const char* at = std::strstr(w, text); at; at = std::strstr(at + 1, text))
+    if ((at == w || at[-1] == ' ') && (at[n] == ' ' || at[n] == '\0')) return true;
+  return false;
+}
 
 constexpr bool table_in_order() {
   for (int i = 0; i < kCount; ++i)
@@ -91,11 +128,18 @@ std::string range_text(const Spec& s) {
 
 const Spec& spec(Id id) { return kTable[static_cast<std::size_t>(id)]; }
 
+const char* words(Id id) { return family_words(id); }
+
 bool parse(Id id, const char* text, std::uint64_t* out, std::string* why) {
   const Spec& s = spec(id);
   std::uint64_t v = 0;
+  if (text && is_word(id, text)) {  // a name: value() reads it as the default
+    *out = 0;
+    return true;
+  }
   if (!number(text, &v) || v < s.min || v > s.max || (s.power_of_two && !power_of_two(v))) {
-    *why = std::string(s.name) + "='" + (text ? text : "") + "' is not " + range_text(s) + " (" + s.meaning + ")";
+    *why = std::string(s.name) + "='" + (text ? text : "") + "' is not " + range_text(s) +
+           (*words(id) ? std::string(" nor one of: ") + words(id) : std::string()) + " (" + s.meaning + ")";
     return false;
   }
   *out = v;
@@ -137,7 +181,8 @@ std::string help() {
     out += s.name;
     out += "\n      ";
     out += s.meaning;
-    out += "\n      " + range_text(s) + "; default: " + s.fallback + "\n";
+    out += "\n      " + range_text(s) + (*words(s.id) ? std::string(", or one of: ") + words(s.id) : std::string()) +
+           "; default: " + s.fallback + "\n";
   }
   return out;
 }

@@ -36,9 +36,11 @@ enum class Id : int {
   yield_us,
   force_copy_fallback,
   launcher_poll,
-  // One per collective family: 0 chooses (lib/coll/seg.hpp), 1 forces the
-  // flat shared-segment algorithms, 2 the message-passing ones, 3 the
-  // segment with NUMA leaders (barrier, bcast, small reduce/allreduce).
+  // One per collective family (lib/coll/select.hpp, in its Family order):
+  // an algorithm's name forces it; the old numbers stay modes of the
+  // default choice: 0 chooses, 1 prefers the flat shared-segment
+  // algorithms, 2 the message-passing ones, 3 the segment with NUMA
+  // leaders (barrier, bcast, small reduce/allreduce).
   coll_barrier,
   coll_bcast,
   coll_scatter,
@@ -50,9 +52,15 @@ enum class Id : int {
   coll_reduce_scatter,
   coll_scan,
   coll_neighbor,
+  // The default choice's thresholds (lib/coll/select.hpp Thresholds).
+  coll_pair_bcast,
+  coll_pair_scatter,
+  coll_pair_max,
+  coll_schedule_min,
+  coll_scan_chain_max,
   rndv_min,  // issue 36: mid-size blocking sends offered as rendezvous first (p2p/send.cpp)
 };
-inline constexpr int kCount = 20;
+inline constexpr int kCount = 25;
 
 struct Spec {
   Id id;
@@ -74,6 +82,10 @@ bool parse(Id id, const char* text, std::uint64_t* out, std::string* why);
 // The environment's value for `id`, clamped into range (rounded down to a
 // power of two where one is needed); `fallback` when unset or not a number.
 std::uint64_t value(Id id, std::uint64_t fallback);
+// The words `id` accepts besides numbers ("auto segment ..."), "" for
+// none: RINGMPI_COLL_<FAMILY> takes its family's algorithm names
+// (lib/coll/select.cpp parses them; a unit test checks both agree).
+const char* words(Id id);
 // Whether the variable is set to a non-empty value.
 bool is_set(Id id);
 

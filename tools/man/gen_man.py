@@ -51,6 +51,9 @@ LAUNCHER_VARIABLES = [
     ("RINGMPI_PLACES", "where mpiexec binds every rank (each rank's cpus, \"0-1,4\"; ranks separated by "
      "';'), read by the ringmpi:// process sets of sessions; absent when ranks are not bound"),
     ("RINGMPI_SPAWN_ID", "which MPI_Comm_spawn started the process (0: mpiexec's own ranks)"),
+    ("RINGMPI_COLL_REPORT", "with mpiexec --coll-report: the private directory where each rank writes its "
+     "collective algorithm counts at MPI_Finalize (coll-N.txt), which mpiexec prints as a table and removes; "
+     "empty or unset: no report (and no timing of collectives)"),
     ("RINGMPI_TRACE_DIR", "with mpiexec --trace: the private directory where each rank writes its trace "
      "records (rank-N.bin), which mpiexec merges into the trace file and removes; empty or unset: no tracing"),
 ]

@@ -81,7 +81,8 @@ static void check_enum(MPI_T_enum e, int value) {
   }
 #ifdef RINGMPI
   TCHECK(found); /* the variable's value is one of the enumeration's (Open MPI has flag sets) */
-  TCHECK(num == 4);
+  /* 0..3 the modes; the families' variables then force_<algorithm> (4..9). */
+  TCHECK(num == 4 || num == 10);
   EXPECT(MPI_T_enum_get_item(e, num, NULL, NULL, NULL), MPI_T_ERR_INVALID_ITEM);
   EXPECT(MPI_T_enum_get_item(e, -1, NULL, NULL, NULL), MPI_T_ERR_INVALID_ITEM);
 #endif
@@ -117,15 +118,22 @@ static void check_cvars(void) {
 #ifdef RINGMPI
     TCHECK(strncmp(name, "RINGMPI_", 8) == 0 && strlen(desc) > 10);
     TCHECK(bind == MPI_T_BIND_NO_OBJECT);
-    TCHECK(scope == MPI_T_SCOPE_CONSTANT || scope == MPI_T_SCOPE_READONLY);
+    TCHECK(scope == MPI_T_SCOPE_CONSTANT || scope == MPI_T_SCOPE_READONLY || scope == MPI_T_SCOPE_ALL_EQ);
     TCHECK(read_as == MPI_INT || read_as == MPI_UNSIGNED_LONG_LONG);
-    TCHECK((strncmp(name, "RINGMPI_COLL_", 13) == 0) == (e != MPI_T_ENUM_NULL));
-    /* Fixed for the whole run: MPI_T_ERR_CVAR_SET_NEVER. */
+    /* The collective thresholds (RINGMPI_COLL_PAIR_*, _SCHEDULE_MIN,
+     * _SCAN_CHAIN_MAX) are numbers; the algorithm variables enumerations. */
+    const int threshold = strncmp(name, "RINGMPI_COLL_PAIR_", 18) == 0 ||
+                          strcmp(name, "RINGMPI_COLL_SCHEDULE_MIN") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_SCAN_CHAIN_MAX") == 0;
+    TCHECK((strncmp(name, "RINGMPI_COLL_", 13) == 0 && !threshold) == (e != MPI_T_ENUM_NULL));
+    /* Fixed for the whole run: MPI_T_ERR_CVAR_SET_NEVER; the collective
+     * algorithm settings (MPI_T_SCOPE_ALL_EQ) take their own value back. */
     MPI_T_cvar_handle h;
     int count = 0;
     TCHECK_OK(MPI_T_cvar_handle_alloc(i, NULL, &h, &count));
     TCHECK(count == 1);
-    EXPECT(MPI_T_cvar_write(h, &v), MPI_T_ERR_CVAR_SET_NEVER);
+    TCHECK((scope == MPI_T_SCOPE_ALL_EQ) == (strncmp(name, "RINGMPI_COLL_", 13) == 0));
+    EXPECT(MPI_T_cvar_write(h, &v), scope == MPI_T_SCOPE_ALL_EQ ? MPI_SUCCESS : MPI_T_ERR_CVAR_SET_NEVER);
     TCHECK_OK(MPI_T_cvar_handle_free(&h));
 #endif
     free(name);
@@ -164,7 +172,9 @@ static void check_pvars(void) {
     TCHECK(j == i);
 #ifdef RINGMPI
     TCHECK(var_class == MPI_T_PVAR_CLASS_COUNTER && type == MPI_UNSIGNED_LONG_LONG && e == MPI_T_ENUM_NULL);
-    TCHECK(bind == MPI_T_BIND_NO_OBJECT && readonly == 1 && continuous == 1 && atomic == 0);
+    /* The collective algorithms' counters are per communicator (coll_<family>_<algorithm>). */
+    TCHECK(bind == MPI_T_BIND_NO_OBJECT || (bind == MPI_T_BIND_MPI_COMM && strncmp(name, "coll_", 5) == 0));
+    TCHECK(readonly == 1 && continuous == 1 && atomic == 0);
     TCHECK(strlen(desc) > 10);
     /* The name and the class together name a variable. */
     EXPECT(MPI_T_pvar_get_index(name, MPI_T_PVAR_CLASS_TIMER, &j), MPI_T_ERR_INVALID_NAME);
@@ -271,7 +281,7 @@ static void check_index_and_name_errors(void) {
 }
 
 /* A session on the counter that RINGMPI_COLL_BARRIER=2 makes every MPI_Barrier
- * at np >= 2 increment (lib/coll/seg_movement.cpp, segment_for). */
+ * at np >= 2 increment (lib/coll/plan.cpp, prepare). */
 static void check_pvar_session(int size) {
   int idx = -1, count = 0;
   if (MPI_T_pvar_get_index("coll_messages", MPI_T_PVAR_CLASS_COUNTER, &idx) != MPI_SUCCESS) return; /* not ringmpi */

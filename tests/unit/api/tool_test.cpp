@@ -9,6 +9,7 @@
 #include <string>
 
 #include "api/tool.hpp"
+#include "coll/select.hpp"
 #include "core/counters.hpp"
 #include "core/runtime.hpp"
 #include "tunables/tunables.hpp"
@@ -23,23 +24,37 @@ TEST_CASE("one control variable per tunable, in the table's order") {
     const tunables::Spec& s = tunables::spec(i);
     CHECK(v.name == s.name);
     CHECK(v.description.find(s.meaning) == 0);
-    CHECK((v.scope == MPI_T_SCOPE_CONSTANT || v.scope == MPI_T_SCOPE_READONLY));
+    // Writable (the same on every rank) exactly the collective algorithm
+    // settings and thresholds (coll/select.hpp); the others fixed.
+    const bool family = s.id >= tunables::Id::coll_barrier && s.id <= tunables::Id::coll_neighbor;
+    const bool threshold = s.id >= tunables::Id::coll_pair_bcast && s.id <= tunables::Id::coll_scan_chain_max;
+    CHECK((v.scope == MPI_T_SCOPE_ALL_EQ) == (family || threshold));
+    CHECK((v.scope == MPI_T_SCOPE_CONSTANT || v.scope == MPI_T_SCOPE_READONLY || v.scope == MPI_T_SCOPE_ALL_EQ));
     CHECK(v.datatype == (s.max <= static_cast<std::uint64_t>(INT_MAX) ? MPI_INT : MPI_UNSIGNED_LONG_LONG));
-    // An enumeration only on MPI_INT variables (§14.3.5), and exactly on RINGMPI_COLL_*.
-    const bool coll = std::string(s.name).rfind("RINGMPI_COLL_", 0) == 0;
+    // An enumeration only on MPI_INT variables (§14.3.5), and exactly on the
+    // algorithm variables RINGMPI_COLL_<FAMILY> (NEIGHBOR included).
+    const bool coll = family;
     CHECK((v.enumtype != MPI_T_ENUM_NULL) == coll);
     if (coll) {
       CHECK(v.datatype == MPI_INT);
       const tool::Enum* e = tool::enum_of(v.enumtype);
       REQUIRE(e != nullptr);
-      CHECK(e->items.size() == s.max + 1);  // one name per value 0..max
+      // One name per mode 0..max, then the families' forced algorithms (force_<name>).
+      CHECK(e->items.size() == s.max + 1 + (family ? 6 : 0));
     }
   }
 }
 
 TEST_CASE("one performance variable per counter, with a description") {
-  REQUIRE(tool::pvar_count() == core::kCounters);
-  for (int i = 0; i < tool::pvar_count(); ++i) {
+  // ... then one per collective algorithm row, bound to a communicator.
+  REQUIRE(tool::pvar_count() == core::kCounters + static_cast<int>(coll::rows_end() - coll::rows_begin()));
+  for (int i = core::kCounters; i < tool::pvar_count(); ++i) {
+    CHECK(tool::pvar(i).bind == MPI_T_BIND_MPI_COMM);
+    CHECK(std::string(tool::pvar(i).name).rfind("coll_", 0) == 0);
+    CHECK(tool::pvar(i).description.size() > 10);
+  }
+  for (int i = 0; i < core::kCounters; ++i) {
+    CHECK(tool::pvar(i).bind == MPI_T_BIND_NO_OBJECT);
     CHECK(tool::pvar(i).name == core::kCounterNames[static_cast<std::size_t>(i)]);
     CHECK(tool::pvar(i).description.size() > 10);
     CHECK(tool::pvar_value(i) == core::counter_value(i));

@@ -1,0 +1,153 @@
+// A communicator's collective plan and the per-call choice on it
+// (coll/select.hpp): the settings resolved once per communicator (again
+// after an MPI_T write), and the counts of what ran.
+#include "coll/plan.hpp"
+
+#include <cstdlib>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "comm/comm.hpp"
+#include "core/counters.hpp"
+#include "core/runtime.hpp"
+
+namespace ringmpi::coll {
+namespace {
+
+// Under mpiexec --coll-report, every plan made in this process, for the
+// end-of-run report (coll/report.cpp): a communicator's plan outlives its
+// communicator there. The live ones by communicator object: a plan is found by the object's
+// address, and belongs to it while the context, size and kind match (a
+// communicator made at a freed one's address, with its context, size and
+// kind, continues its plan: its counts then continue too, which the report
+// shows under the same context, and which per-handle counts do not see).
+struct Registry {
+  std::mutex lock;
+  std::vector<std::shared_ptr<Plan>> plans;
+  std::unordered_map<const comm::Comm*, std::shared_ptr<Plan>> live;
+};
+Registry& registry() {
+  static Registry* r = new Registry;  // read at exit
+  return *r;
+}
+
+bool belongs(const Plan& p, const comm::Comm& c) {
+  return p.context == c.context && p.local_size == c.size() && p.inter == c.inter;
+}
+
+// The last plan this thread looked up (most programs call collectives on
+// one communicator at a time): no lock on the way to it.
+thread_local const comm::Comm* last_comm = nullptr;
+thread_local std::shared_ptr<Plan> last_plan;  // kept alive while cached
+
+}  // namespace
+
+bool timing() {
+  static const bool on = [] {
+    const char* v = std::getenv("RINGMPI_COLL_REPORT");
+    return v != nullptr && *v != '\0';
+  }();
+  return on;
+}
+
+std::shared_ptr<Plan> shared_plan(comm::Comm& c) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> g(r.lock);
+  std::shared_ptr<Plan>& slot = r.live[&c];
+  if (!slot || !belongs(*slot, c)) {
+    slot = std::make_shared<Plan>();
+    slot->label = c.name.empty() ? "context " + std::to_string(c.context) : c.name;
+    slot->size = c.inter ? c.size() + c.remote_size() : c.size();
+    slot->inter = c.inter;
+    slot->context = c.context;
+    slot->local_size = c.size();
+    if (timing()) r.plans.push_back(slot);
+  }
+  return slot;
+}
+
+std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
+  if (c.inter || !c.coll.segment || core::rt().check_mode) return nullptr;
+  const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(family_of(f))]);
+  return mode == 2 ? nullptr : c.coll.segment;
+}
+
+Plan& plan_of(comm::Comm& c) {
+  if (last_comm != &c || !belongs(*last_plan, c)) {
+    last_plan = shared_plan(c);
+    last_comm = &c;
+  }
+  Plan& p = *last_plan;
+  const std::uint64_t now = settings_generation();
+  if (p.generation != now) {
+    for (int i = 0; i < kFamilies; ++i) p.settings[static_cast<std::size_t>(i)] = setting(static_cast<Family>(i));
+    p.limits = thresholds();
+    p.generation = now;
+  }
+  return p;
+}
+
+void count(comm::Comm& c, Family f, Algo a) {
+  ++plan_of(c).calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
+  count_total(f, a);
+}
+
+void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns) {
+  plan_of(c).nanos[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)] += ns;
+}
+
+Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s) {
+  s->np = c.size();
+  s->inter = c.inter;
+  s->nonblocking = nonblocking;
+  s->world = world;
+  const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(f)]);
+  Segment* seg = nullptr;
+  if (!c.inter && nonblocking) {
+    if (c.coll.segment && !core::rt().check_mode && mode != 2) seg = c.coll.segment.get();
+  } else if (!c.inter && c.size() >= 2) {
+    // A blocking call attaches the segment (a collective round of its own,
+    // which every rank reaches with the same setting) unless its setting
+    // keeps the family off it.
+    if (mode != 2) seg = segment(c);
+    if (!seg) core::count(core::Counter::coll_messages);
+  }
+  s->segment = seg != nullptr;
+  if (seg) {
+    s->oversubscribed = seg->oversubscribed();
+    s->two_level = seg->groups().two_level();
+    s->groups_contiguous = seg->groups().contiguous;
+    s->inline_max = seg->inline_max();
+  }
+  return seg;
+}
+
+int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why) {
+  Plan& p = plan_of(c);
+  const Setting& set = p.settings[static_cast<std::size_t>(f)];
+  const char* reason = nullptr;
+  const Algo a = choose(f, set, p.limits, s, &reason);
+  if (a == Algo::none) {
+    *why = std::string(tunables::spec(family_tunable(f)).name) + "=" + algo_name(set.forced) +
+           " cannot run this call: " + (reason ? reason : "");
+    return MPI_ERR_UNSUPPORTED_OPERATION;
+  }
+  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
+  count_total(f, a);
+  *out = a;
+  return MPI_SUCCESS;
+}
+
+Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why) {
+  Plan& p = plan_of(c);
+  return choose(f, p.settings[static_cast<std::size_t>(f)], p.limits, s, why);
+}
+
+std::vector<std::shared_ptr<const Plan>> all_plans() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> g(r.lock);
+  return {r.plans.begin(), r.plans.end()};
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,102 @@
+// A communicator's collective plan (coll/select.hpp has the tables and
+// the choice): what the api layer asks once per call.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "coll/select.hpp"
+#include "coll/segment.hpp"
+
+namespace ringmpi::coll {
+
+// A communicator's plan: the settings and thresholds as they were when it
+// was resolved (its first collective; again after an MPI_T write), and
+// what ran how often, for how long (when timing is on: mpiexec --coll-report).
+struct Plan {
+  std::array<Setting, kFamilies> settings{};
+  Thresholds limits{};
+  std::uint64_t generation = 0;
+  std::string label;  // the communicator's name at its first collective, or its context id
+  int size = 0;       // its ranks (both groups of an intercommunicator)
+  bool inter = false;
+  std::uint32_t context = 0;  // what ties the plan to its communicator object (coll/plan.cpp)
+  int local_size = 0;
+  // Its segment barriers' kind, from the first (Shape::barrier_kind), and
+  // the segment that kind belongs to (a communicator made later at the same
+  // address, continuing the plan, has a segment of its own).
+  Algo barrier_kind = Algo::none;
+  std::weak_ptr<Segment> barrier_segment;
+  std::array<std::array<std::uint64_t, kAlgos>, kFamilies> calls{};
+  std::array<std::array<std::uint64_t, kAlgos>, kFamilies> nanos{};
+};
+// c's plan, resolved on first use (and again after a setting changed).
+Plan& plan_of(comm::Comm& c);
+// The same, shared (an MPI_T handle bound to c keeps it after c is freed).
+std::shared_ptr<Plan> shared_plan(comm::Comm& c);
+// Every plan this process made, freed communicators' too (the report).
+std::vector<std::shared_ptr<const Plan>> all_plans();
+
+// Fills what s says of c and its segment for a call of family f (`world`:
+// the call's handle is MPI_COMM_WORLD) and returns the segment the call may
+// use: a blocking call attaches it unless f's setting keeps it off the
+// segment; a nonblocking one uses one attached before. The caller fills
+// the call's own fields (bytes, fits, ...).
+Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s);
+
+// The choice for one call on c: chosen with c's plan and counted
+// (MPI_SUCCESS), or MPI_ERR_UNSUPPORTED_OPERATION with *why (a forced
+// algorithm that cannot run it).
+int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why);
+
+// What persistent collectives (api/coll_persist.cpp) and tools ask: the
+// row c's plan chooses for a call of this shape (Algo::none with *why),
+// counting nothing.
+Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why);
+// The family a RINGMPI_COLL_<FAMILY> tunable sets (family_tunable's inverse).
+inline Family family_of(tunables::Id id) {
+  return static_cast<Family>(static_cast<int>(id) - static_cast<int>(tunables::Id::coll_barrier));
+}
+// The segment a persistent collective of family f may plan on once at
+// _init (api/coll_persist.cpp, coll/persistent_plan.hpp): c's, attached
+// before, on an intracommunicator, outside mpiexec --check, unless f's
+// setting forces an algorithm off the segment. nullptr otherwise: each
+// start then runs the nonblocking form, which selects as any call does.
+std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f);
+// Counts one call of f run by a, on c's plan and in the process total.
+void count(comm::Comm& c, Family f, Algo a);
+void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns);
+
+// Whether calls are timed (RINGMPI_COLL_REPORT set: mpiexec --coll-report).
+bool timing();
+// MPI_Finalize: this rank's plans into mpiexec's report directory
+// (RINGMPI_COLL_REPORT; coll/report.cpp has the format), when it is set.
+void write_report();
+
+// Times a blocking call when timing() is on: its nanoseconds added to c's plan.
+class Timed {
+ public:
+  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(a), on_(timing()) {
+    if (on_) t0_ = std::chrono::steady_clock::now();
+  }
+  ~Timed() {
+    if (on_)
+      add_time(c_, f_, a_,
+               static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now() - t0_)
+                                              .count()));
+  }
+  Timed(const Timed&) = delete;
+  Timed& operator=(const Timed&) = delete;
+
+ private:
+  comm::Comm& c_;
+  Family f_;
+  Algo a_;
+  bool on_;
+  std::chrono::steady_clock::time_point t0_{};
+};
+
+}  // namespace ringmpi::coll

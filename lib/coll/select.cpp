@@ -1,0 +1,409 @@
+// The algorithm tables and the default policy (coll/select.hpp).
+#include "coll/select.hpp"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+namespace ringmpi::coll {
+namespace {
+
+constexpr const char* kFamilyNames[kFamilies] = {"barrier",   "bcast",  "scatter",   "gather",         "allgather",
+                                                 "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan",
+                                                 "neighbor"};
+constexpr const char* kAlgoNames[kAlgos] = {"none",          "local",    "segment", "numa_leaders",
+                                            "world_counter", "messages", "schedule"};
+
+// The tables, family by family, each in the default policy's order.
+constexpr Row kRows[] = {
+    {Family::barrier, Algo::local, true, false, "a communicator of one rank"},
+    {Family::barrier, Algo::numa_leaders, true, false, "the segment, NUMA groups worth two levels"},
+    {Family::barrier, Algo::segment, true, true, "an intracommunicator with a shared segment"},
+    {Family::barrier, Algo::world_counter, true, false, "MPI_COMM_WORLD"},
+    {Family::barrier, Algo::messages, true, false, "any communicator (dissemination over messages)"},
+    {Family::barrier, Algo::schedule, false, true, "nonblocking, any communicator"},
+
+    {Family::bcast, Algo::numa_leaders, true, false, "the segment, NUMA groups worth two levels"},
+    {Family::bcast, Algo::segment, true, true,
+     "up to a slot region, or larger with single copy; nonblocking up to a slot region"},
+    {Family::bcast, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::bcast, Algo::schedule, true, true, "any call (intercommunicators, nonblocking)"},
+
+    {Family::scatter, Algo::segment, true, true, "its table fits a slot region; blocks by single copy or fitting"},
+    {Family::scatter, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::scatter, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
+
+    {Family::gather, Algo::segment, true, true, "single copy, or blocks that fit a slot region"},
+    {Family::gather, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::gather, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
+
+    {Family::allgather, Algo::segment, true, true, "blocks by single copy or fitting a slot region"},
+    {Family::allgather, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::allgather, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
+
+    {Family::alltoall, Algo::segment, true, true, "its table fits a slot region; blocks by single copy or fitting"},
+    {Family::alltoall, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::alltoall, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
+
+    {Family::reduce, Algo::numa_leaders, true, false,
+     "the segment, NUMA groups worth two levels, small vectors, commutative op or contiguous groups"},
+    {Family::reduce, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::reduce, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::reduce, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
+
+    {Family::allreduce, Algo::numa_leaders, true, false,
+     "the segment, NUMA groups worth two levels, small vectors, commutative op or contiguous groups"},
+    {Family::allreduce, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::allreduce, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::allreduce, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
+
+    {Family::reduce_scatter, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::reduce_scatter, Algo::messages, true, false, "blocking intracommunicator calls"},
+    {Family::reduce_scatter, Algo::schedule, true, true,
+     "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
+
+    {Family::scan, Algo::segment, true, true, "contiguous datatypes that fit (or single copy)"},
+    {Family::scan, Algo::messages, true, false, "blocking calls"},
+    {Family::scan, Algo::schedule, false, true, "nonblocking calls"},
+
+    {Family::neighbor, Algo::local, true, false, "a communicator of one rank: each block copied"},
+    {Family::neighbor, Algo::segment, true, true, "single copy, the topology's widest table fits a slot region"},
+    {Family::neighbor, Algo::schedule, true, true, "any call (messages to and from the neighbours)"},
+};
+
+constexpr int kRowCount = static_cast<int>(sizeof kRows / sizeof kRows[0]);
+
+// Row index by family and algorithm (-1: none), built at compile time: the
+// choice looks rows up on every call.
+struct RowIndex {
+  int at[kFamilies][kAlgos];
+  constexpr RowIndex() : at{} {
+    for (auto& f : at)
+      for (int& a : f) a = -1;
+    for (int i = 0; i < kRowCount; ++i)
+      at[static_cast<int>(kRows[i].family)][static_cast<int>(kRows[i].algo)] = i;
+  }
+};
+constexpr RowIndex kIndex;
+
+const Row* find(Family f, Algo a) {
+  const int i = kIndex.at[static_cast<int>(f)][static_cast<int>(a)];
+  return i < 0 ? nullptr : &kRows[i];
+}
+
+// Why a call does not fit the segment (coll/fits.hpp), by family.
+const char* misfit(Family f, bool nonblocking) {
+  switch (f) {
+    case Family::bcast:
+      return nonblocking ? "the call does not fit the segment: the nonblocking form takes messages up to a slot region"
+                         : "the call does not fit the segment: larger than a slot region, and single copy is refused";
+    case Family::scatter:
+    case Family::gather:
+    case Family::alltoall:
+      return "the call does not fit the segment: its table of blocks, or its blocks without single copy, exceed a "
+             "slot region";
+    case Family::allgather:
+      return "the call does not fit the segment: a block larger than a slot region needs single copy, which is refused";
+    case Family::reduce:
+    case Family::allreduce:
+    case Family::reduce_scatter:
+    case Family::scan:
+      return nonblocking ? "the call does not fit the segment: nonblocking reductions take contiguous vectors up to a "
+                           "slot region (reduce, allreduce, reduce_scatter beyond two ranks: up to 2 KiB)"
+                         : "the call does not fit the segment: the datatype is not contiguous, or the vector exceeds a "
+                           "slot region and single copy is refused";
+    case Family::neighbor:
+      return "the call does not fit the segment: it needs single copy and the topology's widest table to fit a slot "
+             "region";
+    case Family::barrier: break;
+  }
+  return "the call does not fit the segment";
+}
+
+// Why algorithm a cannot run call s of family f, or nullptr when it can.
+// Only what it needs to run correctly: the default policy's preferences
+// (thresholds, modes) are in auto_choice.
+const char* cannot(Family f, Algo a, const Shape& s) {
+  const Row* row = find(f, a);
+  if (!row) return "the family has no algorithm of that name";
+  if (s.nonblocking && !row->nonblocking) return "it has no nonblocking form";
+  if (!s.nonblocking && !row->blocking) return "it has no blocking form";
+  switch (a) {
+    case Algo::none: return "no algorithm";
+    case Algo::local:
+      return s.inter || s.np != 1 ? "the communicator has more than one rank" : nullptr;
+    case Algo::world_counter: return s.world ? nullptr : "the communicator is not MPI_COMM_WORLD";
+    case Algo::messages:
+      if (s.inter && f != Family::barrier) return "intercommunicator calls run as schedules";
+      return nullptr;
+    case Algo::schedule: return nullptr;
+    case Algo::segment:
+    case Algo::numa_leaders:
+      if (s.inter) return "an intercommunicator has no shared segment";
+      if (s.np < 2) return "a communicator of one rank has no shared segment";
+      if (!s.segment)
+        return s.nonblocking ? "the communicator's segment is not attached (no blocking collective ran on it yet, "
+                               "or no segment was free, or mpiexec --check)"
+                             : "the communicator has no shared segment (none was free)";
+      if (!s.fits) return misfit(f, s.nonblocking);
+      if (a == Algo::numa_leaders) {
+        if (!s.two_level) return "the members' NUMA nodes are not worth two levels (one node, or one rank a node)";
+        if (!s.numa_fits) return "the call is too large for the NUMA-leaders form, or its op does not commute";
+      }
+      if (f == Family::barrier && !s.nonblocking && s.barrier_kind != Algo::none && a != s.barrier_kind)
+        return a == Algo::segment ? "the communicator's segment barriers are numa_leaders for its whole life "
+                                    "(its first barrier's kind)"
+                                  : "the communicator's segment barriers are flat (segment) for its whole life "
+                                    "(its first barrier's kind)";
+      return nullptr;
+  }
+  return "no algorithm";
+}
+
+// Whether the blocking form of `family` (bcast, scatter, gather, allgather,
+// alltoall, allreduce, scan) with `bytes` per block leaves the segment for
+// messages although it could run there: two ranks, each with a core, and
+// little data (below the RINGMPI_COLL_PAIR_* thresholds), in mode 0. There a
+// message is one ring entry that the receiver polls directly, one
+// cache-line transfer for header and data, where the segment moves the
+// posted word, the data and the done word. Measured with bench/coll at
+// np = 2 (us, segment / messages): bcast 4 B 0.23 / 0.11, 4 KiB 0.70 /
+// 0.64, 16 KiB 2.5 / 2.1, 64 KiB 8.9 / 8.9; scatter 4 B 0.19 / 0.14,
+// 1 KiB 0.37 / 0.29, 4 KiB 0.72 / 0.71; allgather 64 B 0.22 / 0.19, 1 KiB
+// 0.33 / 0.36; alltoall 64 B 0.29 / 0.23; allreduce 64 B 0.23 / 0.18;
+// scan 64 B 0.17 / 0.13, 1 KiB 0.22 / 0.30. Scatter takes messages below
+// 2 KiB blocks (1 KiB ones included, as those figures say), and the v forms of scatter
+// and gather decide as the plain ones: with two ranks both know the one
+// block that moves. Measured again for that (best of 4-6 alternating runs
+// on a loaded machine, so slower than above): scatter 1 KiB 1.18 / 0.95,
+// scatterv 256 B 0.73 / 0.44, 1 KiB 1.16 / 0.93; at 2 KiB the runs
+// disagreed (scatter 1.50 / 1.23 and 1.52 / 1.49, scatterv 1.60 / 1.04
+// and 1.20 / 1.42). Reduce, exscan and reduce_scatter were as fast or
+// faster on the segment at every size, and so stay there.
+bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
+  if (s.np != 2 || s.oversubscribed) return false;
+  switch (f) {
+    case Family::bcast: return s.pair_bytes < t.pair_bcast;
+    case Family::scatter: return s.pair_bytes < t.pair_scatter;
+    case Family::gather:
+    case Family::allgather:
+    case Family::allreduce: return s.pair_bytes < t.pair_other;
+    case Family::alltoall: return s.uniform && s.pair_bytes < t.pair_other;
+    case Family::scan: return !s.exclusive && s.pair_bytes < t.pair_other;
+    default: return false;
+  }
+}
+
+// The message algorithm of a blocking intracommunicator call, or the
+// schedule where the size every rank knows says so.
+Algo messages_or_schedule(Family f, const Thresholds& t, const Shape& s) {
+  switch (f) {
+    case Family::scatter:
+    case Family::gather:
+    case Family::alltoall: return s.uniform && s.bytes > t.fan_out ? Algo::schedule : Algo::messages;
+    case Family::allgather: return s.np > 1 && s.bytes >= t.schedule_min ? Algo::schedule : Algo::messages;
+    case Family::reduce:
+    case Family::allreduce:
+    case Family::reduce_scatter:
+      // reduce_by_blocks: at least a block per rank, and large.
+      return s.np > 1 && s.count >= s.np && s.bytes >= t.schedule_min
+                 ? Algo::schedule
+                 : Algo::messages;
+    default: return Algo::messages;
+  }
+}
+
+Algo auto_choice(Family f, int mode, const Thresholds& t, const Shape& s) {
+  if ((f == Family::barrier || f == Family::neighbor) && !s.nonblocking && !s.inter && s.np == 1) return Algo::local;
+  if (f == Family::neighbor) return mode != 2 && !cannot(f, Algo::segment, s) ? Algo::segment : Algo::schedule;
+  if (s.inter) return f == Family::barrier && !s.nonblocking ? Algo::messages : Algo::schedule;
+  if (s.nonblocking) return mode != 2 && !cannot(f, Algo::segment, s) ? Algo::segment : Algo::schedule;
+  bool segment = mode != 2 && !cannot(f, Algo::segment, s);
+  if (segment && mode == 0 && pair_rule(f, t, s)) segment = false;
+  if (segment && f == Family::scan && mode == 0 && s.oversubscribed && s.bytes <= t.scan_chain) segment = false;
+  if (segment && f == Family::barrier && s.barrier_kind != Algo::none) return s.barrier_kind;
+  if (segment) {
+    // NUMA leaders where the family has them and the call takes them (the
+    // segment algorithms ask for them themselves, seg_numa.cpp two_level).
+    const bool leaders = mode != 1 && has(f, Algo::numa_leaders) && s.two_level && s.numa_fits &&
+                         (f == Family::barrier || s.bytes != 0);
+    return leaders ? Algo::numa_leaders : Algo::segment;
+  }
+  if (f == Family::barrier) return s.world ? Algo::world_counter : Algo::messages;
+  return messages_or_schedule(f, t, s);
+}
+
+// The process's settings (RINGMPI_COLL_*, then MPI_T writes).
+struct Settings {
+  std::mutex lock;
+  bool read = false;
+  std::array<Setting, kFamilies> families{};
+  std::array<std::atomic<int>, kFamilies> modes{};  // effective_mode of each, for mode_now
+  Thresholds limits{};
+  std::atomic<std::uint64_t> generation{1};
+};
+Settings& settings() {
+  static Settings* s = new Settings;  // never destroyed: read by exit-time reports
+  return *s;
+}
+
+std::size_t* limit_field(Thresholds& t, int index) {
+  switch (index) {
+    case 0: return &t.pair_bcast;
+    case 1: return &t.pair_scatter;
+    case 2: return &t.pair_other;
+    case 3: return &t.schedule_min;
+    default: return &t.scan_chain;
+  }
+}
+
+void read_environment(Settings& s) {
+  if (s.read) return;
+  s.read = true;
+  for (int i = 0; i < kFamilies; ++i) {
+    const auto f = static_cast<Family>(i);
+    const char* text = std::getenv(tunables::spec(family_tunable(f)).name);
+    Setting set;
+    std::string why;
+    // mpiexec refuses a bad value before the job starts; a program run
+    // without it gets the default for one (as for every tunable).
+    if (text && *text && parse_setting(f, text, &set, &why)) s.families[static_cast<std::size_t>(i)] = set;
+    s.modes[static_cast<std::size_t>(i)].store(effective_mode(s.families[static_cast<std::size_t>(i)]));
+  }
+  for (int i = 0; i < kThresholds; ++i) {
+    std::size_t* field = limit_field(s.limits, i);
+    *field = static_cast<std::size_t>(tunables::value(kThresholdIds[static_cast<std::size_t>(i)], *field));
+  }
+  s.limits.fan_out = static_cast<std::size_t>(tunables::value(tunables::Id::internal_eager_safe, 4096));
+}
+
+std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
+  static std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> t{};
+  return t;
+}
+
+}  // namespace
+
+const std::array<tunables::Id, kThresholds> kThresholdIds{tunables::Id::coll_pair_bcast,
+                                                          tunables::Id::coll_pair_scatter, tunables::Id::coll_pair_max,
+                                                          tunables::Id::coll_schedule_min,
+                                                          tunables::Id::coll_scan_chain_max};
+
+const char* family_name(Family f) { return kFamilyNames[static_cast<std::size_t>(f)]; }
+const char* algo_name(Algo a) { return kAlgoNames[static_cast<std::size_t>(a)]; }
+tunables::Id family_tunable(Family f) {
+  return static_cast<tunables::Id>(static_cast<int>(tunables::Id::coll_barrier) + static_cast<int>(f));
+}
+static_assert(static_cast<int>(tunables::Id::coll_neighbor) - static_cast<int>(tunables::Id::coll_barrier) + 1 ==
+                  kFamilies,
+              "the RINGMPI_COLL_<FAMILY> tunables follow Family's order");
+
+Algo algo_by_name(const char* name) {
+  for (int i = 1; i < kAlgos; ++i)
+    if (std::strcmp(name, kAlgoNames[i]) == 0) return static_cast<Algo>(i);
+  return Algo::none;
+}
+
+const Row* rows_begin() { return kRows; }
+const Row* rows_end() { return kRows + kRowCount; }
+bool has(Family f, Algo a) { return find(f, a) != nullptr; }
+
+bool parse_setting(Family f, const char* text, Setting* out, std::string* why) {
+  const char* var = tunables::spec(family_tunable(f)).name;
+  if (text && text[0] >= '0' && text[0] <= '3' && text[1] == '\0') {
+    *out = Setting{text[0] - '0', Algo::none};
+    return true;
+  }
+  if (text && std::strcmp(text, "auto") == 0) {
+    *out = Setting{};
+    return true;
+  }
+  const Algo a = text ? algo_by_name(text) : Algo::none;
+  if (a != Algo::none && has(f, a)) {
+    *out = Setting{0, a};
+    return true;
+  }
+  *why = std::string(var) + "='" + (text ? text : "") + "' is not 0..3, auto";
+  for (const Row* r = rows_begin(); r != rows_end(); ++r)
+    if (r->family == f) *why += std::string(", ") + algo_name(r->algo);
+  return false;
+}
+
+int effective_mode(const Setting& set) {
+  switch (set.forced) {
+    case Algo::none: return set.mode;
+    case Algo::segment: return 1;
+    case Algo::numa_leaders: return 3;
+    case Algo::messages:
+    case Algo::schedule:
+    case Algo::world_counter: return 2;
+    case Algo::local: return 0;
+  }
+  return set.mode;
+}
+
+Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why) {
+  if (set.forced != Algo::none) {
+    *why = cannot(f, set.forced, s);
+    return *why ? Algo::none : set.forced;
+  }
+  *why = nullptr;
+  return auto_choice(f, set.mode, t, s);
+}
+
+Setting setting(Family f) {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  return s.families[static_cast<std::size_t>(f)];
+}
+
+void set_setting(Family f, const Setting& set) {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  s.families[static_cast<std::size_t>(f)] = set;
+  s.modes[static_cast<std::size_t>(f)].store(effective_mode(set));
+  s.generation.fetch_add(1, std::memory_order_release);
+}
+
+int mode_now(Family f) {
+  static const bool ready = (static_cast<void>(setting(f)), true);  // the environment read once
+  static_cast<void>(ready);
+  return settings().modes[static_cast<std::size_t>(f)].load(std::memory_order_relaxed);
+}
+
+const Thresholds& thresholds() {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  return s.limits;
+}
+
+std::size_t threshold(int index) {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  return *limit_field(s.limits, index);
+}
+
+void set_threshold(int index, std::size_t value) {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  *limit_field(s.limits, index) = value;
+  s.generation.fetch_add(1, std::memory_order_release);
+}
+
+std::uint64_t settings_generation() { return settings().generation.load(std::memory_order_acquire); }
+
+std::uint64_t total_calls(Family f, Algo a) {
+  return totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(std::memory_order_relaxed);
+}
+
+void count_total(Family f, Algo a) {
+  totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].fetch_add(1, std::memory_order_relaxed);
+}
+
+}  // namespace ringmpi::coll

@@ -1,0 +1,169 @@
+// How a collective call chooses its algorithm, in one place
+// (docs/design/collectives.md, "Selection"; users: docs/guide/collective-algorithms.md).
+//
+// Each family has a table of the algorithms it really has (kRows): a name a
+// user can force (RINGMPI_COLL_<FAMILY>=<name>), whether it runs blocking or
+// nonblocking calls, and what it needs of a call. A call describes itself
+// as a Shape (facts every rank agrees on: np, bytes, contiguity, in place,
+// commutativity, whether the shared segment can hold it, its NUMA layout,
+// ranks per core), and choose() returns the row that runs it: the forced
+// one when a user forced one (or why it cannot run this call), else the
+// first one the default policy (auto_choice) prefers. choose() is pure, so
+// the unit test walks it over a grid of shapes; the api layer asks it once
+// per call and counts what it returned (Plan, per communicator).
+//
+// The old numeric values of RINGMPI_COLL_<FAMILY> stay accepted as modes of
+// the default policy: 0 auto, 1 the flat segment where it applies (no NUMA
+// leaders, no two-rank rule), 2 no segment, 3 the segment with NUMA leaders
+// where the family has them; each falls back as it always did, where a
+// name is strict.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "tunables/tunables.hpp"
+
+namespace ringmpi::coll {
+
+enum class Family : std::uint8_t {
+  barrier,
+  bcast,
+  scatter,
+  gather,
+  allgather,
+  alltoall,
+  reduce,
+  allreduce,
+  reduce_scatter,
+  scan,
+  neighbor,  // MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v,w), blocking and nonblocking
+};
+inline constexpr int kFamilies = 11;
+
+// Every algorithm of every family (a family's table says which are its own).
+enum class Algo : std::uint8_t {
+  none,           // no choice (a forced name that cannot run the call)
+  local,          // one rank: nothing to meet (MPI_Barrier, or a neighbourhood exchange by copies, on one rank)
+  segment,        // the flat shared-segment algorithm (coll/seg_*.cpp): slot regions or single copy by size
+  numa_leaders,   // the segment with one leader per NUMA node (coll/seg_numa.cpp)
+  world_counter,  // MPI_Barrier on MPI_COMM_WORLD: a counter in the arena (coll/barrier.cpp)
+  messages,       // point-to-point messages in the call (coll/movement.cpp, reduction.cpp, exchange)
+  schedule,       // a message schedule (coll/scheduled.cpp, inter.cpp): run to its end, or started
+};
+inline constexpr int kAlgos = 7;
+
+const char* family_name(Family f);     // "bcast"
+const char* algo_name(Algo a);         // "numa_leaders"
+tunables::Id family_tunable(Family f);  // Id::coll_bcast
+// The algorithm named `name` (as in RINGMPI_COLL_*), or Algo::none.
+Algo algo_by_name(const char* name);
+
+// One row of a family's table.
+struct Row {
+  Family family;
+  Algo algo;
+  bool blocking;     // runs blocking calls
+  bool nonblocking;  // runs nonblocking calls
+  const char* where; // one line: what it applies to (docs, --help)
+};
+// Rows of every family, in the default policy's order of preference.
+const Row* rows_begin();
+const Row* rows_end();
+bool has(Family f, Algo a);
+
+// The thresholds of the default policy, each a RINGMPI_* tunable (read
+// once per process by thresholds(), the tunables table names and ranges).
+struct Thresholds {
+  // Two ranks with a core each take messages below these sizes (bytes):
+  // one ring entry the receiver polls beats the segment's three lines.
+  std::size_t pair_bcast = 16384;    // RINGMPI_COLL_PAIR_BCAST
+  std::size_t pair_scatter = 2048;   // RINGMPI_COLL_PAIR_SCATTER
+  std::size_t pair_other = 1024;     // RINGMPI_COLL_PAIR_MAX (gather, allgather, alltoall, allreduce, scan)
+  // Blocking message reductions and allgathers from this many bytes run as
+  // a schedule by blocks (coll/scheduled.hpp kBlockReductionBytes).
+  std::size_t schedule_min = 32768;  // RINGMPI_COLL_SCHEDULE_MIN
+  // Oversubscribed scans up to this size take the message chain.
+  std::size_t scan_chain = 256;      // RINGMPI_COLL_SCAN_CHAIN_MAX
+  // Gather/scatter/alltoall blocks above this go as a schedule (the eager-safe size).
+  std::size_t fan_out = 4096;        // RINGMPI_INTERNAL_EAGER_SAFE
+  // Reductions up to this size fold whole vectors (coll/seg_common.hpp kFoldWhole).
+  std::size_t fold_whole = 2048;
+};
+
+// One call, as choose() needs it. Every field is the same on every rank of
+// the call (the standard's matching rules, the agreed segment), except
+// where noted: so every rank makes the same choice, and a forced name that
+// cannot run is refused on every rank alike.
+struct Shape {
+  int np = 1;
+  bool inter = false;
+  bool nonblocking = false;
+  bool world = false;       // MPI_COMM_WORLD
+  bool segment = false;     // a shared segment is there (blocking: attached now; nonblocking: attached before)
+  bool oversubscribed = false;
+  bool two_level = false;   // the segment's NUMA groups are worth two levels
+  bool groups_contiguous = true;
+  std::size_t inline_max = 0;  // the segment's largest slot region
+  // The data: bcast message, reduction vector, the uniform block of
+  // scatter/gather/alltoall, allgather's total.
+  std::size_t bytes = 0;
+  bool uniform = true;      // every block's size known to every rank (not a v form)
+  std::size_t pair_bytes = 0;  // np 2: the bytes that move between the two ranks
+  long long count = 0;      // reductions: elements
+  bool exclusive = false;   // MPI_Exscan
+  // Whether the segment algorithm can hold this call (coll/fits.hpp: the
+  // datatype's contiguity, tables that fit a slot region, blocks by
+  // address that need single copy, ...). For a nonblocking reduction it
+  // depends on in place, which is each rank's own business
+  // (docs/design/collectives.md).
+  bool fits = false;
+  bool numa_fits = false;   // ... and its NUMA-leaders form (small vectors, commutativity)
+  // Blocking barrier: the kind (segment or numa_leaders) the communicator's
+  // first segment barrier had, none before. A segment keeps one barrier
+  // kind for its whole life (coll/segment.hpp: the two count arrivals in
+  // the same words).
+  Algo barrier_kind = Algo::none;
+};
+
+// RINGMPI_COLL_<FAMILY> as read: a mode of the default policy (0..3) or a
+// forced algorithm.
+struct Setting {
+  int mode = 0;
+  Algo forced = Algo::none;
+};
+// Parses a value of RINGMPI_COLL_<FAMILY>: a number 0..3 or one of the
+// family's names ("auto" too); false with *why otherwise.
+bool parse_setting(Family f, const char* text, Setting* out, std::string* why);
+
+// The choice for one call: the algorithm, or Algo::none with *why (a
+// forced one that cannot run this call).
+Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why);
+
+// What the segment algorithms read of the setting (coll/seg_*.cpp: NUMA
+// leaders, the two-rank rule): the mode a forced name stands for.
+int effective_mode(const Setting& set);
+
+// The process's settings: read from the environment at first use, changed
+// through MPI_T control variables (api/tool_catalogue.cpp), which take
+// effect for the plans resolved afterwards.
+Setting setting(Family f);
+// effective_mode(setting(f)) without a lock (the seg_* hot paths ask it).
+int mode_now(Family f);
+void set_setting(Family f, const Setting& s);
+const Thresholds& thresholds();
+void set_threshold(int index, std::size_t value);  // index into kThresholdIds
+std::size_t threshold(int index);
+inline constexpr int kThresholds = 5;
+extern const std::array<tunables::Id, kThresholds> kThresholdIds;
+// A counter that moves whenever a setting or threshold changes.
+std::uint64_t settings_generation();
+
+// Process-wide count of calls per family and algorithm (MPIX_Query_counter
+// "coll_<family>_<algo>"); count_total adds one (coll/plan.cpp).
+std::uint64_t total_calls(Family f, Algo a);
+void count_total(Family f, Algo a);
+
+}  // namespace ringmpi::coll
