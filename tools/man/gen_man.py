@@ -51,6 +51,8 @@ LAUNCHER_VARIABLES = [
     ("RINGMPI_PLACES", "where mpiexec binds every rank (each rank's cpus, \"0-1,4\"; ranks separated by "
      "';'), read by the ringmpi:// process sets of sessions; absent when ranks are not bound"),
     ("RINGMPI_SPAWN_ID", "which MPI_Comm_spawn started the process (0: mpiexec's own ranks)"),
+    ("RINGMPI_RESUME", "in a spawned process that reuses the slot of an ended one: where each of its rings "
+     "continues (\"peer:in_head:out_tail\" entries separated by ';'); absent: every ring starts at 0"),
     ("RINGMPI_TRACE_DIR", "with mpiexec --trace: the private directory where each rank writes its trace "
      "records (rank-N.bin), which mpiexec merges into the trace file and removes; empty or unset: no tracing"),
 ]
