@@ -121,7 +121,11 @@ void fill_send(Request* r, const SendArgs& a, bool hold, int dest_world) {
   r->bytes = static_cast<std::size_t>(a.count) * a.type->size;
   r->contig = r->bytes == 0 || a.type->contiguous();
   r->offer = false;
-  if (hold && !r->contig && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
+  // Every derived type, contiguous ones too: r->type is read while the
+  // request is pending (the wait's stuck-call description, api/call_report.cpp,
+  // looks at r->type->predefined), after the caller may have freed the type
+  // (MPI_Type_free, or the _c forms' temporary type, api/large_count.cpp).
+  if (hold && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   if (a.dest != MPI_PROC_NULL) {
     r->context = a.route.context;
     r->world = dest_world;
@@ -316,7 +320,6 @@ int send_init(const SendArgs& a, MPI_Request* request) {
   Request* r = new_request(s, true);
   if (!r) return MPI_ERR_INTERN;
   fill(r, a, true);
-  if (!r->hold && !a.type->predefined) r->hold = dtype::lookup_shared(a.datatype);
   r->persistent = true;
   r->complete = true;
   *request = s.requests.handle(r);

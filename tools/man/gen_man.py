@@ -51,8 +51,8 @@ LAUNCHER_VARIABLES = [
     ("RINGMPI_PLACES", "where mpiexec binds every rank (each rank's cpus, \"0-1,4\"; ranks separated by "
      "';'), read by the ringmpi:// process sets of sessions; absent when ranks are not bound"),
     ("RINGMPI_SPAWN_ID", "which MPI_Comm_spawn started the process (0: mpiexec's own ranks)"),
-    ("RINGMPI_RESUME", "in a spawned process that reuses the process slots of an ended one: where each ring "
-     "to it resumes (the old process's records are dropped before it starts); absent otherwise"),
+    ("RINGMPI_RESUME", "in a spawned process that reuses the slot of an ended one: where each of its rings "
+     "continues (\"peer:in_head:out_tail\" entries separated by ';'); absent: every ring starts at 0"),
     ("RINGMPI_COLL_REPORT", "with mpiexec --coll-report: the private directory where each rank writes its "
      "collective algorithm counts at MPI_Finalize (coll-N.txt), which mpiexec prints as a table and removes; "
      "empty or unset: no report (and no timing of collectives)"),

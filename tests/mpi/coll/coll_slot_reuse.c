@@ -18,7 +18,12 @@
 
 static int rank, size;
 
-static int value(int call, int block, int i) { return call * 1000003 + block * 7919 + i; }
+/* Computed in unsigned arithmetic (call * 1000003 leaves an int from call
+ * 2148 on: signed overflow, which UBSan reports); the int it converts to
+ * wraps the same way on every rank (GCC defines the conversion modulo 2^32). */
+static int value(int call, int block, int i) {
+  return (int)((unsigned)call * 1000003u + (unsigned)block * 7919u + (unsigned)i);
+}
 
 /* Sizes in ints: small ones, and some that fill a good part of a region. */
 static int small_count(int call) {
