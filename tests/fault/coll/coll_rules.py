@@ -61,6 +61,20 @@ def main():
             expect("good file runs np %d" % np, p.returncode == 0 and p.stdout.count("hello from") == np, p)
         p = run([args.mpiexec, "-n", "2", hello], "")
         expect("empty RINGMPI_COLL_RULES: no rules", p.returncode == 0, p)
+        # The standard place: $XDG_CONFIG_HOME/ringmpi/coll-rules when
+        # RINGMPI_COLL_RULES is unset; set and empty, no file is read.
+        xdg = os.path.join(d, "xdg")
+        os.makedirs(os.path.join(xdg, "ringmpi"))
+        with open(os.path.join(xdg, "ringmpi", "coll-rules"), "w") as f:
+            f.write("bcast 2 * fastest\n")
+        env = {k: v for k, v in os.environ.items() if not k.startswith("RINGMPI_")}
+        env["XDG_CONFIG_HOME"] = xdg
+        p = subprocess.run([args.mpiexec, "-n", "2", hello], env=env, capture_output=True, text=True, timeout=60)
+        expect("$XDG_CONFIG_HOME/ringmpi/coll-rules read", p.returncode == 2 and
+               os.path.join(xdg, "ringmpi", "coll-rules") + ", line 1: bcast has no algorithm 'fastest'" in p.stderr, p)
+        env["RINGMPI_COLL_RULES"] = ""
+        p = subprocess.run([args.mpiexec, "-n", "2", hello], env=env, capture_output=True, text=True, timeout=60)
+        expect("RINGMPI_COLL_RULES= reads none", p.returncode == 0, p)
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0
