@@ -2,6 +2,7 @@
 #include "tunables/coll_rules.hpp"
 
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -144,7 +145,8 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
 bool load_coll_rules(const std::string& path, std::vector<CollRule>* out, std::string* why) {
   std::ifstream f(path);
   if (!f) {
-    *why = "RINGMPI_COLL_RULES: cannot read " + path;
+    const int e = errno;
+    *why = "collective rules file " + path + ": cannot read it (" + std::strerror(e) + ")";
     return false;
   }
   std::ostringstream text;

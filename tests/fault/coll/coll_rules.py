@@ -53,7 +53,7 @@ def main():
                    and p.stderr.count("\n") == 1, p)
         missing = os.path.join(d, "absent")
         p = run([args.mpiexec, "-n", "2", hello], missing)
-        expect("missing file named", p.returncode == 2 and "cannot read " + missing in p.stderr, p)
+        expect("missing file named", p.returncode == 2 and "collective rules file " + missing + ": cannot read it (" in p.stderr, p)
         with open(path, "w") as f:
             f.write("# comments only, and a good line\nbcast 2- 0-16K messages  # small\nbarrier * * auto\n")
         for np in (1, 3):
