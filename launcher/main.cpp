@@ -29,6 +29,7 @@
 #include "spawn.hpp"
 #include "trace.hpp"
 #include "coll_report.hpp"
+#include "tunables/coll_rules.hpp"
 #include "tunables/tunables.hpp"
 
 using namespace ringmpi;
@@ -131,6 +132,13 @@ int main(int argc, char** argv) {
   if (const std::string bad = tunables::check_all([&o](const char* n) { return rank_env(o, n); }); !bad.empty()) {
     std::fprintf(stderr, "mpiexec: %s", bad.c_str());
     say("see mpiexec --help for the RINGMPI_* variables");
+    return kExitUsage;
+  }
+  // The collective rules file the ranks will read (RINGMPI_COLL_RULES or
+  // its standard places): a malformed one stops the job before it starts.
+  if (const std::string bad = tunables::check_coll_rules([&o](const char* n) { return rank_env(o, n); });
+      !bad.empty()) {
+    say(bad);
     return kExitUsage;
   }
   const std::uint64_t capacity = ring_capacity(o.nranks);

@@ -61,6 +61,11 @@ void start_runtime(int required) {
   core::Runtime& r = core::rt();
   long fd = -1, rank = 0, size = 1, base = 0, appnum = 0;
   std::string error;
+  // The collective rules file (RINGMPI_COLL_RULES, coll/select.hpp): a
+  // malformed one stops every rank here, before any of them waits on
+  // another (mpiexec refuses it before the job starts; this is for a
+  // program started without mpiexec).
+  if (const std::string& bad = coll::rules_problem(); !bad.empty()) init_failure(bad);
   if (parse_env_int(shm::kEnvArenaFd, &fd)) {
     if (!parse_env_int(shm::kEnvRank, &rank) || !parse_env_int(shm::kEnvSize, &size) || rank < 0 ||
         size < 1 || rank >= size)

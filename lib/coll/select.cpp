@@ -234,8 +234,12 @@ Algo auto_choice(Family f, int mode, const Thresholds& t, const Shape& s) {
   return messages_or_schedule(f, t, s);
 }
 
+bool in_band(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) { return v >= lo && v <= hi; }
+
 // The process's settings (RINGMPI_COLL_*, then MPI_T writes).
 struct Settings {
+  std::string rules_path;
+  std::string rules_problem;
   std::mutex lock;
   bool read = false;
   std::array<Setting, kFamilies> families{};
@@ -276,6 +280,14 @@ void read_environment(Settings& s) {
     *field = static_cast<std::size_t>(tunables::value(kThresholdIds[static_cast<std::size_t>(i)], *field));
   }
   s.limits.fan_out = static_cast<std::size_t>(tunables::value(tunables::Id::internal_eager_safe, 4096));
+  // Every rank reads the same file (mpiexec checked it before the job
+  // started), so the rules, like the tunables, are the same everywhere.
+  s.rules_path = tunables::coll_rules_path([](const char* n) { return std::getenv(n); });
+  if (!s.rules_path.empty()) {
+    auto rules = std::make_shared<std::vector<tunables::CollRule>>();
+    if (tunables::load_coll_rules(s.rules_path, rules.get(), &s.rules_problem))
+      s.limits.rules = std::move(rules);
+  }
 }
 
 std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
@@ -343,13 +355,49 @@ int effective_mode(const Setting& set) {
   return set.mode;
 }
 
+Algo prefer(Family f, const Thresholds& t, const Shape& s) {
+  if (!t.rules || s.inter) return Algo::none;
+  // The bytes every rank of the call knows alike (Shape's comments), if any.
+  bool known = s.uniform || f == Family::allgather;
+  std::uint64_t bytes = s.bytes;
+  if (!known && s.np == 2 && (f == Family::scatter || f == Family::gather)) {
+    known = true;
+    bytes = s.pair_bytes;
+  }
+  for (const tunables::CollRule& r : *t.rules) {
+    if (r.family != static_cast<int>(f) || !in_band(static_cast<std::uint64_t>(s.np), r.np_lo, r.np_hi)) continue;
+    if (!r.any_bytes && (!known || !in_band(bytes, r.bytes_lo, r.bytes_hi))) continue;
+    // The first matching rule decides: its algorithm if it can run the
+    // call, else the built-in choice (a rule is a preference).
+    const Algo a = algo_by_name(r.algorithm.c_str());
+    return a != Algo::none && !cannot(f, a, s) ? a : Algo::none;
+  }
+  return Algo::none;
+}
+
 Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why) {
   if (set.forced != Algo::none) {
     *why = cannot(f, set.forced, s);
     return *why ? Algo::none : set.forced;
   }
   *why = nullptr;
+  if (set.mode == 0)
+    if (const Algo a = prefer(f, t, s); a != Algo::none) return a;
   return auto_choice(f, set.mode, t, s);
+}
+
+const std::string& rules_path() {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  return s.rules_path;
+}
+
+const std::string& rules_problem() {
+  Settings& s = settings();
+  std::lock_guard<std::mutex> g(s.lock);
+  read_environment(s);
+  return s.rules_problem;
 }
 
 Setting setting(Family f) {

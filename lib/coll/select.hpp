@@ -22,8 +22,11 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "tunables/coll_rules.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::coll {
@@ -91,6 +94,11 @@ struct Thresholds {
   std::size_t fan_out = 4096;        // RINGMPI_INTERNAL_EAGER_SAFE
   // Reductions up to this size fold whole vectors (coll/seg_common.hpp kFoldWhole).
   std::size_t fold_whole = 2048;
+  // The rules file's lines (RINGMPI_COLL_RULES, tunables/coll_rules.hpp),
+  // none when there is no file: in mode 0 the first line that matches a
+  // call names the algorithm preferred for it, taken when it can run the
+  // call (prefer()).
+  std::shared_ptr<const std::vector<tunables::CollRule>> rules;
 };
 
 // One call, as choose() needs it. Every field is the same on every rank of
@@ -141,6 +149,20 @@ bool parse_setting(Family f, const char* text, Setting* out, std::string* why);
 // The choice for one call: the algorithm, or Algo::none with *why (a
 // forced one that cannot run this call).
 Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why);
+
+// The algorithm the rules in t prefer for call s of family f, when the
+// first rule that matches the call names one that can run it; Algo::none
+// otherwise (the built-in choice then decides). A rule matches by family,
+// np and bytes: the Shape's bytes where every rank knows them (the plain
+// forms, MPI_Allgatherv's total, and at np 2 the v forms of scatter and
+// gather by the one moving block, as pair_rule does), else only a rule
+// for any bytes ("*"). Intercommunicator calls take no rules.
+Algo prefer(Family f, const Thresholds& t, const Shape& s);
+
+// The rules file this process read (its path, "" for none) and, when it
+// could not be read or parsed, why in one line (MPI_Init fails with it).
+const std::string& rules_path();
+const std::string& rules_problem();
 
 // What the segment algorithms read of the setting (coll/seg_*.cpp: NUMA
 // leaders, the two-rank rule): the mode a forced name stands for.

@@ -184,6 +184,10 @@ std::string help() {
     out += "\n      " + range_text(s) + (*words(s.id) ? std::string(", or one of: ") + words(s.id) : std::string()) +
            "; default: " + s.fallback + "\n";
   }
+  // Not a number, so not in the table: the collective rules file (tunables/coll_rules.hpp).
+  out += "  RINGMPI_COLL_RULES\n      the collective rules file (ringmpi-tune writes one): which algorithm each family "
+         "prefers by np and bytes\n      a path; set and empty: none; default: $XDG_CONFIG_HOME/ringmpi/coll-rules "
+         "or ~/.config/ringmpi/coll-rules, then <prefix>/share/ringmpi/coll-rules, where one exists\n";
   return out;
 }
 

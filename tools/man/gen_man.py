@@ -191,6 +191,12 @@ def ringmpi_page(t, wrappers):
                                                           "recognised in a rank's environment.")
     for name, meaning in LAUNCHER_VARIABLES:
         out += tagged(bold(name), meaning)
+    out += ".SS Read by the library\n"
+    out += tagged(bold("RINGMPI_COLL_RULES"), "the collective rules file (written by ringmpi-tune): which algorithm "
+                  "each collective family prefers by communicator size and message size; unset: "
+                  "$XDG_CONFIG_HOME/ringmpi/coll-rules (or ~/.config/ringmpi/coll-rules), then "
+                  "<prefix>/share/ringmpi/coll-rules, where one exists; empty: none. mpiexec refuses a malformed "
+                  "file before the job starts (exit status 2)")
     out += ".SS Read by the commands\n"
     out += tagged(bold("MPIEXEC_TIMEOUT"), "mpiexec's time limit in seconds, as --timeout")
     for w, envvar in wrappers:
