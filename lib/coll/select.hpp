@@ -82,9 +82,13 @@ bool has(Family f, Algo a);
 struct Thresholds {
   // Two ranks with a core each take messages below these sizes (bytes):
   // one ring entry the receiver polls beats the segment's three lines.
-  std::size_t pair_bcast = 16384;    // RINGMPI_COLL_PAIR_BCAST
+  // Measured at np 2 on the 2-core machine (docs/design/collectives.md,
+  // "Two ranks"): bcast by messages 3-5x faster than the segment from 4 KiB
+  // to 128 KiB, even at 256 KiB; gather and scan 2-3x faster from 4 KiB;
+  // alltoall and allgather's segment better from 16 KiB (per block).
+  std::size_t pair_bcast = 262144;   // RINGMPI_COLL_PAIR_BCAST
   std::size_t pair_scatter = 2048;   // RINGMPI_COLL_PAIR_SCATTER
-  std::size_t pair_other = 1024;     // RINGMPI_COLL_PAIR_MAX (gather, allgather, alltoall, allreduce, scan)
+  std::size_t pair_other = 8192;     // RINGMPI_COLL_PAIR_MAX (gather, allgather, alltoall, allreduce, scan)
   // Blocking message reductions and allgathers from this many bytes run as
   // a schedule by blocks (coll/scheduled.hpp kBlockReductionBytes).
   std::size_t schedule_min = 32768;  // RINGMPI_COLL_SCHEDULE_MIN

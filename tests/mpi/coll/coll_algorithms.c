@@ -346,7 +346,7 @@ static int bcast_ran(MPI_Comm comm) {
 }
 
 /* A threshold as an MPI_T control variable: RINGMPI_COLL_PAIR_BCAST reads
- * its default (16384), takes a write (scope MPI_T_SCOPE_ALL_EQ), and moves
+ * its default (262144), takes a write (scope MPI_T_SCOPE_ALL_EQ), and moves
  * the choice at the next collective: two ranks with a core each broadcast
  * 4 bytes over messages by default, on the segment with the threshold 0. */
 static void thresholds(void) {
@@ -361,7 +361,7 @@ static void thresholds(void) {
   CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
   unsigned long long old = 0, zero = 0, back = 1;
   CHECK_MPI(MPI_T_cvar_read(h, &old));
-  CHECK(old == 16384);
+  CHECK(old == 262144);
   const int before = bcast_ran(MPI_COMM_WORLD);
   CHECK_MPI(MPI_T_cvar_write(h, &zero));
   CHECK_MPI(MPI_T_cvar_read(h, &back));

@@ -66,8 +66,8 @@ TEST_CASE("a rule is a preference: in its band, where its algorithm can run the 
   s.np = 2;
   s.segment = s.fits = true;
   s.inline_max = 8192;
-  s.bytes = s.pair_bytes = 65536;
-  // Built in, a 64 KiB bcast at np 2 takes the segment; the rule says messages.
+  s.bytes = s.pair_bytes = 1 << 20;
+  // Built in, a 1 MiB bcast at np 2 takes the segment; the rule says messages.
   CHECK(choose(Family::bcast, Setting{}, Thresholds{}, s, &why) == Algo::segment);
   CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::messages);
   // A forced name wins; so do the modes 1..3.

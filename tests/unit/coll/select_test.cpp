@@ -80,7 +80,10 @@ const Family kAll[] = {Family::barrier, Family::bcast,     Family::scatter,     
 }  // namespace
 
 TEST_CASE("the default choice is the old ladder's over a grid of shapes") {
-  const Thresholds t;
+  // The ladder's two-rank thresholds (since retuned: select.hpp Thresholds).
+  Thresholds t;
+  t.pair_bcast = 16384;
+  t.pair_other = 1024;
   const std::size_t sizes[] = {0, 4, 1000, 1023, 1024, 2047, 2048, 4096, 4097, 16383, 16384, 32768, 1 << 20};
   long checked = 0;
   for (Family f : kAll)
@@ -124,13 +127,13 @@ TEST_CASE("spot checks of the default choice") {
   s.segment = s.fits = true;
   s.inline_max = 8192;
   s.bytes = s.pair_bytes = 4096;
-  // Two ranks with a core each: a 4 KiB bcast goes as messages, 16 KiB on the segment.
+  // Two ranks with a core each: a 4 KiB bcast goes as messages, 256 KiB on the segment.
   CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::messages);
-  s.bytes = s.pair_bytes = 16384;
+  s.bytes = s.pair_bytes = 262144;
   CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment);
   // ... unless the threshold says otherwise.
   Thresholds higher;
-  higher.pair_bcast = 32768;
+  higher.pair_bcast = 1 << 20;
   CHECK(choose(Family::bcast, Setting{}, higher, s, &why) == Algo::messages);
   // Oversubscribed: the segment at any size.
   s.oversubscribed = true;
