@@ -67,10 +67,19 @@ std::shared_ptr<Plan> shared_plan(comm::Comm& c) {
   return slot;
 }
 
+namespace {
+// Whether a nonblocking or persistent start of a family in `mode` may use
+// c's segment: one attached before (a start is local and cannot run the
+// attaching round), on an intracommunicator, outside --check, unless the
+// family's setting keeps it off the segment.
+bool attached_usable(const comm::Comm& c, int mode) {
+  return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
+}
+}  // namespace
+
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
-  if (c.inter || !c.coll.segment || core::rt().check_mode) return nullptr;
   const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(family_of(f))]);
-  return mode == 2 ? nullptr : c.coll.segment;
+  return attached_usable(c, mode) ? c.coll.segment : nullptr;
 }
 
 Plan& plan_of(comm::Comm& c) {
@@ -105,7 +114,7 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
   const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(f)]);
   Segment* seg = nullptr;
   if (!c.inter && nonblocking) {
-    if (c.coll.segment && !core::rt().check_mode && mode != 2) seg = c.coll.segment.get();
+    if (attached_usable(c, mode)) seg = c.coll.segment.get();
   } else if (!c.inter && c.size() >= 2) {
     // A blocking call attaches the segment (a collective round of its own,
     // which every rank reaches with the same setting) unless its setting

@@ -55,10 +55,6 @@ int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why)
 // row c's plan chooses for a call of this shape (Algo::none with *why),
 // counting nothing.
 Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why);
-// The family a RINGMPI_COLL_<FAMILY> tunable sets (family_tunable's inverse).
-inline Family family_of(tunables::Id id) {
-  return static_cast<Family>(static_cast<int>(id) - static_cast<int>(tunables::Id::coll_barrier));
-}
 // The segment a persistent collective of family f may plan on once at
 // _init (api/coll_persist.cpp, coll/persistent_plan.hpp): c's, attached
 // before, on an intracommunicator, outside mpiexec --check, unless f's

@@ -447,7 +447,7 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
 }
 
 int family_mode(tunables::Id family) {
-  return mode_now(static_cast<Family>(static_cast<int>(family) - static_cast<int>(tunables::Id::coll_barrier)));
+  return mode_now(family_of(family));
 }
 
 

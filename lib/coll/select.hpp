@@ -61,6 +61,10 @@ inline constexpr int kAlgos = 7;
 const char* family_name(Family f);     // "bcast"
 const char* algo_name(Algo a);         // "numa_leaders"
 tunables::Id family_tunable(Family f);  // Id::coll_bcast
+// The family a RINGMPI_COLL_<FAMILY> tunable sets (family_tunable's inverse).
+inline Family family_of(tunables::Id id) {
+  return static_cast<Family>(static_cast<int>(id) - static_cast<int>(tunables::Id::coll_barrier));
+}
 // The algorithm named `name` (as in RINGMPI_COLL_*), or Algo::none.
 Algo algo_by_name(const char* name);
 
