@@ -218,20 +218,10 @@ def parse(job, text):
 
 
 def run(cmd, timeout):
-    env = dict(os.environ, **osu.OMPI_ENV)
-    t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
-    err = None
-    try:
-        out, errtext = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, errtext = proc.communicate()
-        err = "timed out after %gs" % timeout
-    if err is None and proc.returncode != 0:
-        err = "exit status %d: %s" % (proc.returncode, (errtext.strip() or out.strip())[-600:])
-    return out, time.monotonic() - t0, err
+    out, errtext, status, wall, err = osu.run_raw(cmd, timeout)
+    if err is None and status != 0:
+        err = osu.exit_error(status, out, errtext)
+    return out, wall, err
 
 
 HIGHER_BETTER = {"bw"}

@@ -135,21 +135,9 @@ def build_peer(name, tmp):
 
 
 def run(cmd, timeout):
-    """Returns ({(name, size): [values]}, wall seconds, error or None); kills
-    the process group it started when the run outlives the timeout. A run cut
-    off still returns the lines it printed."""
-    env = dict(os.environ, **osu.OMPI_ENV)
-    t0 = time.monotonic()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                            start_new_session=True)
-    err = None
-    try:
-        out, errtext = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, 9)
-        out, errtext = proc.communicate()
-        err = "timed out after %gs" % timeout
-    wall = time.monotonic() - t0
+    """Returns ({(name, size): [values]}, wall seconds, error or None). A run
+    cut off still returns the lines it printed."""
+    out, errtext, status, wall, err = osu.run_raw(cmd, timeout)
     points = {}
     for line in out.splitlines():
         f = line.split("#")[0].split()  # coll.c may end a row with a comment (the np-2 floor bound)
@@ -158,8 +146,8 @@ def run(cmd, timeout):
                 points[(f[0], int(f[1]))] = [float(x) for x in f[2:]]
             except ValueError:
                 pass
-    if err is None and (proc.returncode != 0 or not points):
-        err = "exit status %d: %s" % (proc.returncode, (errtext.strip() or out.strip())[-600:])
+    if err is None and (status != 0 or not points):
+        err = osu.exit_error(status, out, errtext)
     return points, wall, err
 
 

@@ -146,20 +146,34 @@ def command(impl, launcher, np, exe, args, extra=()):
             + list(extra) + [exe] + args)
 
 
-def run(cmd, timeout):
-    """Returns (rows, wall seconds, error or None). Kills the whole process
-    group it started when the run outlives the timeout."""
+def run_raw(cmd, timeout):
+    """Runs cmd in a process group of its own (Open MPI allowed as root).
+    Returns (stdout, stderr, exit status, wall seconds, error or None); kills
+    the whole group when the run outlives the timeout, and a run cut off
+    still returns what it printed. The other compare scripts run through it."""
     env = dict(os.environ, **OMPI_ENV)
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
                             start_new_session=True)
+    err = None
     try:
-        out, err = proc.communicate(timeout=timeout)
+        out, errtext = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return [], timeout, "timed out after %gs" % timeout
-    wall = time.monotonic() - t0
+        out, errtext = proc.communicate()
+        err = "timed out after %gs" % timeout
+    return out, errtext, proc.returncode, time.monotonic() - t0, err
+
+
+def exit_error(status, out, errtext):
+    return "exit status %d: %s" % (status, (errtext.strip() or out.strip())[-600:])
+
+
+def run(cmd, timeout):
+    """Returns (rows, wall seconds, error or None)."""
+    out, errtext, status, wall, err = run_raw(cmd, timeout)
+    if err:
+        return [], timeout, err
     rows = []
     for line in out.splitlines():
         if line.strip() and not line.startswith("#"):
@@ -167,9 +181,8 @@ def run(cmd, timeout):
                 rows.append([float(x) for x in line.split()])
             except ValueError:
                 pass
-    if proc.returncode != 0 or not rows:
-        tail = (err.strip() or out.strip())[-600:]
-        return rows, wall, "exit status %d: %s" % (proc.returncode, tail)
+    if status != 0 or not rows:
+        return rows, wall, exit_error(status, out, errtext)
     return rows, wall, None
 
 
