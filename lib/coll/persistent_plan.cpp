@@ -498,6 +498,14 @@ class PairPlan : public PersistentPlan {
 // messages (the blocking call's choice, coll/select.cpp pair_rule, mode 0).
 bool by_pair(const Segment& s, Family f, std::size_t bytes, bool exclusive = false) {
   if (s.size() != 2 || bytes == 0 || mode_now(f) != 0) return false;
+  // Where the blocking call keeps the segment at np 2 (reduce, exscan), a
+  // persistent request still gains by messages: the sender's start is done
+  // once its entry is in the ring, with no wait in the next start for its
+  // reader's done before it reuses its slot (np 2, 4 B - 4 KiB: 0.11-0.35
+  // us against the segment plan's 0.18-0.47; barrier by two empty messages
+  // lost, 0.16 against its counter's 0.12: persistent-partitioned.md).
+  if (f == Family::reduce || (f == Family::scan && exclusive))
+    return !s.oversubscribed() && bytes < thresholds().pair_other;
   Shape sh;
   sh.np = 2;
   sh.oversubscribed = s.oversubscribed();
@@ -516,23 +524,36 @@ class PairBcast final : public PairPlan {
   }
 };
 
-// Allreduce (x0 op x1 on both) and the inclusive scan (rank 1 only folds).
+// The reductions of two ranks: allreduce (x0 op x1 on both), reduce (at
+// the root), the inclusive scan (x0 on rank 0, x0 op x1 on rank 1) and the
+// exclusive one (x0 on rank 1). Operands in rank order (non-commutative ops).
+enum class PairFold { all, root0, root1, scan, exscan };
+
 class PairReduce final : public PairPlan {
  public:
-  PairReduce(Segment& s, const Reduction& r, const void* mine, void* result, bool scan)
-      : PairPlan(s), r_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size), scan_(scan) {
+  PairReduce(Segment& s, const Reduction& r, const void* mine, void* result, PairFold kind)
+      : PairPlan(s), r_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size), kind_(kind) {
+    const int me = s.me();
+    const bool chain = kind == PairFold::scan || kind == PairFold::exscan;
+    const int root = kind == PairFold::root0 ? 0 : 1;
+    sends_ = kind == PairFold::all || (chain ? me == 0 : me != root);
+    folds_ = kind == PairFold::all || (chain ? me == 1 : me == root);
     other_.resize(m_);
-    if (!scan || s.me() == 0) set_out(Typed{mine, r.count, r.type});
-    if (!scan || s.me() == 1) set_in(Typed{other_.data(), r.count, r.type});
+    if (sends_) set_out(Typed{mine, r.count, r.type});
+    if (folds_) set_in(Typed{other_.data(), r.count, r.type});
   }
   void begin() override {
     // Rank 0 of a scan keeps its own vector (sent eagerly, or by a
     // rendezvous that reads mine_, which this copy does not touch unless
     // in place, where it is a no-op).
-    if (scan_ && seg().me() == 0 && result_ != mine_) std::memmove(result_, mine_, m_);
+    if (kind_ == PairFold::scan && seg().me() == 0 && result_ != mine_) std::memmove(result_, mine_, m_);
   }
   int finish() override {
-    if (scan_ && seg().me() == 0) return MPI_SUCCESS;
+    if (!folds_) return MPI_SUCCESS;
+    if (kind_ == PairFold::exscan) {  // rank 1: x0
+      std::memcpy(result_, other_.data(), m_);
+      return MPI_SUCCESS;
+    }
     if (seg().me() == 0) {  // other_ = x0 op x1, then the result
       const int e = seg::apply(r_, mine_, other_.data(), r_.count);
       std::memcpy(result_, other_.data(), m_);
@@ -547,7 +568,8 @@ class PairReduce final : public PairPlan {
   const void* mine_;
   void* result_;
   std::size_t m_;
-  bool scan_;
+  PairFold kind_;
+  bool sends_ = false, folds_ = false;
   std::vector<std::byte> other_;
 };
 
@@ -603,15 +625,16 @@ std::unique_ptr<PersistentPlan> plan_bcast(Segment& s, const Typed& buf, int roo
 
 std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
   const std::size_t m = std::size_t(r.count) * r.type->size;
-  if (root < 0 && r.type->contiguous() && by_pair(s, Family::allreduce, m))
-    return std::make_unique<PairReduce>(s, r, mine, result, false);
+  if (r.type->contiguous() && by_pair(s, root < 0 ? Family::allreduce : Family::reduce, m))
+    return std::make_unique<PairReduce>(s, r, mine, result,
+                                        root < 0 ? PairFold::all : root == 0 ? PairFold::root0 : PairFold::root1);
   if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : kFoldWhole)) return nullptr;
   return std::make_unique<ReducePlan>(s, r, mine, result, root);
 }
 
 std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (r.type->contiguous() && by_pair(s, Family::scan, std::size_t(r.count) * r.type->size, exclusive))
-    return std::make_unique<PairReduce>(s, r, mine, result, true);
+    return std::make_unique<PairReduce>(s, r, mine, result, exclusive ? PairFold::exscan : PairFold::scan);
   if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
   return std::make_unique<ScanPlan>(s, r, mine, result, exclusive);
 }

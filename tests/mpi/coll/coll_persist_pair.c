@@ -11,6 +11,8 @@
  * - a message above the eager limit (rendezvous) below the pair limit;
  * - MPI_IN_PLACE (allreduce, scan, allgather, alltoall, gather and scatter at
  *   either root) and derived datatypes on the sending and receiving sides;
+ * - reduce at either root and exscan (messages for persistent requests,
+ *   although the blocking calls keep the segment) with a non-commutative op;
  * - a start is local: rank 0 starts, then needs rank 1's point-to-point.
  * At other rank counts the same program runs the segment plans. */
 #include <mpi.h>
@@ -291,6 +293,69 @@ static void test_derived(int n) {
   free(a2a_r);
 }
 
+/* Digits concatenated: non-commutative, so the operands' order shows. */
+typedef struct {
+  long long v, digits;
+} cat;
+static void concat(void *in, void *inout, int *len, MPI_Datatype *t) {
+  (void)t;
+  cat *a = in, *b = inout;
+  for (int i = 0; i < *len; ++i) {
+    long long p = 1;
+    for (long long d = 0; d < b[i].digits; ++d) p *= 10;
+    b[i].v = a[i].v * p + b[i].v;
+    b[i].digits += a[i].digits;
+  }
+}
+
+/* Reduce at either root (in place there) and exscan, with a
+ * non-commutative op, and MPI_SUM on 1000 ints (4 KB). */
+static void test_reductions(void) {
+  if (size > 12) return;
+  MPI_Datatype pair;
+  MPI_Op op;
+  CHECK_MPI(MPI_Type_contiguous(2, MPI_LONG_LONG, &pair));
+  CHECK_MPI(MPI_Type_commit(&pair));
+  CHECK_MPI(MPI_Op_create(concat, 0, &op));
+  enum { N = 1000 };
+  cat mine[3], red0[3], red1[3], ex[3];
+  int *big = malloc(sizeof(int) * N), *bigx = malloc(sizeof(int) * N);
+  MPI_Request r[4];
+  const int last = size - 1;
+  CHECK_MPI(MPI_Reduce_init(mine, red0, 3, pair, op, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &r[0]));
+  CHECK_MPI(MPI_Reduce_init(rank == last ? MPI_IN_PLACE : (void *)red1, red1, 3, pair, op, last, MPI_COMM_WORLD,
+                            MPI_INFO_NULL, &r[1]));
+  CHECK_MPI(MPI_Exscan_init(mine, ex, 3, pair, op, MPI_COMM_WORLD, MPI_INFO_NULL, &r[2]));
+  CHECK_MPI(MPI_Exscan_init(big, bigx, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &r[3]));
+  CHECK_MPI(MPI_Type_free(&pair));
+  for (int e = 0; e < STARTS / 2; ++e) {
+    for (int i = 0; i < 3; ++i) mine[i] = red1[i] = (cat){(rank + e + i) % 9 + 1, 1};
+    for (int i = 0; i < N; ++i) big[i] = val(rank, i, e);
+    CHECK_MPI(MPI_Startall(4, r));
+    CHECK_MPI(MPI_Waitall(4, r, MPI_STATUSES_IGNORE));
+    for (int i = 0; i < 3; ++i) {
+      long long want = 0, before = 0;
+      for (int p = 0; p < size; ++p) {
+        if (p == rank) before = want;
+        want = want * 10 + (p + e + i) % 9 + 1;
+      }
+      if (rank == 0) CHECK(red0[i].v == want && red0[i].digits == size);
+      if (rank == last) CHECK(red1[i].v == want && red1[i].digits == size);
+      if (rank > 0) CHECK(ex[i].v == before && ex[i].digits == rank);
+    }
+    if (rank > 0)
+      for (int i = 0; i < N; ++i) {
+        int sum = 0;
+        for (int p = 0; p < rank; ++p) sum += val(p, i, e);
+        CHECK(bigx[i] == sum);
+      }
+  }
+  for (int q = 0; q < 4; ++q) CHECK_MPI(MPI_Request_free(&r[q]));
+  CHECK_MPI(MPI_Op_free(&op));
+  free(big);
+  free(bigx);
+}
+
 /* MPI_Start returns without the peer: rank 0 starts a gather, scan and
  * allgather, then needs rank 1's message, which rank 1 sends before it
  * starts its own. */
@@ -342,6 +407,7 @@ int main(int argc, char **argv) {
   test_in_place(600); /* 2400 B blocks: scatter above its 2 KiB two-rank limit, the others below their 8 KiB */
   test_derived(1);
   test_derived(100);
+  test_reductions();
   test_start_is_local();
   MPI_Finalize();
   return 0;
