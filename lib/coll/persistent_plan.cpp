@@ -409,9 +409,11 @@ class PairPlan : public PersistentPlan {
  public:
   explicit PairPlan(Segment& s) : PersistentPlan(&s) {}
   Algo algo() const override { return Algo::messages; }
+  // Freed while an epoch runs (only MPI_Finalize frees an active request):
+  // a request still in the engine's queues stays there with the engine.
   ~PairPlan() override {
-    if (send_) p2p::release_internal(send_);  // freed while active (MPI_Finalize)
-    if (recv_) p2p::release_internal(recv_);
+    if (send_ && send_->complete) p2p::release_internal(send_);
+    if (recv_ && recv_->complete) p2p::release_internal(recv_);
   }
   void start(comm::Comm& c, std::shared_ptr<Segment> live) override {
     live_ = std::move(live);
