@@ -173,7 +173,7 @@ class PersistentColl final : public PersistentOp {
           plan_comm_ = c;
           plan_context_ = c->context;
           plan_generation_ = generation;
-          p->start(*c, std::move(s));
+          p->start(*c, s);
           planned_ = true;
           coll::count(*c, coll::family_of(family_), p->algo());
           return MPI_SUCCESS;

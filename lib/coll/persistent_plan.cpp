@@ -20,8 +20,8 @@ namespace ringmpi::coll {
 
 using namespace seg;
 
-void PersistentPlan::start(comm::Comm&, std::shared_ptr<Segment> live) {
-  live_ = std::move(live);
+void PersistentPlan::start(comm::Comm&, const std::shared_ptr<Segment>& live) {
+  live_ = live;
   Segment& s = seg();
   k_ = s.begin();
   read_ = false;
@@ -65,8 +65,8 @@ namespace {
 class BarrierPlan final : public PersistentPlan {
  public:
   using PersistentPlan::PersistentPlan;
-  void start(comm::Comm&, std::shared_ptr<Segment> live) override {
-    live_ = std::move(live);
+  void start(comm::Comm&, const std::shared_ptr<Segment>& live) override {
+    live_ = live;
     core::count(core::Counter::seg_barrier);
     b_ = seg().arrive_ibarrier();
   }
@@ -415,8 +415,9 @@ class PairPlan : public PersistentPlan {
     if (send_ && send_->complete) p2p::release_internal(send_);
     if (recv_ && recv_->complete) p2p::release_internal(recv_);
   }
-  void start(comm::Comm& c, std::shared_ptr<Segment> live) override {
-    live_ = std::move(live);
+  // The epoch needs nothing of the segment (the plan keeps what it reads
+  // of it, the rank): no reference taken, no atomic count per start.
+  void start(comm::Comm& c, const std::shared_ptr<Segment>&) override {
     error_ = MPI_SUCCESS;
     const int peer = 1 - c.rank;
     peer_ = peer;
@@ -443,7 +444,6 @@ class PairPlan : public PersistentPlan {
     }
     if (in_staged()) dtype::unpack(const_cast<void*>(in_.buf), in_.count, *in_.type, 0, in_stage_.data(), in_stage_.size());
     if (error_ == MPI_SUCCESS) error_ = finish();
-    live_.reset();
     return true;
   }
 
@@ -534,8 +534,9 @@ enum class PairFold { all, root0, root1, scan, exscan };
 class PairReduce final : public PairPlan {
  public:
   PairReduce(Segment& s, const Reduction& r, const void* mine, void* result, PairFold kind)
-      : PairPlan(s), r_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size), kind_(kind) {
-    const int me = s.me();
+      : PairPlan(s), r_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size), kind_(kind),
+        me_(s.me()) {
+    const int me = me_;
     const bool chain = kind == PairFold::scan || kind == PairFold::exscan;
     const int root = kind == PairFold::root0 ? 0 : 1;
     sends_ = kind == PairFold::all || (chain ? me == 0 : me != root);
@@ -548,7 +549,7 @@ class PairReduce final : public PairPlan {
     // Rank 0 of a scan keeps its own vector (sent eagerly, or by a
     // rendezvous that reads mine_, which this copy does not touch unless
     // in place, where it is a no-op).
-    if (kind_ == PairFold::scan && seg().me() == 0 && result_ != mine_) std::memmove(result_, mine_, m_);
+    if (kind_ == PairFold::scan && me_ == 0 && result_ != mine_) std::memmove(result_, mine_, m_);
   }
   int finish() override {
     if (!folds_) return MPI_SUCCESS;
@@ -556,7 +557,7 @@ class PairReduce final : public PairPlan {
       std::memcpy(result_, other_.data(), m_);
       return MPI_SUCCESS;
     }
-    if (seg().me() == 0) {  // other_ = x0 op x1, then the result
+    if (me_ == 0) {  // other_ = x0 op x1, then the result
       const int e = seg::apply(r_, mine_, other_.data(), r_.count);
       std::memcpy(result_, other_.data(), m_);
       return e;
@@ -571,6 +572,7 @@ class PairReduce final : public PairPlan {
   void* result_;
   std::size_t m_;
   PairFold kind_;
+  int me_;
   bool sends_ = false, folds_ = false;
   std::vector<std::byte> other_;
 };

@@ -60,8 +60,9 @@ class PersistentPlan {
 
   Segment* segment() const { return s_; }
   // Starts one epoch on communicator c; `live` is c's segment (the one this
-  // plan was made for), kept alive until the epoch is over.
-  virtual void start(comm::Comm& c, std::shared_ptr<Segment> live);
+  // plan was made for), which a plan that uses it keeps alive until the
+  // epoch is over (live_).
+  virtual void start(comm::Comm& c, const std::shared_ptr<Segment>& live);
   // Advances the running epoch (inside progress()); true once it is over.
   virtual bool poll();
   // The algorithm it runs (counted per start: MPIX_Query_counter, the report).
