@@ -16,7 +16,8 @@
 // set_planner below): the algorithm, block lists, modes and the reduction
 // decided once, so each MPI_Start only checks that the communicator (and a
 // reduction's op handle) is still valid, writes this member's data into the
-// segment and queues its reads, with no inner request. Elsewhere (no plan
+// segment and queues its reads, with no inner request (two ranks with small
+// data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
 // for the family or the size, intercommunicators, forced messages, --check)
 // each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
 // stored arguments: the argument checks again, then the same engine choice
