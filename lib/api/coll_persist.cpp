@@ -16,7 +16,8 @@
 // set_planner below): the algorithm, block lists, modes and the reduction
 // decided once, so each MPI_Start only checks that the communicator (and a
 // reduction's op handle) is still valid, writes this member's data into the
-// segment and queues its reads, with no inner request. Elsewhere (no plan
+// segment and queues its reads, with no inner request (two ranks with small
+// data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
 // for the family or the size, intercommunicators, forced messages, --check)
 // each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
 // stored arguments: the argument checks again, then the same engine choice
@@ -148,17 +149,37 @@ class PersistentColl final : public PersistentOp {
       if (op_ != MPI_OP_NULL && !dtype::lookup_op(op_))
         return call.fail(MPI_ERR_OP, "the request's op=0x%x was freed since its _init call",
                          static_cast<unsigned>(op_));
+      // The usual start: the plan made for the segment c has now, on the
+      // same communicator object, with the settings it was made under (an
+      // MPI_T write may force the family off the segment): no plan or
+      // setting lookup, the counts kept by the plan's own pointer.
+      if (plan_ && c == plan_comm_ && c->context == plan_context_ && c->coll.segment.get() == planned_for_ &&
+          plan_generation_ == coll::settings_generation()) {
+        plan_->start(*c, c->coll.segment);
+        planned_ = true;
+        ++*plan_calls_;
+        coll::count_total(coll::family_of(family_), plan_->algo());
+        return MPI_SUCCESS;
+      }
       // Every member finds the segment attached, or not, at the same start
       // (it attaches at one blocking collective on all of them), and every
       // plan_* decides from what all members know: they all take the plan
       // or all the nonblocking form.
+      const std::uint64_t generation = coll::settings_generation();
       if (std::shared_ptr<coll::Segment> s = coll::persistent_segment(*c, family_))
         if (coll::PersistentPlan* p = plan_for(*s)) {
-          p->start(std::move(s));
+          plan_counts_ = coll::shared_plan(*c);  // c's plan, kept: plan_calls_ points into it
+          plan_calls_ = &plan_counts_->calls[static_cast<std::size_t>(coll::family_of(family_))]
+                                     [static_cast<std::size_t>(p->algo())];
+          plan_comm_ = c;
+          plan_context_ = c->context;
+          plan_generation_ = generation;
+          p->start(*c, s);
           planned_ = true;
-          coll::count(*c, coll::family_of(family_), coll::Algo::segment);
+          coll::count(*c, coll::family_of(family_), p->algo());
           return MPI_SUCCESS;
         }
+      plan_comm_ = nullptr;  // no plan now: the next start looks again
     }
     inner_h_ = MPI_REQUEST_NULL;
     if (int e = starter_(call, &inner_h_)) return e;
@@ -214,6 +235,15 @@ class PersistentColl final : public PersistentOp {
   MPI_Op op_ = MPI_OP_NULL;
   std::unique_ptr<coll::PersistentPlan> plan_;
   const coll::Segment* planned_for_ = nullptr;  // the segment plan_ was made for (compared, never used)
+  // The start that last ran plan_ by the general path: its communicator
+  // object and context id (compared, never used otherwise), the settings generation then,
+  // and c's plan (coll/plan.hpp) with the counter of this family's segment
+  // calls; a start that finds all three unchanged takes the plan at once.
+  const comm::Comm* plan_comm_ = nullptr;
+  std::uint32_t plan_context_ = 0;
+  std::uint64_t plan_generation_ = 0;
+  std::shared_ptr<coll::Plan> plan_counts_;
+  std::uint64_t* plan_calls_ = nullptr;
   bool planned_ = false;                        // the running epoch is plan_'s
   p2p::Request* inner_ = nullptr;  // the running epoch's request (nonblocking form), or null
   MPI_Request inner_h_ = MPI_REQUEST_NULL;

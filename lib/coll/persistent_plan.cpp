@@ -8,16 +8,20 @@
 
 #include <cstring>
 
+#include "coll/schedule.hpp"
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/select.hpp"
 #include "core/counters.hpp"
+#include "p2p/internal_transfer.hpp"
+#include "p2p/request.hpp"
 
 namespace ringmpi::coll {
 
 using namespace seg;
 
-void PersistentPlan::start(std::shared_ptr<Segment> live) {
-  live_ = std::move(live);
+void PersistentPlan::start(comm::Comm&, const std::shared_ptr<Segment>& live) {
+  live_ = live;
   Segment& s = seg();
   k_ = s.begin();
   read_ = false;
@@ -61,8 +65,8 @@ namespace {
 class BarrierPlan final : public PersistentPlan {
  public:
   using PersistentPlan::PersistentPlan;
-  void start(std::shared_ptr<Segment> live) override {
-    live_ = std::move(live);
+  void start(comm::Comm&, const std::shared_ptr<Segment>& live) override {
+    live_ = live;
     core::count(core::Counter::seg_barrier);
     b_ = seg().arrive_ibarrier();
   }
@@ -391,22 +395,250 @@ class GatherPlan final : public PersistentPlan {
   std::unique_ptr<Temp> keep_;
 };
 
+
+// ---- two ranks by messages -----------------------------------------------------
+
+// One internal message each way that moves (coll/persistent_plan.hpp, top):
+// out_ to the peer, in_ from it. A family sets out_/in_ (a Typed of the
+// user's memory; packed into / unpacked from a staging copy where not
+// contiguous) and its local steps: begin() at the start before anything is
+// sent, finish() once the peer's message is in and this member's own has
+// left (so a send buffer that finish() overwrites, in place, is no longer
+// read by a rendezvous).
+class PairPlan : public PersistentPlan {
+ public:
+  explicit PairPlan(Segment& s) : PersistentPlan(&s) {}
+  Algo algo() const override { return Algo::messages; }
+  // Freed while an epoch runs (only MPI_Finalize frees an active request):
+  // a request still in the engine's queues stays there with the engine.
+  ~PairPlan() override {
+    if (send_ && send_->complete) p2p::release_internal(send_);
+    if (recv_ && recv_->complete) p2p::release_internal(recv_);
+  }
+  // The epoch needs nothing of the segment (the plan keeps what it reads
+  // of it, the rank): no reference taken, no atomic count per start.
+  void start(comm::Comm& c, const std::shared_ptr<Segment>&) override {
+    error_ = MPI_SUCCESS;
+    const int peer = 1 - c.rank;
+    peer_ = peer;
+    peer_world_ = c.peer_world[static_cast<std::size_t>(peer)];
+    context_ = c.coll_context();
+    tag_ = next_tag(c);
+    got_ = !has_in_;
+    begin();
+    if (!has_out_) return;
+    const void* data = out_.buf;
+    if (!out_.type->contiguous() || pack_out_) {
+      dtype::pack(out_.buf, out_.count, *out_.type, 0, out_stage_.data(), out_stage_.size());
+      data = out_stage_.data();
+    }
+    send_ = p2p::isend_internal(data, out_.bytes(), peer_world_, tag_, context_, c.rank);
+  }
+  bool reads() const override { return has_in_; }
+  bool poll() override {
+    if (!got_ && !receive()) return false;
+    if (send_) {
+      if (!send_->complete) return false;
+      p2p::release_internal(send_);
+      send_ = nullptr;
+    }
+    if (in_staged()) dtype::unpack(const_cast<void*>(in_.buf), in_.count, *in_.type, 0, in_stage_.data(), in_stage_.size());
+    if (error_ == MPI_SUCCESS) error_ = finish();
+    return true;
+  }
+
+ protected:
+  // The message to send (has_out_) and the one to receive (has_in_); sizes
+  // equal on both sides by the matching rule. pack_out_: send a packed copy
+  // even of a contiguous out_ (alltoall in place receives into the block
+  // it sends).
+  void set_out(const Typed& t, bool pack = false) {
+    out_ = t;
+    has_out_ = true;
+    pack_out_ = pack;
+    if (!t.type->contiguous() || pack) out_stage_.resize(t.bytes());
+  }
+  void set_in(const Typed& t) {
+    in_ = t;
+    has_in_ = true;
+    if (!t.type->contiguous()) in_stage_.resize(t.bytes());
+  }
+  virtual void begin() {}
+  virtual int finish() { return MPI_SUCCESS; }
+  void write() override {}
+
+ private:
+  bool in_staged() const { return has_in_ && !in_.type->contiguous(); }
+  void* in_place() { return in_staged() ? in_stage_.data() : const_cast<void*>(in_.buf); }
+  // The peer's message: from the ring directly while nothing else comes
+  // first, else by a posted internal receive.
+  bool receive() {
+    if (!recv_) {
+      std::size_t n;
+      const int got = p2p::try_recv_internal(in_place(), in_.bytes(), peer_, peer_world_, tag_, context_, &n);
+      if (got > 0) return got_ = true;
+      if (got == 0) return false;
+      recv_ = p2p::irecv_internal(in_place(), in_.bytes(), peer_, tag_, context_);
+    }
+    if (!recv_->complete) return false;
+    if (recv_->st_error != MPI_SUCCESS) error_ = recv_->st_error;
+    p2p::release_internal(recv_);
+    recv_ = nullptr;
+    return got_ = true;
+  }
+  Typed out_{}, in_{};
+  bool has_out_ = false, has_in_ = false, pack_out_ = false;
+  std::vector<std::byte> out_stage_, in_stage_;
+  int peer_ = 0, peer_world_ = 0, tag_ = 0;
+  std::uint32_t context_ = 0;
+  bool got_ = true;
+  p2p::Request* send_ = nullptr;
+  p2p::Request* recv_ = nullptr;
+};
+
+// Whether a family's call of `bytes` per moving block takes the two-rank
+// messages (the blocking call's choice, coll/select.cpp pair_rule, mode 0).
+bool by_pair(const Segment& s, Family f, std::size_t bytes, bool exclusive = false) {
+  if (s.size() != 2 || bytes == 0 || mode_now(f) != 0) return false;
+  // Where the blocking call keeps the segment at np 2 (reduce, exscan), a
+  // persistent request still gains by messages: the sender's start is done
+  // once its entry is in the ring, with no wait in the next start for its
+  // reader's done before it reuses its slot (np 2, 4 B - 4 KiB: 0.11-0.35
+  // us against the segment plan's 0.18-0.47; barrier by two empty messages
+  // lost, 0.16 against its counter's 0.12: persistent-partitioned.md).
+  if (f == Family::reduce || (f == Family::scan && exclusive))
+    return !s.oversubscribed() && bytes < thresholds().pair_other;
+  Shape sh;
+  sh.np = 2;
+  sh.oversubscribed = s.oversubscribed();
+  sh.pair_bytes = bytes;
+  sh.exclusive = exclusive;
+  return pair_rule(f, thresholds(), sh);
+}
+
+class PairBcast final : public PairPlan {
+ public:
+  PairBcast(Segment& s, const Typed& buf, int root) : PairPlan(s) {
+    if (s.me() == root)
+      set_out(buf);
+    else
+      set_in(buf);
+  }
+};
+
+// The reductions of two ranks: allreduce (x0 op x1 on both), reduce (at
+// the root), the inclusive scan (x0 on rank 0, x0 op x1 on rank 1) and the
+// exclusive one (x0 on rank 1). Operands in rank order (non-commutative ops).
+enum class PairFold { all, root0, root1, scan, exscan };
+
+class PairReduce final : public PairPlan {
+ public:
+  PairReduce(Segment& s, const Reduction& r, const void* mine, void* result, PairFold kind)
+      : PairPlan(s), r_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size), kind_(kind),
+        me_(s.me()) {
+    const int me = me_;
+    const bool chain = kind == PairFold::scan || kind == PairFold::exscan;
+    const int root = kind == PairFold::root0 ? 0 : 1;
+    sends_ = kind == PairFold::all || (chain ? me == 0 : me != root);
+    folds_ = kind == PairFold::all || (chain ? me == 1 : me == root);
+    other_.resize(m_);
+    if (sends_) set_out(Typed{mine, r.count, r.type});
+    if (folds_) set_in(Typed{other_.data(), r.count, r.type});
+  }
+  void begin() override {
+    // Rank 0 of a scan keeps its own vector (sent eagerly, or by a
+    // rendezvous that reads mine_, which this copy does not touch unless
+    // in place, where it is a no-op).
+    if (kind_ == PairFold::scan && me_ == 0 && result_ != mine_) std::memmove(result_, mine_, m_);
+  }
+  int finish() override {
+    if (!folds_) return MPI_SUCCESS;
+    if (kind_ == PairFold::exscan) {  // rank 1: x0
+      std::memcpy(result_, other_.data(), m_);
+      return MPI_SUCCESS;
+    }
+    if (me_ == 0) {  // other_ = x0 op x1, then the result
+      const int e = seg::apply(r_, mine_, other_.data(), r_.count);
+      std::memcpy(result_, other_.data(), m_);
+      return e;
+    }
+    if (result_ != mine_) std::memmove(result_, mine_, m_);  // result = x0 op x1
+    return seg::apply(r_, other_.data(), result_, r_.count);
+  }
+
+ private:
+  Reduction r_;
+  const void* mine_;
+  void* result_;
+  std::size_t m_;
+  PairFold kind_;
+  int me_;
+  bool sends_ = false, folds_ = false;
+  std::vector<std::byte> other_;
+};
+
+// Gather (gathers) and scatter at the root: the peer's block moves, the
+// root's own block is copied locally.
+class PairRooted final : public PairPlan {
+ public:
+  PairRooted(Segment& s, bool gathers, const Typed& own_from, const Typed& own_to, const Typed& moving, bool copy_own,
+             int root)
+      : PairPlan(s), from_(own_from), to_(own_to), copy_own_(copy_own && s.me() == root) {
+    const bool here = s.me() == root;
+    if (gathers == here)
+      set_in(moving);
+    else
+      set_out(moving);
+  }
+  void begin() override {
+    if (copy_own_) copy_typed(from_, to_);
+  }
+
+ private:
+  Typed from_, to_;
+  bool copy_own_;
+};
+
+// Allgather and alltoall: each member's block for the peer moves; its own
+// is copied locally (unless in place).
+class PairExchange final : public PairPlan {
+ public:
+  PairExchange(Segment& s, const Typed& out, const Typed& in, const Typed& own_from, const Typed& own_to,
+               bool copy_own, bool pack_out)
+      : PairPlan(s), from_(own_from), to_(own_to), copy_own_(copy_own) {
+    set_out(out, pack_out);
+    set_in(in);
+  }
+  void begin() override {
+    if (copy_own_) copy_typed(from_, to_);
+  }
+
+ private:
+  Typed from_, to_;
+  bool copy_own_;
+};
 }  // namespace
 
 std::unique_ptr<PersistentPlan> plan_barrier(Segment& s) { return std::make_unique<BarrierPlan>(&s); }
 
 std::unique_ptr<PersistentPlan> plan_bcast(Segment& s, const Typed& buf, int root) {
+  if (by_pair(s, Family::bcast, buf.bytes())) return std::make_unique<PairBcast>(s, buf, root);
   if (buf.bytes() == 0 || buf.bytes() > s.inline_max()) return nullptr;  // iseg_bcast's limit
   return std::make_unique<BcastPlan>(s, buf, root);
 }
 
 std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
   const std::size_t m = std::size_t(r.count) * r.type->size;
+  if (r.type->contiguous() && by_pair(s, root < 0 ? Family::allreduce : Family::reduce, m))
+    return std::make_unique<PairReduce>(s, r, mine, result,
+                                        root < 0 ? PairFold::all : root == 0 ? PairFold::root0 : PairFold::root1);
   if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : kFoldWhole)) return nullptr;
   return std::make_unique<ReducePlan>(s, r, mine, result, root);
 }
 
 std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  if (r.type->contiguous() && by_pair(s, Family::scan, std::size_t(r.count) * r.type->size, exclusive))
+    return std::make_unique<PairReduce>(s, r, mine, result, exclusive ? PairFold::exscan : PairFold::scan);
   if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
   return std::make_unique<ScanPlan>(s, r, mine, result, exclusive);
 }
@@ -414,6 +646,11 @@ std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const 
 std::unique_ptr<PersistentPlan> plan_allgather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block,
                                      const dtype::Datatype& rtype) {
   const std::size_t bytes = std::size_t(block) * rtype.size;
+  if (by_pair(s, Family::allgather, bytes)) {
+    const Typed own = block_of(recvbuf, rtype, s.me() * block, block);
+    return std::make_unique<PairExchange>(s, in_place ? own : send, block_of(recvbuf, rtype, (1 - s.me()) * block, block),
+                                          send, own, !in_place, false);
+  }
   if (bytes == 0 || (own_block_by_address(s, bytes, true) && !s.single_copy())) return nullptr;
   return std::make_unique<AllgatherPlan>(s, send, in_place, recvbuf, block, rtype);
 }
@@ -421,18 +658,37 @@ std::unique_ptr<PersistentPlan> plan_allgather(Segment& s, const Typed& send, bo
 std::unique_ptr<PersistentPlan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
                                     void* recvbuf, int recvcount, const dtype::Datatype& rtype, bool in_place) {
   const std::size_t bytes = std::size_t(recvcount) * rtype.size;
+  if (by_pair(s, Family::alltoall, bytes)) {
+    const int me = s.me(), peer = 1 - me;
+    const Typed to_peer = in_place ? block_of(recvbuf, rtype, peer * recvcount, recvcount)
+                                   : block_of(sendbuf, stype, peer * sendcount, sendcount);
+    const Typed own_from = in_place ? Typed{} : block_of(sendbuf, stype, me * sendcount, sendcount);
+    return std::make_unique<PairExchange>(s, to_peer, block_of(recvbuf, rtype, peer * recvcount, recvcount), own_from,
+                                          block_of(recvbuf, rtype, me * recvcount, recvcount), !in_place, in_place);
+  }
   if (bytes == 0 || !tables_apply(s, static_cast<long long>(bytes))) return nullptr;
   return std::make_unique<AlltoallPlan>(s, sendbuf, sendcount, stype, recvbuf, recvcount, rtype, in_place);
 }
 
 std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
                                    const Typed& recv, bool in_place, int root, long long block) {
+  if (block > 0 && by_pair(s, Family::scatter, static_cast<std::size_t>(block))) {
+    if (s.me() != root) return std::make_unique<PairRooted>(s, false, Typed{}, Typed{}, recv, false, root);
+    const Typed own = block_of(sendbuf, *stype, root * sendcount, sendcount);
+    return std::make_unique<PairRooted>(s, false, own, recv, block_of(sendbuf, *stype, (1 - root) * sendcount, sendcount),
+                                        !in_place, root);
+  }
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
   return std::make_unique<ScatterPlan>(s, sendbuf, sendcount, stype, recv, in_place, root);
 }
 
 std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
                                   const dtype::Datatype* rtype, int root, long long block) {
+  if (block > 0 && by_pair(s, Family::gather, static_cast<std::size_t>(block))) {
+    if (s.me() != root) return std::make_unique<PairRooted>(s, true, Typed{}, Typed{}, send, false, root);
+    return std::make_unique<PairRooted>(s, true, send, block_of(recvbuf, *rtype, root * recvcount, recvcount),
+                                        block_of(recvbuf, *rtype, (1 - root) * recvcount, recvcount), !in_place, root);
+  }
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
   return std::make_unique<GatherPlan>(s, send, in_place, recvbuf, recvcount, rtype, root);
 }

@@ -18,6 +18,20 @@
 // (it may wait, in Segment::reserve, for readers of its slot to finish
 // collectives they have started already, as every segment start does).
 //
+// Two ranks with a core each and data below the two-rank thresholds (the
+// selection table's pair_* rows, coll/select.hpp pair_rule, mode 0): the
+// plan is the blocking call's own algorithm there, one internal message
+// each way that moves (PairPlan in persistent_plan.cpp). Its start sends
+// (eager: into the peer's ring at once; else a pooled request the epoch
+// polls) and never waits; its poll takes the peer's message straight from
+// the ring when it is the next record there (p2p::try_recv_internal), else
+// posts an internal receive and polls that. Each start takes the next
+// schedule tag of the communicator (coll/schedule.hpp next_tag), as a
+// nonblocking collective run as a schedule does, so its messages match
+// nothing else: blocking calls (the user-collective tags), nonblocking
+// ones and other persistent requests started in between on the same
+// communicator all use other tags.
+//
 // Plans exist only where the data travels through slot regions (small data:
 // no published address whose owner must wait for its readers) and every
 // member decides alike from what all know (sizes, the communicator size, the
@@ -32,6 +46,7 @@
 
 #include "coll/reduction.hpp"
 #include "coll/segment.hpp"
+#include "coll/select.hpp"
 #include "coll/typed.hpp"
 
 namespace ringmpi::coll {
@@ -44,11 +59,14 @@ class PersistentPlan {
   PersistentPlan& operator=(const PersistentPlan&) = delete;
 
   Segment* segment() const { return s_; }
-  // Starts one epoch; `live` is the communicator's segment (the one this
-  // plan was made for), kept alive until the epoch is over.
-  virtual void start(std::shared_ptr<Segment> live);
+  // Starts one epoch on communicator c; `live` is c's segment (the one this
+  // plan was made for), which a plan that uses it keeps alive until the
+  // epoch is over (live_).
+  virtual void start(comm::Comm& c, const std::shared_ptr<Segment>& live);
   // Advances the running epoch (inside progress()); true once it is over.
   virtual bool poll();
+  // The algorithm it runs (counted per start: MPIX_Query_counter, the report).
+  virtual Algo algo() const { return Algo::segment; }
   // The epoch's error class (a reduction's), once poll() said true.
   int error() const { return error_; }
   // Whether this member's epoch reads others' posts (else it is done with

@@ -161,6 +161,8 @@ const char* cannot(Family f, Algo a, const Shape& s) {
   return "no algorithm";
 }
 
+}  // namespace
+
 // Whether the blocking form of `family` (bcast, scatter, gather, allgather,
 // alltoall, allreduce, scan) with `bytes` per block leaves the segment for
 // messages although it could run there: two ranks, each with a core, and
@@ -194,6 +196,8 @@ bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
     default: return false;
   }
 }
+
+namespace {
 
 // The message algorithm of a blocking intracommunicator call, or the
 // schedule where the size every rank knows says so.

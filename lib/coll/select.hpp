@@ -154,6 +154,11 @@ struct Setting {
 // family's names ("auto" too); false with *why otherwise.
 bool parse_setting(Family f, const char* text, Setting* out, std::string* why);
 
+// The two-rank rule of mode 0 (Thresholds::pair_*): whether a blocking
+// call of shape s leaves the segment for messages (np 2, a core each, below
+// the family's size). Persistent plans (coll/persistent_plan.cpp) ask it too.
+bool pair_rule(Family f, const Thresholds& t, const Shape& s);
+
 // The choice for one call: the algorithm, or Algo::none with *why (a
 // forced one that cannot run this call).
 Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why);

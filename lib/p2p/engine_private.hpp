@@ -75,6 +75,14 @@ struct DirectRecv {
 };
 // True when it received (envelope and size out); false when it took nothing.
 bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes);
+// One look, no progress, no wait (also inside progress(): a persistent
+// collective's poll, coll/persistent_plan.cpp): 1 when d's message was the
+// head of its source's ring and is taken, 0 when that ring is empty, -1
+// when something else is queued or at the head (post a receive instead).
+int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes);
+// direct_recv's last step: takes record rec, the head of d's source ring,
+// when it is d's eager message (true); else consumes nothing.
+bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes);
 
 // Receives: r is filled in; matches an unexpected message or is posted.
 void start_recv(State& s, Request* r);

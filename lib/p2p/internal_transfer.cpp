@@ -95,6 +95,13 @@ Request* irecv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag,
 
 void release_internal(Request* r) { state().requests.release(r); }
 
+int try_recv_internal(void* buf, std::size_t max_bytes, int src_rank, int src_world, int tag, std::uint32_t context,
+                      std::size_t* bytes) {
+  const DirectRecv d{context, src_rank, src_world, tag, buf, byte_count(max_bytes), dtype::lookup(MPI_BYTE)};
+  wire::Envelope env;
+  return try_direct_recv(state(), d, &env, bytes);
+}
+
 std::size_t recv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context,
                           int* actual_src, int src_world) {
   State& s = state();

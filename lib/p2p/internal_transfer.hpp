@@ -31,5 +31,12 @@ Request* isend_internal(const void* buf, std::size_t bytes, int dest_world, int 
                         int src_rank);
 Request* irecv_internal(void* buf, std::size_t max_bytes, int src_rank, int tag, std::uint32_t context);
 void release_internal(Request* r);
+// A receive that never waits and never runs progress (a persistent
+// collective's poll may call it from inside progress()): takes the message
+// from src_world's ring when it is the next record there and nothing is
+// queued ahead of it (*bytes its size): 1; 0 when that ring is empty; -1
+// when something else comes first (post irecv_internal then).
+int try_recv_internal(void* buf, std::size_t max_bytes, int src_rank, int src_world, int tag, std::uint32_t context,
+                      std::size_t* bytes);
 
 }  // namespace ringmpi::p2p

@@ -99,6 +99,17 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
       if (!queues.quiet_for(d.source)) return false;
     }
   }
+  return take_head(s, d, rec, env, bytes);
+}
+
+int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes) {
+  if (!s.contexts.get(d.context).quiet_for(d.source)) return -1;
+  shm::Record rec;
+  if (!s.in[static_cast<std::size_t>(d.from_world)].ring.peek(&rec)) return 0;
+  return take_head(s, d, rec, env, bytes) ? 1 : -1;
+}
+
+bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes) {
   if (rec.kind != wire::eager) return false;
   std::memcpy(env, rec.payload, sizeof *env);
   const std::size_t n = rec.bytes - sizeof *env;
