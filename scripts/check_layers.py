@@ -2,8 +2,9 @@
 """Checks the #include arrows of lib/, launcher/ and fortran/ against scripts/layers.txt.
 
 Fails, naming file and line, when an #include crosses a layer the wrong way,
-names a folder the map does not know, or when headers include each other in
-a cycle. Usage: check_layers.py [repository root]
+includes a header that layers.txt marks private to its own folder from
+outside that folder, names a folder the map does not know, or when headers
+include each other in a cycle. Usage: check_layers.py [repository root]
 """
 import os
 import re
@@ -13,20 +14,31 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
 def read_map(path):
+    """(arrows, private headers): layer -> layers below it; "layer/header" of the private ones."""
     arrows = {}
+    private = set()
     for n, line in enumerate(open(path, encoding="utf-8"), 1):
         line = line.split("#", 1)[0].strip()
         if not line:
             continue
+        if line.startswith("private "):
+            for h in line.split()[1:]:
+                if "/" not in h:
+                    sys.exit(f"{path}:{n}: a private header is named as folder/file: {h}")
+                private.add(h)
+            continue
         if "->" not in line:
-            sys.exit(f"{path}:{n}: expected 'layer -> layer ...'")
+            sys.exit(f"{path}:{n}: expected 'layer -> layer ...' or 'private folder/header ...'")
         name, below = line.split("->", 1)
         arrows[name.strip()] = below.split()
     for name, below in arrows.items():
         for b in below:
             if b not in arrows:
                 sys.exit(f"{path}: {name} -> {b}: {b} has no line of its own")
-    return arrows
+    for h in private:
+        if h.split("/", 1)[0] not in arrows:
+            sys.exit(f"{path}: private {h}: {h.split('/', 1)[0]} has no line of its own")
+    return arrows, private
 
 
 def closure(arrows):
@@ -64,7 +76,7 @@ def sources(root, arrows):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
-    arrows = read_map(os.path.join(root, "scripts", "layers.txt"))
+    arrows, private = read_map(os.path.join(root, "scripts", "layers.txt"))
     below = closure(arrows)
     errors = []
     # lib/ folders the map does not name.
@@ -89,6 +101,9 @@ def main():
             if target_layer != layer and target_layer not in below[layer]:
                 errors.append(f"{path}:{n}: #include \"{inc}\": {layer} may not include {target_layer} "
                               f"({layer} may include: {', '.join(sorted(below[layer])) or 'nothing'})")
+            elif target_layer != layer and inc in private:
+                errors.append(f"{path}:{n}: #include \"{inc}\": {inc} is private to lib/{target_layer} "
+                              f"(scripts/layers.txt); what other layers need belongs in a public header of it")
             edges.append((os.path.normpath(target), n))
     # Include cycles between files (within a layer the map cannot see them).
     state = {}

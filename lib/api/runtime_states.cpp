@@ -1,5 +1,6 @@
 // Runtime's constructor and destructor live here, where every layer's State
-// is a complete type.
+// is a complete type (p2p's has a deleter of its own, p2p::StateDelete, so
+// that p2p/state.hpp stays p2p's).
 #include "api/session.hpp"
 #include "comm/comm.hpp"
 #include "core/attributes.hpp"
@@ -10,7 +11,6 @@
 #include "dtype/datatype.hpp"
 #include "group/group.hpp"
 #include "io/file.hpp"
-#include "p2p/state.hpp"
 #include "rma/window.hpp"
 
 namespace ringmpi::core {

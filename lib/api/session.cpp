@@ -9,7 +9,6 @@
 #include "api/errhandler_args.hpp"
 #include "api/info_args.hpp"
 #include "core/runtime.hpp"
-#include "p2p/state.hpp"
 
 using namespace ringmpi;
 using ringmpi::api::Call;
@@ -55,7 +54,7 @@ int thread_level_of(const core::Info* in) {
   return -1;
 }
 
-// p2p's question for a buffered send (p2p/state.hpp): the session a
+// p2p's question for a buffered send (p2p::set_session_key_of): the session a
 // communicator was made from.
 std::uint64_t session_key_of(MPI_Comm h) {
   const SessionState* s = core::rt().sessions.get();
@@ -69,7 +68,7 @@ std::uint64_t session_key_of(MPI_Comm h) {
 
 void note_session_comm(MPI_Comm comm, MPI_Session session) {
   sessions().comms.emplace_back(comm, session);
-  p2p::state().session_key_of = &session_key_of;
+  p2p::set_session_key_of(&session_key_of);
 }
 
 }  // namespace ringmpi::api

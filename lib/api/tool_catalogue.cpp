@@ -20,7 +20,6 @@
 #include "core/handle.hpp"
 #include "core/runtime.hpp"
 #include "exchange/exchange.hpp"
-#include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::api::tool {
@@ -186,6 +185,9 @@ CategoryId pvar_category(Counter c) {
     case Counter::coll_messages:
     case Counter::coll_zero_byte:
     case Counter::acc_direct: return CategoryId::collectives;
+    case Counter::smsc_calls:
+    case Counter::smsc_bytes:
+    case Counter::smsc_fallback: return CategoryId::p2p;
   }
   return CategoryId::collectives;
 }
@@ -278,14 +280,13 @@ const Cvar& cvar(int index) { return cvars()[static_cast<std::size_t>(index)]; }
 std::uint64_t cvar_value(int index) {
   const Id id = cvar(index).id;
   if (cvar(index).scope == MPI_T_SCOPE_READONLY) {
-    // Settled by p2p::init (MPI_Init) and kept after MPI_Finalize. Not
-    // p2p::state(): that would make the state before MPI_Init.
-    const p2p::State* s = core::rt().p2p.get();
-    if (s == nullptr || !s->attached) return tunables::is_set(id) ? tunables::value(id, 0) : 0;
+    // Settled by p2p::init (MPI_Init) and kept after MPI_Finalize.
+    p2p::Settings s{};
+    if (!p2p::settings(&s)) return tunables::is_set(id) ? tunables::value(id, 0) : 0;
     switch (id) {
-      case Id::ring_bytes: return s->ring_capacity;
-      case Id::eager_limit: return s->tune.eager_limit;
-      case Id::chunk: return s->tune.chunk;
+      case Id::ring_bytes: return s.ring_bytes;
+      case Id::eager_limit: return s.eager_limit;
+      case Id::chunk: return s.chunk;
       case Id::yield_us: return p2p::yield_window_us();
       default: break;
     }

@@ -1,9 +1,9 @@
 #include "coll/schedule.hpp"
 
 #include "coll/base.hpp"
+#include "p2p/engine.hpp"
 #include "p2p/extension.hpp"
 #include "p2p/internal_transfer.hpp"
-#include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::coll {
@@ -13,7 +13,7 @@ Schedule::~Schedule() {
   // but a transfer can still be pending after an internal error: let go of it.
   for (p2p::Request* r : pending_)
     if (r->complete) p2p::release_internal(r);
-  for (core::ScratchPool::Block& b : scratch_) p2p::state().scratch.give(b);
+  for (core::ScratchPool::Block& b : scratch_) p2p::scratch().give(b);
 }
 
 void Schedule::send(int to, const void* buf, std::size_t bytes) {
@@ -35,7 +35,7 @@ void Schedule::round() {
 }
 
 std::byte* Schedule::scratch(std::size_t bytes) {
-  scratch_.push_back(p2p::state().scratch.take(bytes));
+  scratch_.push_back(p2p::scratch().take(bytes));
   return scratch_.back().p;
 }
 

@@ -14,7 +14,7 @@
 #include "core/counters.hpp"
 #include "core/small_vec.hpp"
 #include "dtype/op.hpp"
-#include "p2p/state.hpp"
+#include "p2p/engine.hpp"
 #include "p2p/wait.hpp"
 
 namespace ringmpi::coll::seg {
@@ -86,9 +86,9 @@ inline void unpack_from(const std::byte* src, std::size_t bytes, const Typed& t)
 class Temp {
  public:
   Temp() = default;
-  explicit Temp(std::size_t bytes) : block_(p2p::state().scratch.take(bytes ? bytes : 1)), live_(true) {}
+  explicit Temp(std::size_t bytes) : block_(p2p::scratch().take(bytes ? bytes : 1)), live_(true) {}
   ~Temp() {
-    if (live_) p2p::state().scratch.give(block_);
+    if (live_) p2p::scratch().give(block_);
   }
   Temp(const Temp&) = delete;
   Temp& operator=(const Temp&) = delete;

@@ -1,10 +1,8 @@
 #include "coll/segment.hpp"
 
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,8 +12,8 @@
 #include "comm/numa.hpp"
 #include "core/events.hpp"
 #include "p2p/engine.hpp"
-#include "p2p/state.hpp"
 #include "p2p/wait.hpp"
+#include "smsc/single_copy.hpp"
 
 namespace ringmpi::coll {
 namespace {
@@ -225,7 +223,7 @@ bool Segment::all_ibarrier(std::uint64_t b) const {
 
 bool Segment::may_wait_for_me(int i) const {
   const int w = world_[static_cast<std::size_t>(i)];
-  if (!p2p::state().slots[static_cast<std::size_t>(w)]->sleeping.load(std::memory_order_acquire)) return false;
+  if (!p2p::peer_sleeping(w)) return false;
   const std::uint32_t watch = lines_[i].watch.load(std::memory_order_relaxed);
   return watch == 0 || watch == static_cast<std::uint32_t>(me_) + 1;
 }
@@ -286,45 +284,26 @@ void Segment::barrier_two_level() {
 }
 
 namespace {
-[[noreturn]] void copy_failed(const char* call, int peer, ssize_t got) {
+// The copies themselves are lib/smsc's (pieces, short counts, EINTR).
+[[noreturn]] void copy_failed(const char* call, int peer, int err) {
   char line[400];
   std::snprintf(line, sizeof line,
                 "rank %d: internal error in a collective: %s with rank %d failed (%s); "
                 "RINGMPI_FORCE_COPY_FALLBACK=1 moves collective data through messages instead",
-                core::rt().rank, call, peer, got < 0 ? std::strerror(errno) : "no data");
+                core::rt().rank, call, peer, err == smsc::kNoData ? "no data" : std::strerror(err));
   std::fprintf(stderr, "ringmpi: %s\n", line);
   core::abort_job(shm::ExitKind::fatal_error, 1, line);
-}
-
-// One single copy between this process and `pid`, in pieces of at most 1 GiB.
-template <class Copy>
-void copy_loop(Copy&& copy, const char* call, int peer, std::byte* local, std::uint64_t remote, std::size_t bytes) {
-  while (bytes > 0) {
-    const std::size_t chunk = bytes < (std::size_t{1} << 30) ? bytes : (std::size_t{1} << 30);
-    iovec l{local, chunk};
-    iovec r{reinterpret_cast<void*>(remote), chunk};
-    const ssize_t got = copy(&l, &r);
-    if (got <= 0) {
-      if (got < 0 && errno == EINTR) continue;
-      copy_failed(call, peer, got);
-    }
-    local += got;
-    remote += static_cast<std::uint64_t>(got);
-    bytes -= static_cast<std::size_t>(got);
-  }
 }
 }  // namespace
 
 void Segment::read(int i, std::uint64_t remote, void* local, std::size_t bytes) const {
-  const pid_t pid = pid_[static_cast<std::size_t>(i)];
-  copy_loop([pid](iovec* l, iovec* r) { return process_vm_readv(pid, l, 1, r, 1, 0); }, "process_vm_readv", i,
-            static_cast<std::byte*>(local), remote, bytes);
+  if (const int err = smsc::read(pid_[static_cast<std::size_t>(i)], local, remote, bytes))
+    copy_failed("process_vm_readv", i, err);
 }
 
 void Segment::write(int i, const void* local, std::uint64_t remote, std::size_t bytes) const {
-  const pid_t pid = pid_[static_cast<std::size_t>(i)];
-  copy_loop([pid](iovec* l, iovec* r) { return process_vm_writev(pid, l, 1, r, 1, 0); }, "process_vm_writev", i,
-            static_cast<std::byte*>(const_cast<void*>(local)), remote, bytes);
+  if (const int err = smsc::write(pid_[static_cast<std::size_t>(i)], local, remote, bytes))
+    copy_failed("process_vm_writev", i, err);
 }
 
 namespace {
@@ -361,12 +340,13 @@ Segment* segment(comm::Comm& c) {
   const auto owner = static_cast<std::uint32_t>(c.peer_world[0]);
   AttachBlock mine{c.rank == 0 ? pick_free(owner, n) : -1, my_numa_node()};
   std::vector<AttachBlock> all(static_cast<std::size_t>(n));
-  std::uint64_t mask = p2p::state().single_copy ? 1 : 0;
+  std::uint64_t mask = smsc::usable() ? 1 : 0;
   allgather_and(peers_of(c), &mine, sizeof mine, all.data(), &mask, 1, exchange::kTagSegment);
   const int index = all[0].index;
   if (index < 0) return nullptr;
   std::vector<int> numa(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) numa[static_cast<std::size_t>(i)] = all[static_cast<std::size_t>(i)].numa;
+  if (!(mask & 1)) smsc::count_fallback();  // a member may not single copy: large data through the slots or messages
   return install(c, index, std::move(numa), mask & 1);
 }
 

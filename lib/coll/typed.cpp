@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "p2p/internal_transfer.hpp"
-#include "p2p/state.hpp"
+#include "p2p/engine.hpp"
 
 namespace ringmpi::coll {
 
@@ -78,11 +78,11 @@ Footprint footprint(int count, const dtype::Datatype& t) {
 Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t) {
   const Footprint f = footprint(count, t);
   offset_ = f.offset;
-  block_ = f.bytes <= kInlineBytes ? core::ScratchPool::Block{inline_, kInlineBytes} : p2p::state().scratch.take(f.bytes);
+  block_ = f.bytes <= kInlineBytes ? core::ScratchPool::Block{inline_, kInlineBytes} : p2p::scratch().take(f.bytes);
 }
 
 Scratch::~Scratch() {
-  if (block_.p != inline_) p2p::state().scratch.give(block_);
+  if (block_.p != inline_) p2p::scratch().give(block_);
 }
 
 }  // namespace ringmpi::coll

@@ -41,8 +41,12 @@ enum class Counter : int {
   coll_zero_byte,  // collectives with nothing to move returned at once (api/coll_zero.cpp)
   acc_direct,      // accumulates combined straight into the target memory in one pass (rma/transfer.cpp)
   rndv_taken_back,  // mid-size blocking sends offered as rendezvous, not matched at once, sent eagerly (p2p/send.cpp)
+  // Single copy (lib/smsc): for p2p, the collective segment and RMA alike.
+  smsc_calls,     // process_vm_readv/writev calls that moved data
+  smsc_bytes,     // ... the bytes they moved
+  smsc_fallback,  // transfers that went another way because single copy is off or was refused (rndv.cpp, segment.cpp)
 };
-inline constexpr int kCounters = 25;
+inline constexpr int kCounters = 28;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
@@ -51,7 +55,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "seg_neighbor",   "seg_single_copy", "seg_by_blocks", "seg_two_level",   "coll_messages",
     "rndv_staged",    "seg_pushed",
     "coll_zero_byte", "acc_direct",
-    "rndv_taken_back"};
+    "rndv_taken_back",
+    "smsc_calls",     "smsc_bytes",     "smsc_fallback"};
 
 // What each counter counts, in one line (the description of its performance
 // variable in the tool information interface, lib/api/tool_catalogue.cpp).
@@ -80,7 +85,11 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "MPI_Igather(v) blocks a member wrote straight into the root's buffer (process_vm_writev)",
     "collective calls with nothing to move that returned without meeting the other ranks",
     "one-sided accumulates combined straight into the target memory by the vectorised kernel",
-    "mid-size blocking sends offered as a rendezvous that the receiver did not match at once, taken back and sent eagerly"};
+    "mid-size blocking sends offered as a rendezvous that the receiver did not match at once, taken back and sent eagerly",
+    "process_vm_readv/writev calls that moved data (rendezvous, collective segment, RMA windows over user memory)",
+    "bytes moved by process_vm_readv/writev (single copy)",
+    "transfers that went another way because single copy is off or was refused: rendezvous messages pushed through "
+    "the ring, split shares the receiver copied itself, collective segments attached without it"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 

@@ -9,13 +9,18 @@
 
 #include "core/call_lock.hpp"
 #include "core/counters.hpp"
+#include "core/scratch_pool.hpp"
 #include "mpi.h"
 #include "shm/arena.hpp"
 
 namespace ringmpi::group { struct State; }
 namespace ringmpi::comm { struct State; }
 namespace ringmpi::dtype { struct State; }
-namespace ringmpi::p2p { struct State; }
+namespace ringmpi::p2p {
+struct State;
+// Defined by lib/p2p, so that no layer above it needs its State's type.
+struct StateDelete { void operator()(State* s) const; };
+}  // namespace ringmpi::p2p
 namespace ringmpi::rma { struct State; }
 namespace ringmpi::io { struct State; }
 namespace ringmpi::core { struct ErrorRegistry; struct AttrState; struct InfoState; class Tracer; }
@@ -88,11 +93,14 @@ struct Runtime {
   std::unique_ptr<group::State> groups;
   std::unique_ptr<comm::State> comms;
   std::unique_ptr<dtype::State> dtypes;
-  std::unique_ptr<p2p::State> p2p;
+  std::unique_ptr<p2p::State, p2p::StateDelete> p2p;
   std::unique_ptr<rma::State> rma;  // windows (lib/rma)
   std::unique_ptr<io::State> io;    // files (lib/io)
   std::unique_ptr<api::SessionState> sessions;  // MPI_Session handles (lib/api/session.hpp)
   Counters counters{};               // paths taken (core/counters.hpp)
+  // Temporaries of the collectives (lib/coll), reused across calls; reached
+  // through p2p::scratch() (p2p/engine.hpp).
+  ScratchPool scratch;
   // MPI_T events (core/events.hpp): bit e set while a tool wants event e;
   // the sink (lib/api/tool_events.cpp) hands it to the callbacks.
   std::atomic<std::uint32_t> event_mask{0};
@@ -117,6 +125,10 @@ inline Runtime& rt() {
 inline void count(Counter c) {
   std::atomic_ref<std::uint64_t> v(rt().counters[static_cast<std::size_t>(c)]);
   v.store(v.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+}
+inline void count(Counter c, std::uint64_t n) {
+  std::atomic_ref<std::uint64_t> v(rt().counters[static_cast<std::size_t>(c)]);
+  v.store(v.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
 }
 inline std::uint64_t counter_value(int i) {
   return std::atomic_ref<std::uint64_t>(rt().counters[static_cast<std::size_t>(i)]).load(std::memory_order_relaxed);

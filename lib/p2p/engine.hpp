@@ -10,10 +10,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/runtime.hpp"
+#include "core/scratch_pool.hpp"
 #include "dtype/datatype.hpp"
 #include "mpi.h"
 #include "p2p/request.hpp"
 #include "p2p/route.hpp"
+#include "shm/arena.hpp"
 
 namespace ringmpi::p2p {
 
@@ -21,6 +24,45 @@ struct State;
 
 // After the arena is mapped and MPI_COMM_WORLD exists.
 void init();
+
+// ---- for the layers above, which do not see the engine's State (p2p/state.hpp
+// is p2p's own: scripts/layers.txt, test `layering`) ----------------------------
+
+namespace detail {
+extern shm::RankSlot* g_slots;  // the arena's slots by world rank (set by init)
+}
+// Whether world rank `world` sleeps in a wait (its slot's `sleeping` flag,
+// acquire): whoever may have unblocked it rings its doorbell
+// (ring_doorbell, p2p/wait.hpp). After init().
+inline bool peer_sleeping(int world) {
+  return detail::g_slots[world].sleeping.load(std::memory_order_acquire);
+}
+// The temporaries the collectives reuse across calls (core/scratch_pool.hpp).
+inline core::ScratchPool& scratch() { return core::rt().scratch; }
+// The protocol sizes, as compiled in (init() settles them from the ring
+// size and the RINGMPI_* tunables; State::tune holds the settled ones).
+struct Tunables {
+  std::size_t eager_limit = 16384;   // largest message sent whole through the ring (init: ring/16, 16..32 KiB)
+  std::size_t split_min = 65536;     // both sides copy half of a large message from this size on
+  std::size_t chunk = 16384;         // data record size of the push protocol
+  // Blocking sends from this size up to eager_limit offer a rendezvous first
+  // (send.cpp, "Protocol choice"; docs/design/p2p-protocols.md). Above the
+  // default eager limit (32 KiB): with the cores' caches to themselves, the
+  // eager copy wins up to there.
+  std::size_t rndv_min = 65536;
+};
+
+// What init() settled, for MPI_T's read-only control variables; false before
+// MPI_Init (without making the engine's state), kept after MPI_Finalize.
+struct Settings {
+  std::uint64_t ring_bytes;
+  std::size_t eager_limit;
+  std::size_t chunk;
+};
+bool settings(Settings* out);
+// Installed by lib/api's sessions: the buffer key (buffer_key_session) of
+// the session a communicator was made from, or 0 (buffered sends, §3.6.1).
+void set_session_key_of(std::uint64_t (*key_of)(MPI_Comm));
 // Before the world barrier of MPI_Finalize: completes this rank's outstanding
 // sends (a peer may still need to read rendezvous data from this process).
 void finalize();

@@ -1,7 +1,5 @@
 // Setting the engine up: the per-process State, the rings of this rank, the
 // tunables (lib/tunables), the single-copy probe; error details; finalize.
-#include <sys/prctl.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +15,7 @@
 #include "p2p/state.hpp"
 #include "p2p/wait.hpp"
 #include "shm/ring.hpp"
+#include "smsc/single_copy.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::p2p {
@@ -32,28 +31,6 @@ static_assert(shm::max_payload_of(tunables::kMinRingBytes) - kEagerOverhead >= t
               "the smallest ring must hold an eager message of the eager floor");
 
 char g_detail[512];
-
-// Can this process read other ranks' memory with process_vm_readv? Tested
-// once: the syscall may be missing or filtered (containers), or Yama may
-// forbid it (ptrace_scope >= 2). A refusal met later anyway (a peer we may
-// not read) switches to the fallback then, see rndv.cpp.
-bool single_copy_works() {
-  if (tunables::value(tunables::Id::force_copy_fallback, 0) == 1) return false;
-  core::Runtime& rt = core::rt();
-  if (rt.arena.mapped() && (rt.arena.header().flags & shm::kFlagForceCopyFallback)) return false;
-  if (FILE* f = std::fopen("/proc/sys/kernel/yama/ptrace_scope", "r")) {
-    int scope = 0;
-    const bool ok = std::fscanf(f, "%d", &scope) == 1;
-    std::fclose(f);
-    if (ok && scope >= 2) return false;
-  }
-  // Yama scope 1 lets only ancestors read us; our peers are siblings.
-  prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
-  volatile std::uint64_t word = 0x5a5a5a5a5a5a5a5aull, copy = 0;
-  iovec local{const_cast<std::uint64_t*>(&copy), sizeof copy};
-  iovec remote{const_cast<std::uint64_t*>(&word), sizeof word};
-  return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == sizeof copy && copy == word;
-}
 
 // A process in a reused slot continues its rings where mpiexec says
 // (RINGMPI_RESUME: "peer:in_head:out_tail;..."; launcher/slot_reuse.hpp has
@@ -79,11 +56,21 @@ void resume_rings(State& s) {
 }  // namespace
 
 State::State() = default;
+void StateDelete::operator()(State* s) const { delete s; }
+
+shm::RankSlot* detail::g_slots = nullptr;
 
 State& make_state() {
   auto& p = core::rt().p2p;
-  if (!p) p = std::make_unique<State>();
+  if (!p) p.reset(new State);
   return *p;
+}
+
+bool settings(Settings* out) {
+  const State* s = core::rt().p2p.get();  // not state(): that would make the state before MPI_Init
+  if (s == nullptr || !s->attached) return false;
+  *out = Settings{s->ring_capacity, s->tune.eager_limit, s->tune.chunk};
+  return true;
 }
 
 const char* error_detail() { return g_detail; }
@@ -128,6 +115,7 @@ void init() {
     s.peer_pending.push_back(rt.arena.pending(i) + s.rank / 64);
     s.slots.push_back(&rt.arena.slot(i));
   }
+  detail::g_slots = &rt.arena.slot(0);
   const std::size_t max_payload = s.out[0].ring.max_payload();
   // Eager up to 32 KiB when a ring holds 16 such messages. Above that the
   // two copies through the ring (each line moving between the cores twice)
@@ -147,7 +135,7 @@ void init() {
   const std::size_t eager_max = max_payload - kEagerOverhead;
   if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
   if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
-  s.single_copy = single_copy_works();
+  smsc::init();  // does single copy work here (lib/smsc)
   oversubscribed_slow();  // the job's size is known now: settle the waiting policy
   s.attached = true;
 }

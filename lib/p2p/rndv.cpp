@@ -26,6 +26,8 @@
 //               R ignores, and one of the above goes on
 // A refusal of process_vm_readv on the first read of a message (EPERM, ENOSYS:
 // a peer we may not read) switches this rank to the push protocol for good.
+// The system calls, their batching, short counts and the switch are the
+// single-copy module's (lib/smsc/single_copy.hpp).
 #include <sys/uio.h>
 
 #include <algorithm>
@@ -37,12 +39,13 @@
 #include "dtype/layout.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/engine_private.hpp"
+#include "smsc/single_copy.hpp"
 
 namespace ringmpi::p2p {
 namespace {
 
-constexpr std::size_t kMaxIov = IOV_MAX;
-constexpr std::size_t kMaxCall = std::size_t(1) << 30;  // bytes per syscall, below MAX_RW_COUNT
+constexpr std::size_t kMaxIov = IOV_MAX;  // pieces of each side per call
+constexpr std::size_t kMaxCall = smsc::kMaxCall;
 // process_vm_readv costs the kernel some 30 ns per local iovec, and
 // describing the pieces costs as much again: a receive of 10000 doubles
 // into a column type (MPICH perf/transp-datatype) took 100 times a
@@ -104,10 +107,8 @@ class RemoteCursor {
   bool fetch(int* err) {
     if (at_ >= niov_) return true;
     const std::size_t n = std::min<std::size_t>(kBatch, niov_ - at_);
-    iovec local{cache_, n * sizeof(iovec)};
-    iovec far{reinterpret_cast<void*>(addr_ + at_ * sizeof(iovec)), n * sizeof(iovec)};
-    if (process_vm_readv(pid_, &local, 1, &far, 1, 0) != static_cast<ssize_t>(n * sizeof(iovec))) {
-      *err = errno ? errno : EFAULT;
+    if (const int e = smsc::read(pid_, cache_, addr_ + at_ * sizeof(iovec), n * sizeof(iovec))) {
+      *err = e == smsc::kNoData ? EFAULT : e;
       return false;
     }
     cached_begin_ = at_;
@@ -123,23 +124,9 @@ class RemoteCursor {
   iovec cache_[kBatch];
 };
 
-// A message to oneself: the "remote" pieces are in this process, and a
-// memcpy costs no system call (64 KiB: about 1.5 us against 10). Returns
-// the bytes copied, as process_vm_readv would.
-ssize_t copy_iov(const iovec* local, std::size_t nl, const iovec* remote, int nr) {
-  std::size_t l = 0, lo = 0, total = 0;
-  for (int k = 0; k < nr && l < nl; ++k) {
-    const std::byte* from = static_cast<const std::byte*>(remote[k].iov_base);
-    std::size_t left = remote[k].iov_len;
-    while (left > 0 && l < nl) {
-      const std::size_t m = std::min(left, local[l].iov_len - lo);
-      std::memcpy(static_cast<std::byte*>(local[l].iov_base) + lo, from, m);
-      from += m, left -= m, lo += m, total += m;
-      if (lo == local[l].iov_len) ++l, lo = 0;
-    }
-  }
-  return static_cast<ssize_t>(total);
-}
+// A short count, or no data, reads as EFAULT here (a sender's buffer that
+// is not all there), as it did before the module.
+int read_error(int e) { return e == smsc::kNoData ? EFAULT : e; }
 
 // Copies stream bytes [from, from+len) of the sender's buffer into r's
 // buffer at the same stream offsets. Returns 0 or an errno value.
@@ -160,9 +147,9 @@ int read_remote(State& s, Request* r, int from_world, std::size_t from, std::siz
       if (rn < 0) return err;
       if (rgot == 0) return EFAULT;
       const iovec staged{s.stage.data(), rgot};
-      const ssize_t got = process_vm_readv(pid, &staged, 1, s.iov_remote.data(), static_cast<unsigned long>(rn), 0);
-      if (got < 0) return errno;
-      if (static_cast<std::size_t>(got) != rgot) return EFAULT;
+      if (const int e =
+              smsc::copyv(smsc::Dir::read, pid, &staged, 1, s.iov_remote.data(), static_cast<std::size_t>(rn), rgot))
+        return read_error(e);
       dtype::unpack(r->buf, r->count, *r->type, from + done, s.stage.data(), rgot);
       done += rgot;
     }
@@ -190,17 +177,17 @@ int read_remote(State& s, Request* r, int from_world, std::size_t from, std::siz
       s.iov_local[k].iov_len = rgot - keep;
       ln = k + 1;
     }
-    const ssize_t got = from_world == s.rank ? copy_iov(s.iov_local.data(), ln, s.iov_remote.data(), rn)
-                                             : process_vm_readv(pid, s.iov_local.data(), ln, s.iov_remote.data(),
-                                                                static_cast<unsigned long>(rn), 0);
-    if (got < 0) return errno;
-    if (static_cast<std::size_t>(got) != rgot) return EFAULT;
+    if (from_world == s.rank) {  // a message to oneself: a memcpy, no system call
+      if (smsc::copy_self(s.iov_local.data(), ln, s.iov_remote.data(), static_cast<std::size_t>(rn)) != rgot)
+        return EFAULT;
+    } else if (const int e = smsc::copyv(smsc::Dir::read, pid, s.iov_local.data(), ln, s.iov_remote.data(),
+                                         static_cast<std::size_t>(rn), rgot)) {
+      return read_error(e);
+    }
     done += rgot;
   }
   return 0;
 }
-
-bool refused(int err) { return err == EPERM || err == ENOSYS || err == EACCES; }
 
 [[noreturn]] void read_failed(const Request& r, int from_world, int err) {
   internal_error("reading a %zu-byte message from rank %d's memory failed: %s (its buffer must stay valid until the "
@@ -230,7 +217,8 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
   r->xfer_done = 0;
   r->remote_addr = rts.addr;
   r->remote_niov = rts.niov;
-  if (!s.single_copy || (rts.flags & wire::rts_push_only)) {
+  if (!smsc::usable() || (rts.flags & wire::rts_push_only)) {
+    if (!(rts.flags & wire::rts_push_only)) smsc::count_fallback();
     ask_push(s, r, from, rts.cookie);
     return;
   }
@@ -249,8 +237,9 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
   const std::size_t first = peer.readable ? 0 : std::min<std::size_t>(own, 4096);
   int err = read_remote(s, r, from, 0, first);
   if (err) {
-    if (!refused(err)) read_failed(*r, from, err);
-    s.single_copy = false;
+    if (!smsc::refused(err)) read_failed(*r, from, err);
+    smsc::disable();
+    smsc::count_fallback();
     ask_push(s, r, from, rts.cookie);
     return;
   }
@@ -292,6 +281,7 @@ void on_done_write(State& s, const wire::DoneWrite& d) {
   Request* r = from_cookie(d.recv_cookie);
   if (!d.ok) {
     // The sender may not write into us; we can read it, so we copy its share.
+    smsc::count_fallback();
     const int err = read_remote(s, r, r->peer_world, r->share_offset, r->share_bytes);
     if (err) read_failed(*r, r->peer_world, err);
   }
@@ -311,16 +301,7 @@ constexpr std::size_t kMaxRemoteIov = 1 << 16;
 // Writes [off, off+n) of our contiguous buffer into the receiver's.
 bool write_share(int dest, const Request& r, std::uint64_t remote, std::size_t off, std::size_t n) {
   const pid_t pid = state().slots[static_cast<std::size_t>(dest)]->pid.load(std::memory_order_relaxed);
-  while (n > 0) {
-    const std::size_t piece = std::min<std::size_t>(n, std::size_t(1) << 30);
-    iovec local{static_cast<std::byte*>(r.buf) + off, piece};
-    iovec far{reinterpret_cast<void*>(remote + off), piece};
-    const ssize_t got = process_vm_writev(pid, &local, 1, &far, 1, 0);
-    if (got <= 0) return false;
-    off += static_cast<std::size_t>(got);
-    n -= static_cast<std::size_t>(got);
-  }
-  return true;
+  return smsc::write(pid, static_cast<const std::byte*>(r.buf) + off, remote + off, n) == 0;
 }
 
 }  // namespace

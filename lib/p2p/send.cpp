@@ -42,6 +42,7 @@
 #include "p2p/engine_private.hpp"
 #include "p2p/signature.hpp"
 #include "p2p/wait.hpp"
+#include "smsc/single_copy.hpp"
 
 namespace ringmpi::p2p {
 
@@ -229,7 +230,7 @@ constexpr auto kOfferGrace = std::chrono::microseconds(20);
 // running at all and the offer would mostly be taken back.
 bool offered(const State& s, const SendArgs& a, int dest, std::size_t bytes) {
   return bytes >= s.tune.rndv_min && (a.mode == Mode::standard || a.mode == Mode::ready) && dest != s.rank &&
-         s.single_copy && a.type->contiguous() && !oversubscribed();
+         smsc::usable() && a.type->contiguous() && !oversubscribed();
 }
 
 // A blocking send offered as a rendezvous, taken back and sent eagerly when

@@ -12,7 +12,7 @@
 
 #include "core/handle.hpp"
 #include "core/runtime.hpp"
-#include "core/scratch_pool.hpp"
+#include "p2p/engine.hpp"
 #include "p2p/match.hpp"
 #include "p2p/request.hpp"
 #include "shm/ring.hpp"
@@ -74,23 +74,11 @@ struct BsendBuffer {
 // Rings polled on every progress() without waiting for a pending bit.
 inline constexpr int kHotRings = 8;
 
-struct Tunables {
-  std::size_t eager_limit = 16384;   // largest message sent whole through the ring (init: ring/16, 16..32 KiB)
-  std::size_t split_min = 65536;     // both sides copy half of a large message from this size on
-  std::size_t chunk = 16384;         // data record size of the push protocol
-  // Blocking sends from this size up to eager_limit offer a rendezvous first
-  // (send.cpp, "Protocol choice"; docs/design/p2p-protocols.md). Above the
-  // default eager limit (32 KiB): with the cores' caches to themselves, the
-  // eager copy wins up to there.
-  std::size_t rndv_min = 65536;
-};
-
 struct State {
   State();
   int rank = 0;
   int size = 1;
   bool attached = false;  // rings are set up (MPI_Init ran)
-  bool single_copy = true;
   Tunables tune;
   std::vector<PeerOut> out;
   std::vector<PeerIn> in;
@@ -121,7 +109,6 @@ struct State {
   std::vector<iovec> iov_local, iov_remote;  // scratch of the single-copy transfers
   std::vector<std::byte> stage;  // single-copy reads into short pieces land here first (rndv.cpp)
   std::vector<Request*> extensions;  // started extension requests (lib/p2p/extension.cpp)
-  core::ScratchPool scratch;  // temporaries of the collectives (lib/coll), reused across calls
 };
 
 State& make_state();

@@ -28,6 +28,7 @@
 #include "core/runtime.hpp"
 #include "dtype/kernels.hpp"
 #include "dtype/op.hpp"
+#include "smsc/single_copy.hpp"
 
 namespace ringmpi::rma {
 namespace {
@@ -115,12 +116,12 @@ int remote_io(bool write, const Where& at, int count, const dtype::Datatype& t, 
     std::size_t covered = 0;
     const std::size_t k =
         dtype::to_iov(reinterpret_cast<const void*>(at.remote), count, t, off, bytes - off, riov, kMaxIov, &covered);
-    iovec liov{packed + off, covered};
-    const ssize_t done = write ? process_vm_writev(at.pid, &liov, 1, riov, k, 0)
-                               : process_vm_readv(at.pid, &liov, 1, riov, k, 0);
-    if (done <= 0) {
-      const int err = done < 0 ? errno : EFAULT;
-      if (err == EFAULT) {
+    const iovec liov{packed + off, covered};
+    // Short counts and the kernel's errors: lib/smsc (kNoData: nothing moved).
+    const smsc::Dir dir = write ? smsc::Dir::write : smsc::Dir::read;
+    const int err = covered == 0 ? smsc::kNoData : smsc::copyv(dir, at.pid, &liov, 1, riov, k, covered);
+    if (err) {
+      if (err == EFAULT || err == smsc::kNoData) {
         *why = "rank " + str(target) + "'s window has no memory at the target address";
         return MPI_ERR_RMA_RANGE;
       }
@@ -129,7 +130,7 @@ int remote_io(bool write, const Where& at, int count, const dtype::Datatype& t, 
              "); windows over user memory need process_vm_readv/writev (use MPI_Win_allocate instead)";
       return MPI_ERR_OTHER;
     }
-    off += static_cast<std::size_t>(done);
+    off += covered;
   }
   return MPI_SUCCESS;
 }

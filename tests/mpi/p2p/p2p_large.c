@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "counter.h"
 
 static int rank, size, peer;
 
@@ -272,6 +273,14 @@ int main(int argc, char **argv) {
   test_noncontiguous();
   test_truncation();
   test_freed_send();
+#ifndef FORCE_FALLBACK
+  /* Rendezvous reads from the peer went through the single-copy module
+   * (lib/smsc), which counts its system calls and their bytes. */
+  if (counter("rndv_read") > 0 && counter("smsc_fallback") == 0) {
+    CHECK(counter("smsc_calls") > 0);
+    CHECK(counter("smsc_bytes") >= counter("smsc_calls"));
+  }
+#endif
   MPI_Finalize();
   free(freed_send_buf);
   return 0;
