@@ -113,6 +113,8 @@ static void pingpong(MPI_Comm inter, int low, int bytes, int iters) {
   int rank;
   MPI_Comm_rank(inter, &rank);
   if (rank != 0) return;
+  const char* e = getenv("JOBS_PP_ITERS"); /* scales the counts (default 1) */
+  if (e) iters = iters * atoi(e) / 100 + 1;
   char* buf = calloc((size_t)bytes, 1);
   double t0 = 0;
   for (int i = -iters / 10; i < iters; ++i) {
