@@ -3,7 +3,8 @@
 jobs_client.c connects, at 1+1, 2+2 and 3+3 ranks (3+3: more ranks than
 cores), through a published name, through a file, and with MPI_Comm_join
 over a Unix socket; messages both ways, intercommunicator collectives and a
-merged communicator (jobs_common.h). A client killed while connected ends
+merged communicator (jobs_common.h); three connections in a row; a client
+that connects late is no deadlock. A client killed while connected ends
 the server's job with a line naming it; a process of another user cannot
 connect. Nothing survives any run, and no bridge or arena is left."""
 import os
@@ -56,6 +57,27 @@ def test_join(ctx):
         path = ctx.path("join-%d.sock" % np)
         r, c = pair(ctx, np, "join", path)
         check_pair(r, c, "join")
+
+
+def test_connect_again(ctx):
+    for np in (1, 3):
+        path = ctx.path("again-%d" % np)
+        r, c = pair(ctx, np, "again", path)
+        check_pair(r, c, "again")
+
+
+def test_late_client_is_no_deadlock(ctx):
+    # The server's ranks wait (accept, and the bcast after it) for 2.5 s:
+    # mpiexec's detector declares a deadlock after about 1 s of all ranks
+    # idle, unless the wait for another job counts as live.
+    path = ctx.path("late")
+    r, c = pair(ctx, 2, "file", path, client_mode="late")
+    fl.check_status(c, 0)
+    fl.check_status(r, 0)
+    fl.check("deadlock" not in r.err, "no deadlock declared", r)
+    fl.check_in("server file done", r.out, "the server finished", r)
+    fl.check_no_survivors(r)
+    fl.check_no_survivors(c)
 
 
 def test_peer_job_dies(ctx):
@@ -117,7 +139,8 @@ def main():
         else:
             CLIENT = os.path.abspath(argv[i + 1])
         del argv[i:i + 2]
-    fl.main([test_publish, test_file, test_join, test_peer_job_dies, test_other_user_refused], argv)
+    fl.main([test_publish, test_file, test_join, test_connect_again, test_late_client_is_no_deadlock,
+             test_peer_job_dies, test_other_user_refused], argv)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,10 @@
  *   jobs_client crash PATH        connect, then rank 0 is killed (SIGKILL)
  *   jobs_client refused PATH      connect with MPI_ERRORS_RETURN: must fail with
  *                                 MPI_ERR_PORT (run as another user)
- *   jobs_client pingpong PATH     connect, answer the server's ping-pongs */
+ *   jobs_client pingpong PATH     connect, answer the server's ping-pongs
+ *   jobs_client again PATH        connect, exchange, disconnect, three times
+ *   jobs_client late PATH         wait 2.5 s before the connect (the server's
+ *                                 accept must not be taken for a deadlock) */
 #include <mpi.h>
 #include <signal.h>
 #include <sys/socket.h>
@@ -81,6 +84,14 @@ int main(int argc, char** argv) {
     if (rank == 0) printf("client refused: MPI_ERR_PORT\n");
     MPI_Finalize();
     return 0;
+  }
+  if (strcmp(mode, "late") == 0) pause_ms(2500);
+  if (strcmp(mode, "again") == 0) {
+    for (int t = 0; t < 2; ++t) {
+      CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+      exchange(inter, 0);
+      CHECK_MPI(MPI_Comm_disconnect(&inter));
+    }
   }
   CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
   if (strcmp(mode, "crash") == 0) {

@@ -4,7 +4,9 @@
  *   jobs_server join PATH         rank 0 listens on the Unix socket PATH and joins
  *   jobs_server wait PATH         accept (port in PATH), then receive forever: the
  *                                 client dies; this job must end with a line naming it
- *   jobs_server pingpong PATH     accept, then time 8 B and 1 MiB ping-pongs */
+ *   jobs_server pingpong PATH     accept, then time 8 B and 1 MiB ping-pongs
+ *   jobs_server again PATH        accept, exchange, disconnect, three times (the
+ *                                 pairs are bound again to each new bridge) */
 #include <mpi.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -60,7 +62,8 @@ int main(int argc, char** argv) {
   if (rank == 0) CHECK_MPI(MPI_Open_port(MPI_INFO_NULL, port));
   if (rank == 0 && strcmp(mode, "publish") == 0) CHECK_MPI(MPI_Publish_name(arg, MPI_INFO_NULL, port));
   if (rank == 0 && strcmp(mode, "publish") != 0) write_port(arg, port);
-  {
+  const int times = strcmp(mode, "again") == 0 ? 3 : 1;
+  for (int t = 0; t < times; ++t) {
     CHECK_MPI(MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
     if (strcmp(mode, "wait") == 0) {
       int v;
