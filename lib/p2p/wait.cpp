@@ -318,7 +318,8 @@ void wait_slow(const std::function<bool()>& done) {
     const bool idle = rc == -1 && errno == ETIMEDOUT && !sending && work_now == work &&
                       me.doorbell.load(std::memory_order_relaxed) == seen;
     work = work_now;
-    idle_rounds = idle && !foreign_watch() ? idle_rounds + 1 : 0;  // foreign.hpp: another job may still answer
+    const bool other_job = foreign_watch();  // foreign.hpp: another job may still answer; is it alive?
+    idle_rounds = idle && !other_job ? idle_rounds + 1 : 0;
     me.stuck_doorbell.store(seen, std::memory_order_relaxed);
     me.stuck_rounds.store(idle_rounds, std::memory_order_release);
     me.sleeping.store(0, std::memory_order_relaxed);

@@ -5,7 +5,8 @@
  *   blocking and nonblocking, receives from MPI_ANY_SOURCE;
  * - intercommunicator bcast (root in each group in turn), allreduce, barrier;
  * - MPI_Intercomm_merge, then allreduce, bcast and barrier on the merged
- *   communicator and a split of it. */
+ *   communicator and a split of it; MPI_Comm_spawn from the merged
+ *   communicator fails with MPI_ERR_SPAWN. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,13 @@ static void exchange(MPI_Comm inter, int low) {
   CHECK_MPI(MPI_Bcast(&d, 1, MPI_DOUBLE, msize - 1, merged));
   CHECK(d == 2.5);
   CHECK_MPI(MPI_Barrier(merged));
+  /* Spawning from a communicator of two jobs fails cleanly. */
+  MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+  MPI_Comm child = MPI_COMM_NULL;
+  int cls = MPI_SUCCESS;
+  MPI_Error_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, merged, &child, MPI_ERRCODES_IGNORE),
+                  &cls);
+  CHECK(cls == MPI_ERR_SPAWN && child == MPI_COMM_NULL);
   MPI_Comm half;
   CHECK_MPI(MPI_Comm_split(merged, mrank % 2, mrank, &half));
   int hs = 0, one = 1;
