@@ -22,6 +22,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -31,6 +32,8 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <optional>
+#include <thread>
 
 #include "comm/peers.hpp"
 #include "comm/round.hpp"
@@ -196,6 +199,61 @@ ssize_t recv_with_fds(int sock, std::vector<std::byte>* msg, int fds[2]) {
   }
   return n;
 }
+
+// While a root waits for another job on socket `fd` (an accept's listener,
+// a connect's answer), a helper thread blocked in poll() rings the root's
+// own doorbell when the socket becomes readable, so a root asleep in its
+// wait (50 ms futex timeouts) wakes at once. It touches nothing but the
+// doorbell (p2p::ring_doorbell) and ends with the wait.
+class SocketWaker {
+ public:
+  explicit SocketWaker(int fd) {
+    if (fd < 0 || pipe2(stop_, O_CLOEXEC) != 0) return;
+    const int stop = stop_[0];
+    const int me = core::rt().rank;
+    thread_ = std::thread([fd, stop, me] {
+      pollfd p[2] = {{fd, POLLIN, 0}, {stop, POLLIN, 0}};
+      while (poll(p, 2, -1) < 0 && errno == EINTR) {
+      }
+      if (p[0].revents) p2p::ring_doorbell(me);
+    });
+  }
+  ~SocketWaker() {
+    if (!thread_.joinable()) return;
+    const char x = 0;
+    if (write(stop_[1], &x, 1) < 0) {
+    }
+    thread_.join();
+    close(stop_[0]);
+    close(stop_[1]);
+  }
+  SocketWaker(const SocketWaker&) = delete;
+  SocketWaker& operator=(const SocketWaker&) = delete;
+
+ private:
+  int stop_[2] = {-1, -1};
+  std::thread thread_;
+};
+
+// A SocketWaker for fd once a wait has lasted 1 ms (a thread costs more
+// than a wait answered at once); call from the wait's predicate.
+class LazyWaker {
+ public:
+  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()) {}
+  void tick() {
+    if (!waker_ && fd_ >= 0 && now_ns() - start_ > 1'000'000) waker_.emplace(fd_);
+  }
+
+ private:
+  static std::uint64_t now_ns() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return std::uint64_t(t.tv_sec) * 1'000'000'000u + std::uint64_t(t.tv_nsec);
+  }
+  int fd_;
+  std::uint64_t start_;
+  std::optional<SocketWaker> waker_;
+};
 
 // The most world ranks a group may name here: this job's slots and the
 // indices of another job's processes (p2p/foreign.hpp).
@@ -478,10 +536,15 @@ void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std
   }
   // The owner answers once it is in MPI_Comm_accept: progress meanwhile.
   p2p::hold_foreign(1);
-  p2p::wait_until([c] {
-    pollfd pf{c, POLLIN, 0};
-    return poll(&pf, 1, 0) > 0;
-  });
+  {
+    LazyWaker waker(c);
+    p2p::wait_until([c, &waker] {
+      pollfd pf{c, POLLIN, 0};
+      if (poll(&pf, 1, 0) > 0) return true;
+      waker.tick();
+      return false;
+    });
+  }
   p2p::hold_foreign(-1);
   std::vector<std::byte> in(sizeof(JobHello) + std::size_t(shm::kForeignRoom) * sizeof(int));
   int fds[2] = {-1, -1};
@@ -600,11 +663,13 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
       p2p::hold_foreign(1);  // another job may connect: never counted as stuck
       while (!foreign) {
         bool ready = false;
+        LazyWaker waker(lsock);
         p2p::wait_until([&] {
           MPI_Status st;
           if (p2p::iprobe(MPI_ANY_SOURCE, kPortTag - pt.id, kPortContext, &st)) return true;
           pollfd pf{lsock, POLLIN, 0};
           ready = lsock >= 0 && poll(&pf, 1, 0) > 0;
+          if (!ready) waker.tick();
           return ready;
         });
         if (!ready) break;

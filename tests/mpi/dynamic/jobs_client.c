@@ -93,7 +93,9 @@ int main(int argc, char** argv) {
       CHECK_MPI(MPI_Comm_disconnect(&inter));
     }
   }
+  const double t0 = MPI_Wtime();
   CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+  if (strcmp(mode, "pingpong") == 0 && rank == 0) printf("connect: %.3f ms\n", (MPI_Wtime() - t0) * 1e3);
   if (strcmp(mode, "crash") == 0) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) raise(SIGKILL);
