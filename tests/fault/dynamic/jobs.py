@@ -3,7 +3,8 @@
 jobs_client.c connects, at 1+1, 2+2 and 3+3 ranks (3+3: more ranks than
 cores), through a published name, through a file, and with MPI_Comm_join
 over a Unix socket; messages both ways, intercommunicator collectives and a
-merged communicator (jobs_common.h); three connections in a row; a client
+merged communicator (jobs_common.h); three connections in a row; both jobs
+finalizing without a disconnect; a client
 that connects late is no deadlock. A client killed while connected ends
 the server's job with a line naming it; a process of another user cannot
 connect. Nothing survives any run, and no bridge or arena is left."""
@@ -64,6 +65,13 @@ def test_connect_again(ctx):
         path = ctx.path("again-%d" % np)
         r, c = pair(ctx, np, "again", path)
         check_pair(r, c, "again")
+
+
+def test_finalize_without_disconnect(ctx):
+    for np in (1, 2):
+        path = ctx.path("nodisc-%d" % np)
+        r, c = pair(ctx, np, "nodisconnect", path)
+        check_pair(r, c, "nodisconnect")
 
 
 def test_late_client_is_no_deadlock(ctx):
@@ -139,7 +147,8 @@ def main():
         else:
             CLIENT = os.path.abspath(argv[i + 1])
         del argv[i:i + 2]
-    fl.main([test_publish, test_file, test_join, test_connect_again, test_late_client_is_no_deadlock,
+    fl.main([test_publish, test_file, test_join, test_connect_again, test_finalize_without_disconnect,
+             test_late_client_is_no_deadlock,
              test_peer_job_dies, test_other_user_refused], argv)
 
 

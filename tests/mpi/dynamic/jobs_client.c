@@ -6,6 +6,7 @@
  *   jobs_client refused PATH      connect with MPI_ERRORS_RETURN: must fail with
  *                                 MPI_ERR_PORT (run as another user)
  *   jobs_client pingpong PATH     connect, answer the server's ping-pongs
+ *   jobs_client nodisconnect PATH connect, exchange, finalize without disconnecting
  *   jobs_client again PATH        connect, exchange, disconnect, three times
  *   jobs_client late PATH         wait 2.5 s before the connect (the server's
  *                                 accept must not be taken for a deadlock) */
@@ -107,7 +108,7 @@ int main(int argc, char** argv) {
   } else {
     exchange(inter, 0);
   }
-  CHECK_MPI(MPI_Comm_disconnect(&inter));
+  if (strcmp(mode, "nodisconnect") != 0) CHECK_MPI(MPI_Comm_disconnect(&inter));
   if (rank == 0) printf("client %s done\n", mode);
   MPI_Finalize();
   return 0;

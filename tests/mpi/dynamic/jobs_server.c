@@ -5,6 +5,7 @@
  *   jobs_server wait PATH         accept (port in PATH), then receive forever: the
  *                                 client dies; this job must end with a line naming it
  *   jobs_server pingpong PATH     accept, then time 8 B and 1 MiB ping-pongs
+ *   jobs_server nodisconnect PATH accept, exchange, finalize without disconnecting
  *   jobs_server again PATH        accept, exchange, disconnect, three times (the
  *                                 pairs are bound again to each new bridge) */
 #include <mpi.h>
@@ -75,7 +76,7 @@ int main(int argc, char** argv) {
     } else {
       exchange(inter, 1);
     }
-    CHECK_MPI(MPI_Comm_disconnect(&inter));
+    if (strcmp(mode, "nodisconnect") != 0) CHECK_MPI(MPI_Comm_disconnect(&inter));
   }
   if (rank == 0 && strcmp(mode, "publish") == 0) CHECK_MPI(MPI_Unpublish_name(arg, MPI_INFO_NULL, port));
   if (rank == 0) CHECK_MPI(MPI_Close_port(port));
