@@ -5,7 +5,8 @@
  *   blocking and nonblocking, receives from MPI_ANY_SOURCE;
  * - intercommunicator bcast (root in each group in turn), allreduce, barrier;
  * - MPI_Intercomm_merge, then allreduce, bcast and barrier on the merged
- *   communicator and a split of it; MPI_Comm_spawn from the merged
+ *   communicator and a split of it, windows on it (put/get under fences,
+ *   lock/accumulate/unlock); MPI_Comm_spawn from the merged
  *   communicator fails with MPI_ERR_SPAWN. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +101,34 @@ static void exchange(MPI_Comm inter, int low) {
   CHECK_MPI(MPI_Bcast(&d, 1, MPI_DOUBLE, msize - 1, merged));
   CHECK(d == 2.5);
   CHECK_MPI(MPI_Barrier(merged));
+  /* A window on the merged communicator: each rank puts its rank into its
+   * right neighbour's memory (another job's process for some). */
+  {
+    int slot = -1;
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(&slot, sizeof slot, sizeof slot, MPI_INFO_NULL, merged, &win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Put(&mrank, 1, MPI_INT, (mrank + 1) % msize, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(slot == (mrank + msize - 1) % msize);
+    int got = -1;
+    CHECK_MPI(MPI_Get(&got, 1, MPI_INT, (mrank + 1) % msize, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(got == mrank);
+    CHECK_MPI(MPI_Win_free(&win));
+    /* Passive target: every rank adds 1 to rank 0's counter. */
+    int* counter = NULL;
+    CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, merged, &counter, &win));
+    *counter = 0;
+    CHECK_MPI(MPI_Barrier(merged));
+    const int one1 = 1;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    CHECK_MPI(MPI_Accumulate(&one1, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(0, win));
+    CHECK_MPI(MPI_Barrier(merged));
+    if (mrank == 0) CHECK(*counter == msize);
+    CHECK_MPI(MPI_Win_free(&win));
+  }
   /* Spawning from a communicator of two jobs fails cleanly. */
   MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
   MPI_Comm child = MPI_COMM_NULL;
