@@ -6,11 +6,13 @@
  * - intercommunicator bcast (root in each group in turn), allreduce, barrier;
  * - MPI_Intercomm_merge, then allreduce, bcast and barrier on the merged
  *   communicator and a split of it, windows on it (put/get under fences,
- *   lock/accumulate/unlock); MPI_Comm_spawn from the merged
+ *   lock/accumulate/unlock), MPI-IO on it (collective writes, a shared file
+ *   pointer); MPI_Comm_spawn from the merged
  *   communicator fails with MPI_ERR_SPAWN. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../check.h"
 
@@ -128,6 +130,31 @@ static void exchange(MPI_Comm inter, int low) {
     CHECK_MPI(MPI_Barrier(merged));
     if (mrank == 0) CHECK(*counter == msize);
     CHECK_MPI(MPI_Win_free(&win));
+  }
+  /* MPI-IO on the merged communicator: every rank writes its rank at its
+   * offset (collective), reads its neighbour's back; shared file pointer. */
+  {
+    char path[128];
+    long id = (long)getpid();
+    CHECK_MPI(MPI_Bcast(&id, 1, MPI_LONG, 0, merged));
+    snprintf(path, sizeof path, "/tmp/ringmpi-jobs-io-%ld", id);
+    MPI_File fh;
+    CHECK_MPI(MPI_File_open(merged, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)mrank * 4, &mrank, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_sync(fh));
+    CHECK_MPI(MPI_Barrier(merged));
+    int back = -1;
+    const int next = (mrank + 1) % msize;
+    CHECK_MPI(MPI_File_read_at(fh, (MPI_Offset)next * 4, &back, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(back == next);
+    CHECK_MPI(MPI_File_seek_shared(fh, (MPI_Offset)msize * 4, MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_write_shared(fh, &mrank, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Barrier(merged));
+    MPI_Offset end = 0;
+    CHECK_MPI(MPI_File_get_size(fh, &end));
+    CHECK(end == (MPI_Offset)(2 * msize * 4));
+    CHECK_MPI(MPI_File_close(&fh));
   }
   /* Spawning from a communicator of two jobs fails cleanly. */
   MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
