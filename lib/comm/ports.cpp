@@ -374,8 +374,19 @@ bool bind_job(const Comm& comm, bool am_root, const Outcome& o, const std::vecto
     fp.their_pending_word = arena.pending(static_cast<std::uint32_t>(w)) + (o.remote_base + my_slot) / 64;
     fp.slot = &arena.slot(static_cast<std::uint32_t>(w));
     fp.label = "process " + std::to_string(w) + " of job " + std::string(o.job);
+    fp.job = o.job;
     const int index = p2p::foreign_base() + w;
-    p2p::bind_foreign(index, fp);
+    if (!p2p::bind_foreign(index, fp)) {
+      // The other members may have bound already: no error can be returned
+      // consistently, so the job ends (the other job then sees it end).
+      char line[400];
+      std::snprintf(line, sizeof line,
+                    "rank %d: cannot connect to process %d of job %s: this process is connected to a process with "
+                    "the same slot of another job still (not supported: disconnect first)",
+                    core::rt().rank, w, o.job);
+      std::fprintf(stderr, "ringmpi: %s\n", line);
+      core::abort_job(shm::ExitKind::fatal_error, 1, line);
+    }
     indices->push_back(index);
   }
   return true;

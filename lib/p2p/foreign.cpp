@@ -23,6 +23,7 @@ namespace {
 
 std::vector<int> g_refs;  // per index: live connections binding it (-1: ended after MPI_Finalize)
 std::vector<std::string> g_labels;
+std::vector<std::string> g_jobs;
 int g_bound = 0;  // indices with g_refs > 0
 int g_holds = 0;  // waits for another job under way (hold_foreign)
 std::uint64_t g_checked_ns = 0;
@@ -65,7 +66,7 @@ int foreign_room() {
   return static_cast<int>(a.header().pending_stride * 8) - foreign_base();
 }
 
-void bind_foreign(int index, const ForeignPeer& p) {
+bool bind_foreign(int index, const ForeignPeer& p) {
   State& s = state();
   const auto i = static_cast<std::size_t>(index);
   if (s.out.size() <= i) {
@@ -77,11 +78,14 @@ void bind_foreign(int index, const ForeignPeer& p) {
   if (g_refs.size() <= i) {
     g_refs.resize(i + 1, 0);
     g_labels.resize(i + 1);
+    g_jobs.resize(i + 1);
   }
+  if (g_refs[i] > 0 && g_jobs[i] != p.job) return false;
   if (g_refs[i] < 0) g_refs[i] = 0;
-  if (g_refs[i]++ > 0) return;
+  if (g_refs[i]++ > 0) return true;
   ++g_bound;
   g_labels[i] = p.label;
+  g_jobs[i] = p.job;
   s.out[i].ring = shm::RingProducer(p.out_ring, p.capacity);
   s.in[i].ring = shm::RingConsumer(p.in_ring, p.capacity);
   s.in[i].readable = false;
@@ -92,6 +96,7 @@ void bind_foreign(int index, const ForeignPeer& p) {
   std::atomic_thread_fence(std::memory_order_seq_cst);
   s.my_pending[i / 64].fetch_or(1ull << (i % 64), std::memory_order_seq_cst);
   settle_policy(p.slot->pid.load(std::memory_order_relaxed));
+  return true;
 }
 
 void unbind_foreign(int index) {

@@ -24,6 +24,10 @@
 //   index, so records the other side wrote before we bound are drained.
 //   Unbinding keeps the pointers (the old bridge stays mapped): a stale bit
 //   drains an empty ring.
+// - One index, one job: while a process of job J is bound at an index, a
+//   process of another job with the same slot cannot be bound
+//   (bind_foreign() refuses; connecting to several other jobs at once works
+//   while their processes' slots differ).
 // - While any foreign process is bound, a sleeping wait never counts as
 //   stuck for mpiexec's deadlock detector (its peer's job is not watched by
 //   our mpiexec), and every 100 ms it checks that the bound processes live:
@@ -47,13 +51,17 @@ struct ForeignPeer {
   std::uint64_t capacity = 0;
   std::atomic<std::uint64_t>* their_pending_word = nullptr;  // the word of its bitmap with our bit
   shm::RankSlot* slot = nullptr;                             // its RankSlot in its job's arena
-  std::string label;                                         // for messages: "job J slot s"
+  std::string label;                                         // for messages: "process s of job J"
+  std::string job;                                           // its job's name
 };
 
 // First index of foreign processes, and how many slots of the other job fit.
 int foreign_base();
 int foreign_room();
-void bind_foreign(int index, const ForeignPeer& p);
+// False (nothing bound) when the index is bound to a process of another
+// job still: two other jobs at once whose processes share a slot number
+// cannot both be reached.
+bool bind_foreign(int index, const ForeignPeer& p);
 void unbind_foreign(int index);
 // For the sleeping waits (wait.cpp): true while a foreign process is bound;
 // ends the job when a bound one has ended without finalizing.

@@ -6,8 +6,9 @@ over a Unix socket; messages both ways, intercommunicator collectives and a
 merged communicator (jobs_common.h); three connections in a row; both jobs
 finalizing without a disconnect; a client
 that connects late is no deadlock. A client killed while connected ends
-the server's job with a line naming it; a process of another user cannot
-connect. Nothing survives any run, and no bridge or arena is left."""
+the server's job with a line naming it; a client connecting to two jobs
+whose processes have the same slots ends with a line saying why; a process
+of another user cannot connect. Nothing survives any run, and no bridge or arena is left."""
 import os
 import sys
 import tempfile
@@ -103,6 +104,29 @@ def test_peer_job_dies(ctx):
         fl.check_no_survivors(c)
 
 
+def test_two_jobs_same_slots(ctx):
+    # Connected to job B, the client connects to job C too: C's processes
+    # have the slots of B's, which index the same peers here. The client's
+    # job ends with a line saying so; B and C, waiting on it, end too.
+    path = ctx.path("two")
+    b, btag = ctx.start(["-n", "1", "--timeout", "60", SERVER, "wait", path])
+    c2, ctag = ctx.start(["-n", "1", "--timeout", "60", SERVER, "wait", path + ".2"])
+    try:
+        a = ctx.mpiexec(["-n", "1", "--timeout", "60", CLIENT, "two", path], limit=90.0)
+    finally:
+        rb = ctx.finish(b, limit=60.0)
+        rc = ctx.finish(c2, limit=60.0)
+    fl.check(a.rc not in (0, None), "the client job failed", a)
+    fl.check("connected to two jobs" not in a.out, "the second connect did not succeed", a)
+    fl.check_in("is connected to a process with the same slot of another job still", a.err,
+                "the client's line says why", a)
+    for r, tag in ((rb, btag), (rc, ctag)):
+        fl.check(r.rc not in (0, None), "each server job failed", r)
+        fl.check_in("connected to this job, ended without MPI_Finalize", r.err, "its line names the client", r)
+        fl.check_no_survivors(tag)
+    fl.check_no_survivors(a)
+
+
 def as_nobody():
     os.setgroups([])
     os.setresgid(65534, 65534, 65534)
@@ -149,7 +173,7 @@ def main():
         del argv[i:i + 2]
     fl.main([test_publish, test_file, test_join, test_connect_again, test_finalize_without_disconnect,
              test_late_client_is_no_deadlock,
-             test_peer_job_dies, test_other_user_refused], argv)
+             test_peer_job_dies, test_two_jobs_same_slots, test_other_user_refused], argv)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,10 @@
  *                                 MPI_ERR_PORT (run as another user)
  *   jobs_client pingpong PATH     connect, answer the server's ping-pongs
  *   jobs_client nodisconnect PATH connect, exchange, finalize without disconnecting
+ *   jobs_client two PATH          connect to the port in PATH, then, still
+ *                                 connected, to the one in PATH.2 (another job
+ *                                 whose processes have the same slots): the job
+ *                                 must end with a line saying why
  *   jobs_client again PATH        connect, exchange, disconnect, three times
  *   jobs_client late PATH         wait 2.5 s before the connect (the server's
  *                                 accept must not be taken for a deadlock) */
@@ -87,6 +91,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (strcmp(mode, "late") == 0) pause_ms(2500);
+  if (strcmp(mode, "two") == 0) {
+    char second[MPI_MAX_PORT_NAME] = {0}, path2[4200];
+    snprintf(path2, sizeof path2, "%s.2", arg);
+    if (rank == 0) read_port(path2, second);
+    MPI_Comm first;
+    CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &first));
+    CHECK_MPI(MPI_Comm_connect(second, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
+    printf("client: connected to two jobs with the same slots\n");
+    MPI_Finalize();
+    return 0;
+  }
   if (strcmp(mode, "again") == 0) {
     for (int t = 0; t < 2; ++t) {
       CHECK_MPI(MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter));
