@@ -1,4 +1,6 @@
-// Ports inside one job. A port name is "ringmpi-port:JOB:W:ID": the job
+// Ports, inside one job and between two jobs of separate mpiexec runs
+// (the latter: "Connecting two jobs" in docs/design/dynamic-processes.md,
+// and accept_foreign/connect_foreign/bind_job below). A port name is "ringmpi-port:JOB:W:ID": the job
 // (comm::job_name), the world rank W of the process that opened it, and the
 // port's id (0..63) at that process; W is "slot.G" when the process is the
 // G-th reuse of its slot (RankSlot::generation, launcher/slot_reuse.hpp),
@@ -15,6 +17,14 @@
 // outcome to its group. An accept takes the oldest pending connect to its
 // port (the p2p engine matches in arrival order); a connect to an open port
 // waits until an accept takes it.
+//
+// Another job's connect comes over the port's own abstract socket instead
+// (both roots check the peer's uid): JobHello one way with the connecting
+// job's arena, JobHello back with the accepting job's arena and the bridge
+// (SCM_RIGHTS); each root broadcasts an Outcome that tells its members where
+// to open them (/proc/<root pid>/fd/<n>), every member binds the other
+// group's processes in p2p (p2p/foreign.hpp), and a barrier lets the roots
+// close their descriptors.
 #include "comm/ports.hpp"
 
 #include <fcntl.h>
