@@ -22,6 +22,7 @@
 #include "core/info.hpp"
 #include "core/runtime.hpp"
 #include "group/group.hpp"
+#include "comm/ports.hpp"
 #include "p2p/engine.hpp"
 
 using namespace ringmpi;
@@ -40,6 +41,7 @@ int free_comm(Call& call, MPI_Comm* comm, bool disconnect) {
                      *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF",
                      disconnect ? "disconnected" : "freed");
   if (disconnect) coll::barrier(*comm, *c);
+  comm::drop_links(*comm);  // processes of another job it connected (comm/ports.cpp)
   if (int e = core::delete_attributes(core::AttrObject::comm, *comm, c->attrs))
     return call.fail(e, "an attribute delete callback of %s returned error %d, so it was not freed",
                      api::describe_comm(*comm).c_str(), e);

@@ -168,6 +168,16 @@ int spawn_common(Call& call, comm::Comm* c, bool multiple, int count, char* comm
     if (bad.code == MPI_SUCCESS && total > INT_MAX / 2)
       bad = {MPI_ERR_ARG, said("the maxprocs add up to %ld processes", total), comm::BadArg::spawn, 0};
   }
+  // Members of another job (a merged communicator of two mpiexec runs,
+  // p2p/foreign.hpp): no launcher owns them all.
+  if (bad.code == MPI_SUCCESS)
+    for (int w : c->peer_world)
+      if (w >= core::rt().size) {
+        bad = {MPI_ERR_SPAWN, "comm has processes of another job (a separate mpiexec run); spawning from such a "
+                              "communicator is not supported",
+               comm::BadArg::spawn, 0};
+        break;
+      }
   std::vector<int> codes;
   const comm::Made m = comm::spawn(*c, root, c->rank == root ? &cmds : nullptr, bad, &codes);
   // Every rank gets the root's codes (empty when the call failed before

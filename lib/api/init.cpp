@@ -22,6 +22,7 @@
 #include "comm/comm.hpp"
 #include "comm/dynamic.hpp"
 #include "core/runtime.hpp"
+#include "shm/bridge.hpp"
 #include "p2p/engine.hpp"
 #include "io/file.hpp"
 #include "rma/window.hpp"
@@ -76,7 +77,7 @@ void start_runtime(int required) {
     if (std::getenv(shm::kEnvAppnum) && !parse_env_int(shm::kEnvAppnum, &appnum)) appnum = 0;
     r.arena = shm::Arena::map(static_cast<int>(fd), &error);
     if (!r.arena.mapped()) init_failure(error);
-    close(static_cast<int>(fd));
+    shm::keep_own_arena_fd(static_cast<int>(fd));  // a connect to another job hands it over (comm/ports.cpp)
     // The arena has a slot for every process of the job, spawned ones too
     // (docs/design/dynamic-processes.md); this world is slots base..base+size-1.
     if (static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(size) > r.arena.nranks())
@@ -88,7 +89,7 @@ void start_runtime(int required) {
     const int own = shm::Arena::create(1, shm::default_ring_capacity(1), 0, &error);
     if (own < 0) init_failure(error);
     r.arena = shm::Arena::map(own, &error);
-    close(own);
+    shm::keep_own_arena_fd(own);
     if (!r.arena.mapped()) init_failure(error);
   }
   r.rank = static_cast<int>(base + rank);

@@ -202,16 +202,13 @@ int join(Call& call, int fd, MPI_Comm* intercomm) {
   theirs.job[sizeof theirs.job - 1] = '\0';
   if (std::memcmp(theirs.magic, "RMPIJOIN", 8) != 0)
     return call.fail(MPI_ERR_ARG, "argument fd=%d: the other side is not a ringmpi process in MPI_Comm_join", fd);
-  if (std::strcmp(theirs.job, mine.job) != 0)
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "the other side of fd=%d belongs to another ringmpi job (a separate mpiexec run); joining "
-                     "jobs of separate mpiexec runs is not supported",
-                     fd);
-  if (theirs.world == mine.world)
+  // Two jobs (separate mpiexec runs): the one whose name sorts first accepts.
+  const int jobs = std::strcmp(mine.job, theirs.job);
+  if (jobs == 0 && theirs.world == mine.world)
     return call.fail(MPI_ERR_ARG, "argument fd=%d connects this process to itself", fd);
   comm::Comm& self = *comm::lookup(MPI_COMM_SELF);
   char port[MPI_MAX_PORT_NAME] = {};
-  if (mine.world < theirs.world) {
+  if (jobs < 0 || (jobs == 0 && mine.world < theirs.world)) {
     const std::string name = comm::open_port();
     if (name.empty()) return call.fail(MPI_ERR_PORT, "this process has 64 ports open already");
     std::snprintf(port, sizeof port, "%s", name.c_str());

@@ -336,6 +336,9 @@ Segment* segment(comm::Comm& c) {
   if (st.attach_tried || c.inter || c.size() < 2) return nullptr;
   st.attach_tried = true;
   if (!core::rt().arena.mapped()) return nullptr;
+  // Members in another job (p2p/foreign.hpp) share no arena: messages only.
+  for (int w : c.peer_world)
+    if (w >= core::rt().size) return nullptr;
   const int n = c.size();
   const auto owner = static_cast<std::uint32_t>(c.peer_world[0]);
   AttachBlock mine{c.rank == 0 ? pick_free(owner, n) : -1, my_numa_node()};

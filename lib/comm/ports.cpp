@@ -1,4 +1,6 @@
-// Ports inside one job. A port name is "ringmpi-port:JOB:W:ID": the job
+// Ports, inside one job and between two jobs of separate mpiexec runs
+// (the latter: "Connecting two jobs" in docs/design/dynamic-processes.md,
+// and accept_foreign/connect_foreign/bind_job below). A port name is "ringmpi-port:JOB:W:ID": the job
 // (comm::job_name), the world rank W of the process that opened it, and the
 // port's id (0..63) at that process; W is "slot.G" when the process is the
 // G-th reuse of its slot (RankSlot::generation, launcher/slot_reuse.hpp),
@@ -15,19 +17,43 @@
 // outcome to its group. An accept takes the oldest pending connect to its
 // port (the p2p engine matches in arrival order); a connect to an open port
 // waits until an accept takes it.
+//
+// Another job's connect comes over the port's own abstract socket instead
+// (both roots check the peer's uid): JobHello one way with the connecting
+// job's arena, JobHello back with the accepting job's arena and the bridge
+// (SCM_RIGHTS); each root broadcasts an Outcome that tells its members where
+// to open them (/proc/<root pid>/fd/<n>), every member binds the other
+// group's processes in p2p (p2p/foreign.hpp), and a barrier lets the roots
+// close their descriptors.
 #include "comm/ports.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <map>
+#include <optional>
+#include <thread>
 
 #include "comm/peers.hpp"
 #include "comm/round.hpp"
 #include "core/runtime.hpp"
+#include "p2p/engine.hpp"
+#include "p2p/foreign.hpp"
 #include "p2p/internal_transfer.hpp"
+#include "p2p/wait.hpp"
+#include "shm/arena.hpp"
+#include "shm/bridge.hpp"
 
 namespace ringmpi::comm {
 namespace {
@@ -49,7 +75,32 @@ struct Outcome {
   std::int32_t slot;
   std::int32_t remote_size;
   char why[400];
+  // Another job (all zero inside one job): where the members find the
+  // memory (the root's descriptors, /proc/<root_pid>/fd/<n>).
+  std::int32_t foreign;  // 1: the remote group is of another job
+  std::int32_t accepting;
+  std::int32_t root_pid, arena_fd, bridge_fd;
+  std::int32_t remote_base;  // the other job's foreign_base()
+  char job[128];             // the other job's name
   // followed by remote_size world ranks
+};
+
+// The cross-job handshake of the roots over the port's socket
+// (docs/design/dynamic-processes.md, "Connecting two jobs").
+struct JobHello {
+  char magic[8];  // "RMPICONN"
+  std::int32_t err;
+  std::int32_t size;
+  std::int32_t slot;  // reply: the context slot chosen
+  std::int32_t port_id;
+  std::uint32_t generation;
+  std::int32_t base;  // the sender's foreign_base()
+  std::int32_t room;  // the sender's foreign_room()
+  std::uint64_t ring_capacity;
+  ContextPool::Mask mask;
+  char job[128];
+  char why[240];
+  // followed by `size` world ranks (the sender's job's slots)
 };
 
 struct Port {
@@ -91,6 +142,173 @@ std::vector<std::byte> pack(const void* head, std::size_t bytes, const std::vect
   return b;
 }
 
+
+// One listening socket per open port (abstract name: the port's job, owner
+// and id), so that a process of another job can reach the accepting root.
+// Abstract names have no permissions: the accepting root checks the
+// connecting peer's uid (SO_PEERCRED), and the connecting root the owner's.
+std::map<int, int> g_listeners;  // port id -> socket
+
+std::string socket_name(const Port& p) {
+  return "ringmpi-port." + p.job + "." + std::to_string(p.owner) + "." + std::to_string(p.generation) + "." +
+         std::to_string(p.id);
+}
+
+socklen_t address_of(const std::string& name, sockaddr_un* a) {
+  std::memset(a, 0, sizeof *a);
+  a->sun_family = AF_UNIX;
+  const std::size_t n = std::min(name.size(), sizeof a->sun_path - 1);
+  std::memcpy(a->sun_path + 1, name.data(), n);
+  return static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + n);
+}
+
+bool same_user(int fd) {
+  ucred cred{};
+  socklen_t len = sizeof cred;
+  return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.uid == geteuid();
+}
+
+bool send_with_fds(int sock, const std::vector<std::byte>& msg, const int* fds, int nfds) {
+  iovec iov{const_cast<std::byte*>(msg.data()), msg.size()};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  if (nfds > 0) {
+    m.msg_control = control;
+    m.msg_controllen = CMSG_SPACE(static_cast<std::size_t>(nfds) * sizeof(int));
+    cmsghdr* c = CMSG_FIRSTHDR(&m);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(static_cast<std::size_t>(nfds) * sizeof(int));
+    std::memcpy(CMSG_DATA(c), fds, static_cast<std::size_t>(nfds) * sizeof(int));
+  }
+  return sendmsg(sock, &m, MSG_NOSIGNAL) == static_cast<ssize_t>(msg.size());
+}
+
+// One message and up to two descriptors (-1 where none came); the byte count or -1.
+ssize_t recv_with_fds(int sock, std::vector<std::byte>* msg, int fds[2]) {
+  fds[0] = fds[1] = -1;
+  iovec iov{msg->data(), msg->size()};
+  msghdr m{};
+  m.msg_iov = &iov;
+  m.msg_iovlen = 1;
+  alignas(cmsghdr) char control[CMSG_SPACE(2 * sizeof(int))] = {};
+  m.msg_control = control;
+  m.msg_controllen = sizeof control;
+  const ssize_t n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+  for (cmsghdr* c = CMSG_FIRSTHDR(&m); n >= 0 && c; c = CMSG_NXTHDR(&m, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < k; ++i) {
+      int fd;
+      std::memcpy(&fd, CMSG_DATA(c) + i * sizeof(int), sizeof fd);
+      if (i < 2) fds[i] = fd;
+      else close(fd);
+    }
+  }
+  return n;
+}
+
+// While a root waits for another job on socket `fd` (an accept's listener,
+// a connect's answer), a helper thread blocked in poll() rings the root's
+// own doorbell when the socket becomes readable, so a root asleep in its
+// wait (50 ms futex timeouts) wakes at once. It touches nothing but the
+// doorbell (p2p::ring_doorbell) and ends with the wait.
+class SocketWaker {
+ public:
+  explicit SocketWaker(int fd) {
+    if (fd < 0 || pipe2(stop_, O_CLOEXEC) != 0) return;
+    const int stop = stop_[0];
+    const int me = core::rt().rank;
+    thread_ = std::thread([fd, stop, me] {
+      pollfd p[2] = {{fd, POLLIN, 0}, {stop, POLLIN, 0}};
+      while (poll(p, 2, -1) < 0 && errno == EINTR) {
+      }
+      if (p[0].revents) p2p::ring_doorbell(me);
+    });
+  }
+  ~SocketWaker() {
+    if (!thread_.joinable()) return;
+    const char x = 0;
+    if (write(stop_[1], &x, 1) < 0) {
+    }
+    thread_.join();
+    close(stop_[0]);
+    close(stop_[1]);
+  }
+  SocketWaker(const SocketWaker&) = delete;
+  SocketWaker& operator=(const SocketWaker&) = delete;
+
+ private:
+  int stop_[2] = {-1, -1};
+  std::thread thread_;
+};
+
+// A SocketWaker for fd once a wait has lasted 1 ms (a thread costs more
+// than a wait answered at once); call from the wait's predicate.
+class LazyWaker {
+ public:
+  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()) {}
+  void tick() {
+    if (!waker_ && fd_ >= 0 && now_ns() - start_ > 1'000'000) waker_.emplace(fd_);
+  }
+
+ private:
+  static std::uint64_t now_ns() {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return std::uint64_t(t.tv_sec) * 1'000'000'000u + std::uint64_t(t.tv_nsec);
+  }
+  int fd_;
+  std::uint64_t start_;
+  std::optional<SocketWaker> waker_;
+};
+
+// The most world ranks a group may name here: this job's slots and the
+// indices of another job's processes (p2p/foreign.hpp).
+std::size_t max_world() { return static_cast<std::size_t>(p2p::foreign_base() + p2p::foreign_room()); }
+
+// Other jobs' arenas, mapped once per job (kept until exit: p2p tables point
+// into them), and the bridges of this process's connections.
+std::map<std::string, shm::Arena> g_arenas;
+std::deque<shm::Bridge> g_bridges;
+// Foreign indices bound by each intercommunicator of accept/connect.
+std::map<MPI_Comm, std::vector<int>> g_links;
+
+JobHello hello_of(const Comm& comm, const Round& r, int err, int slot) {
+  JobHello h{};
+  std::memcpy(h.magic, "RMPICONN", 8);
+  h.err = err;
+  h.size = comm.size();
+  h.slot = slot;
+  h.base = p2p::foreign_base();
+  h.room = p2p::foreign_room();
+  h.ring_capacity = core::rt().arena.header().ring_capacity;
+  h.mask = r.mask;
+  std::snprintf(h.job, sizeof h.job, "%s", job_name().c_str());
+  return h;
+}
+
+// Parses a JobHello with its ranks; false when malformed.
+bool read_hello(const std::vector<std::byte>& in, ssize_t got, JobHello* h, std::vector<int>* ranks) {
+  if (got < static_cast<ssize_t>(sizeof *h)) return false;
+  std::memcpy(h, in.data(), sizeof *h);
+  h->job[sizeof h->job - 1] = '\0';
+  h->why[sizeof h->why - 1] = '\0';
+  if (std::memcmp(h->magic, "RMPICONN", 8) != 0 || h->size < 0 ||
+      static_cast<std::size_t>(got) != sizeof *h + std::size_t(h->size) * sizeof(int))
+    return false;
+  ranks->resize(static_cast<std::size_t>(h->size));
+  std::memcpy(ranks->data(), in.data() + sizeof *h, ranks->size() * sizeof(int));
+  return true;
+}
+
+// Whether every process of `ranks` (slots of a job) fits below `room`.
+bool fits(const std::vector<int>& ranks, int room) {
+  return std::all_of(ranks.begin(), ranks.end(), [room](int w) { return w >= 0 && w < room; });
+}
+
 // Checks a port name for the connecting or accepting root: MPI_SUCCESS or
 // the class with *why.
 int check_port(const std::string& name, bool mine, Port* p, std::string* why) {
@@ -99,8 +317,9 @@ int check_port(const std::string& name, bool mine, Port* p, std::string* why) {
     return MPI_ERR_PORT;
   }
   if (p->job != job_name()) {
-    *why = "port_name '" + name + "' belongs to another ringmpi job (another mpiexec run); connecting jobs of "
-           "separate mpiexec runs is not supported";
+    if (!mine) return MPI_SUCCESS;  // another job's port: its socket says whether it is open
+    *why = "port_name '" + name + "' belongs to another ringmpi job (another mpiexec run); only the process that "
+           "opened a port can accept on it";
     return MPI_ERR_PORT;
   }
   const core::Runtime& rt = core::rt();
@@ -122,13 +341,74 @@ int check_port(const std::string& name, bool mine, Port* p, std::string* why) {
   return MPI_SUCCESS;
 }
 
+// Binds every process of the remote group (another job) to this process:
+// maps that job's arena (once per job) and the connection's bridge, from the
+// root's descriptors (/proc/<root pid>/fd/<n>, the same user only), and
+// points p2p's tables at them (p2p/foreign.hpp).
+bool bind_job(const Comm& comm, bool am_root, const Outcome& o, const std::vector<int>& remote,
+              std::vector<int>* indices, std::string* err) {
+  const auto open_fd = [&](int n) {
+    if (am_root) return n;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", o.root_pid, n);
+    const int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0) *err = std::string("cannot open the memory shared with the other job (") + path + "): " + std::strerror(errno);
+    return fd;
+  };
+  auto it = g_arenas.find(o.job);
+  if (it == g_arenas.end()) {
+    const int fd = open_fd(o.arena_fd);
+    if (fd < 0) return false;
+    shm::Arena a = shm::Arena::map(fd, err);
+    if (!am_root) close(fd);
+    if (!a.mapped()) return false;
+    it = g_arenas.emplace(o.job, std::move(a)).first;
+  }
+  const shm::Arena& arena = it->second;
+  const int fd = open_fd(o.bridge_fd);
+  if (fd < 0) return false;
+  shm::Bridge b;
+  const bool ok = b.map(fd, err);
+  if (!am_root) close(fd);
+  if (!ok) return false;
+  g_bridges.push_back(b);
+  const auto me = static_cast<std::uint32_t>(comm.rank);
+  const int my_slot = core::rt().rank;
+  for (std::size_t j = 0; j < remote.size(); ++j) {
+    const auto jj = static_cast<std::uint32_t>(j);
+    const int w = remote[j];
+    p2p::ForeignPeer fp;
+    fp.out_ring = o.accepting ? b.ring_a_to_b(me, jj) : b.ring_b_to_a(me, jj);
+    fp.in_ring = o.accepting ? b.ring_b_to_a(jj, me) : b.ring_a_to_b(jj, me);
+    fp.capacity = b.header().ring_capacity;
+    fp.their_pending_word = arena.pending(static_cast<std::uint32_t>(w)) + (o.remote_base + my_slot) / 64;
+    fp.slot = &arena.slot(static_cast<std::uint32_t>(w));
+    fp.label = "process " + std::to_string(w) + " of job " + std::string(o.job);
+    fp.job = o.job;
+    const int index = p2p::foreign_base() + w;
+    if (!p2p::bind_foreign(index, fp)) {
+      // The other members may have bound already: no error can be returned
+      // consistently, so the job ends (the other job then sees it end).
+      char line[400];
+      std::snprintf(line, sizeof line,
+                    "rank %d: cannot connect to process %d of job %s: this process is connected to a process with "
+                    "the same slot of another job still (not supported: disconnect first)",
+                    core::rt().rank, w, o.job);
+      std::fprintf(stderr, "ringmpi: %s\n", line);
+      core::abort_job(shm::ExitKind::fatal_error, 1, line);
+    }
+    indices->push_back(index);
+  }
+  return true;
+}
+
 // Both sides after their root's handshake: bcast the outcome, build the
 // intercommunicator.
 Made finish_side(const Comm& comm, int root, const exchange::Peers& p, Outcome o, std::vector<int> remote,
                  bool local_first, const char* what) {
   std::vector<std::byte> buf;
   if (comm.rank == root) buf = pack(&o, sizeof o, remote);
-  else buf.resize(sizeof o + std::size_t(core::rt().size) * sizeof(int));
+  else buf.resize(sizeof o + max_world() * sizeof(int));
   std::size_t bytes = buf.size();
   exchange::bcast(p, root, buf.data(), buf.size(), &bytes);
   if (comm.rank != root) {
@@ -143,12 +423,180 @@ Made finish_side(const Comm& comm, int root, const exchange::Peers& p, Outcome o
     if (comm.rank != root) why = std::string("the root (rank ") + std::to_string(root) + " of comm) could not " + what + ": " + why;
     return Made{o.err, why, MPI_COMM_NULL};
   }
-  return finish(make_inter(comm, comm.local->to_world_ranks(), std::move(remote), comm.rank, local_first, o.slot));
+  std::vector<int> indices;
+  if (o.foreign) {
+    o.job[sizeof o.job - 1] = '\0';
+    std::string err;
+    const bool bound = bind_job(comm, comm.rank == root, o, remote, &indices, &err);
+    exchange::barrier(p);  // every member has opened the root's descriptors
+    if (comm.rank == root) {
+      close(o.arena_fd);
+      close(o.bridge_fd);
+    }
+    if (!bound) {
+      for (int i : indices) p2p::unbind_foreign(i);
+      return Made{MPI_ERR_OTHER, err, MPI_COMM_NULL};
+    }
+    for (int& w : remote) w += p2p::foreign_base();
+  }
+  Made m = finish(make_inter(comm, comm.local->to_world_ranks(), std::move(remote), comm.rank, local_first, o.slot));
+  if (o.foreign) {
+    if (m.code == MPI_SUCCESS) g_links[m.handle] = std::move(indices);
+    else for (int i : indices) p2p::unbind_foreign(i);
+  }
+  return m;
 }
 
 void say(Outcome* o, int err, const std::string& why) {
   o->err = err;
   std::snprintf(o->why, sizeof o->why, "%s", why.c_str());
+}
+
+std::vector<std::byte> pack_hello(const JobHello& h, const Comm& comm) {
+  return pack(&h, sizeof h, comm.local->to_world_ranks());
+}
+
+// The accepting root: a process connected to the port's socket. True when
+// it was a connect this accept answers (*o, *remote filled, maybe with an
+// error); false when it was refused or not a ringmpi connect (wait on).
+bool accept_foreign(const Comm& comm, const Round& r, const Port& pt, int lsock, Outcome* o, std::vector<int>* remote) {
+  const int c = accept4(lsock, nullptr, nullptr, SOCK_CLOEXEC);
+  if (c < 0) return false;
+  JobHello reply = hello_of(comm, r, MPI_SUCCESS, -1);
+  if (!same_user(c)) {
+    reply.err = MPI_ERR_PORT;
+    std::snprintf(reply.why, sizeof reply.why, "the port's process refused a process of another user");
+    send_with_fds(c, pack_hello(reply, comm), nullptr, 0);
+    close(c);
+    return false;
+  }
+  std::vector<std::byte> in(sizeof(JobHello) + std::size_t(shm::kForeignRoom) * sizeof(int));
+  int fds[2] = {-1, -1};
+  pollfd pf{c, POLLIN, 0};
+  const ssize_t got = poll(&pf, 1, 5000) > 0 ? recv_with_fds(c, &in, fds) : -1;
+  if (fds[1] >= 0) close(fds[1]);
+  JobHello theirs{};
+  std::vector<int> ranks;
+  if (!read_hello(in, got, &theirs, &ranks) || fds[0] < 0) {
+    if (fds[0] >= 0) close(fds[0]);
+    close(c);
+    return false;
+  }
+  ContextPool::Mask both;
+  for (int w = 0; w < ContextPool::kWords; ++w) both[w] = r.mask[w] & theirs.mask[w];
+  o->slot = ContextPool::lowest(both);
+  o->remote_size = theirs.size;
+  o->err = MPI_SUCCESS;
+  int bridge = -1;
+  std::string why;
+  if (theirs.err != MPI_SUCCESS) {
+    say(o, theirs.err, "the connecting group failed (see its message)");
+  } else if (theirs.port_id != pt.id || theirs.generation != pt.generation) {
+    say(o, MPI_ERR_PORT, "a connect for another port reached this port's socket");
+  } else if (!fits(ranks, p2p::foreign_room()) || !fits(comm.local->to_world_ranks(), theirs.room)) {
+    say(o, MPI_ERR_OTHER, "a process of one job has a slot beyond the " + std::to_string(shm::kForeignRoom) +
+                              " that the other job has room for (shm/bridge.hpp, kForeignRoom)");
+  } else if (o->slot < 0) {
+    say(o, MPI_ERR_INTERN, "no context id is free in both groups");
+  } else if ((bridge = shm::Bridge::create(static_cast<std::uint32_t>(comm.size()), static_cast<std::uint32_t>(theirs.size),
+                                           std::max(theirs.ring_capacity, core::rt().arena.header().ring_capacity),
+                                           &why)) < 0) {
+    say(o, MPI_ERR_OTHER, why);
+  }
+  reply.err = o->err;
+  reply.slot = o->slot;
+  const std::size_t n = std::min(std::strlen(o->why), sizeof reply.why - 1);
+  std::memcpy(reply.why, o->why, n);
+  reply.why[n] = '\0';
+  const int mine[2] = {shm::own_arena_fd(), bridge};
+  const bool sent = send_with_fds(c, pack_hello(reply, comm), mine, o->err == MPI_SUCCESS ? 2 : 0);
+  close(c);
+  if (o->err == MPI_SUCCESS && !sent) {
+    say(o, MPI_ERR_PORT, "the connecting process of job " + std::string(theirs.job) + " went away during the handshake");
+  }
+  if (o->err != MPI_SUCCESS) {
+    close(fds[0]);
+    if (bridge >= 0) close(bridge);
+    return true;
+  }
+  o->foreign = 1;
+  o->accepting = 1;
+  o->root_pid = getpid();
+  o->arena_fd = fds[0];
+  o->bridge_fd = bridge;
+  o->remote_base = theirs.base;
+  std::snprintf(o->job, sizeof o->job, "%s", theirs.job);
+  *remote = std::move(ranks);
+  return true;
+}
+
+// The connecting root, for a port of another job.
+void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std::string& port, Outcome* o,
+                     std::vector<int>* remote) {
+  const int c = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  sockaddr_un a;
+  const socklen_t len = address_of(socket_name(pt), &a);
+  if (c < 0 || connect(c, reinterpret_cast<const sockaddr*>(&a), len) != 0) {
+    say(o, MPI_ERR_PORT, "port_name '" + port + "' is not open (closed with MPI_Close_port, or its job has ended)");
+    if (c >= 0) close(c);
+    return;
+  }
+  if (!same_user(c)) {
+    say(o, MPI_ERR_PORT, "port_name '" + port + "' belongs to a process of another user");
+    close(c);
+    return;
+  }
+  JobHello mine = hello_of(comm, r, MPI_SUCCESS, -1);
+  mine.port_id = pt.id;
+  mine.generation = pt.generation;
+  const int fd = shm::own_arena_fd();
+  if (!send_with_fds(c, pack_hello(mine, comm), &fd, 1)) {
+    say(o, MPI_ERR_PORT, "port_name '" + port + "': its process went away during the handshake");
+    close(c);
+    return;
+  }
+  // The owner answers once it is in MPI_Comm_accept: progress meanwhile.
+  p2p::hold_foreign(1);
+  {
+    LazyWaker waker(c);
+    p2p::wait_until([c, &waker] {
+      pollfd pf{c, POLLIN, 0};
+      if (poll(&pf, 1, 0) > 0) return true;
+      waker.tick();
+      return false;
+    });
+  }
+  p2p::hold_foreign(-1);
+  std::vector<std::byte> in(sizeof(JobHello) + std::size_t(shm::kForeignRoom) * sizeof(int));
+  int fds[2] = {-1, -1};
+  const ssize_t got = recv_with_fds(c, &in, fds);
+  close(c);
+  JobHello theirs{};
+  std::vector<int> ranks;
+  if (got <= 0) {
+    say(o, MPI_ERR_PORT, "port_name '" + port + "': its process ended before it accepted the connection");
+  } else if (!read_hello(in, got, &theirs, &ranks)) {
+    say(o, MPI_ERR_INTERN, "the accepting root's reply is malformed");
+  } else if (theirs.err != MPI_SUCCESS) {
+    say(o, theirs.err, std::string("the accepting side failed: ") + theirs.why);
+  } else if (fds[0] < 0 || fds[1] < 0) {
+    say(o, MPI_ERR_INTERN, "the accepting root's reply came without its memory");
+  } else {
+    o->err = MPI_SUCCESS;
+    o->slot = theirs.slot;
+    o->remote_size = theirs.size;
+    o->foreign = 1;
+    o->accepting = 0;
+    o->root_pid = getpid();
+    o->arena_fd = fds[0];
+    o->bridge_fd = fds[1];
+    o->remote_base = theirs.base;
+    std::snprintf(o->job, sizeof o->job, "%s", theirs.job);
+    *remote = std::move(ranks);
+    return;
+  }
+  for (int f : fds)
+    if (f >= 0) close(f);
 }
 
 }  // namespace
@@ -180,6 +628,16 @@ std::string open_port() {
     open.store(now | (std::uint64_t{1} << id), std::memory_order_release);
     next = id + 1;
     const std::uint32_t gen = rt.arena.slot(static_cast<std::uint32_t>(rt.rank)).generation.load(std::memory_order_relaxed);
+    // The socket a process of another job connects to (without it the port
+    // still works inside this job).
+    const int l = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    sockaddr_un a;
+    const socklen_t len = address_of(socket_name(Port{job_name(), rt.rank, gen, id}), &a);
+    if (l >= 0 && bind(l, reinterpret_cast<const sockaddr*>(&a), len) == 0 && listen(l, 16) == 0) {
+      g_listeners[id] = l;
+    } else if (l >= 0) {
+      close(l);
+    }
     return "ringmpi-port:" + job_name() + ":" + std::to_string(rt.rank) + (gen ? "." + std::to_string(gen) : "") +
            ":" + std::to_string(id);
   }
@@ -191,7 +649,18 @@ int close_port(const std::string& name, std::string* why) {
   if (int e = check_port(name, true, &p, why)) return e;
   std::atomic<std::uint64_t>& open = core::rt().arena.slot(static_cast<std::uint32_t>(p.owner)).open_ports;
   open.store(open.load(std::memory_order_relaxed) & ~(std::uint64_t{1} << p.id), std::memory_order_release);
+  if (auto it = g_listeners.find(p.id); it != g_listeners.end()) {
+    close(it->second);
+    g_listeners.erase(it);
+  }
   return MPI_SUCCESS;
+}
+
+void drop_links(MPI_Comm h) {
+  auto it = g_links.find(h);
+  if (it == g_links.end()) return;
+  for (int i : it->second) p2p::unbind_foreign(i);
+  g_links.erase(it);
 }
 
 Made accept(const Comm& comm, int root, const std::string& port, const LocalError& local) {
@@ -207,8 +676,30 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
     if (int err = check_port(port, true, &pt, &why)) {
       say(&o, err, why);
     } else {
+      // A connect of this job (a message on kPortContext) or of another job
+      // (the port's socket), whichever comes first.
+      const auto lit = g_listeners.find(pt.id);
+      const int lsock = lit == g_listeners.end() ? -1 : lit->second;
+      bool foreign = false;
+      p2p::hold_foreign(1);  // another job may connect: never counted as stuck
+      while (!foreign) {
+        bool ready = false;
+        LazyWaker waker(lsock);
+        p2p::wait_until([&] {
+          MPI_Status st;
+          if (p2p::iprobe(MPI_ANY_SOURCE, kPortTag - pt.id, kPortContext, &st)) return true;
+          pollfd pf{lsock, POLLIN, 0};
+          ready = lsock >= 0 && poll(&pf, 1, 0) > 0;
+          if (!ready) waker.tick();
+          return ready;
+        });
+        if (!ready) break;
+        foreign = accept_foreign(comm, r, pt, lsock, &o, &remote);
+      }
+      p2p::hold_foreign(-1);
+      if (foreign) return finish_side(comm, root, p, o, std::move(remote), true, "accept");
       const int me = core::rt().rank;
-      std::vector<std::byte> in(sizeof(Hello) + std::size_t(core::rt().size) * sizeof(int));
+      std::vector<std::byte> in(sizeof(Hello) + max_world() * sizeof(int));
       int from = -1;
       const std::size_t got =
           p2p::recv_internal(in.data(), in.size(), MPI_ANY_SOURCE, kPortTag - pt.id, kPortContext, &from);
@@ -253,6 +744,8 @@ Made connect(const Comm& comm, int root, const std::string& port, const LocalErr
     std::string why;
     if (int err = check_port(port, false, &pt, &why)) {
       say(&o, err, why);
+    } else if (pt.job != job_name()) {
+      connect_foreign(comm, r, pt, port, &o, &remote);
     } else if (comm.local->rank_of_world(pt.owner) != MPI_UNDEFINED) {
       say(&o, MPI_ERR_PORT, "port_name '" + port + "' belongs to a process of comm itself; the accepting and the "
                             "connecting group must be disjoint");
@@ -264,7 +757,7 @@ Made connect(const Comm& comm, int root, const std::string& port, const LocalErr
       mine.mask = r.mask;
       const std::vector<std::byte> msg = pack(&mine, sizeof mine, comm.local->to_world_ranks());
       p2p::send_internal(msg.data(), msg.size(), pt.owner, kPortTag - pt.id, kPortContext, me);
-      std::vector<std::byte> in(sizeof(Hello) + std::size_t(core::rt().size) * sizeof(int));
+      std::vector<std::byte> in(sizeof(Hello) + max_world() * sizeof(int));
       const std::size_t got = p2p::recv_internal(in.data(), in.size(), pt.owner, kPortReplyTag, kPortContext);
       Hello theirs;
       std::memcpy(&theirs, in.data(), sizeof theirs);

@@ -23,4 +23,8 @@ Made connect(const Comm& comm, int root, const std::string& port, const LocalErr
 // makes one up). Two processes with the same job name share an arena.
 std::string job_name();
 
+// MPI_Comm_disconnect or MPI_Comm_free of h: releases the processes of
+// another job that h's accept/connect bound (p2p/foreign.hpp).
+void drop_links(MPI_Comm h);
+
 }  // namespace ringmpi::comm

@@ -18,6 +18,8 @@
 #include <vector>
 
 #include "core/runtime.hpp"
+#include "p2p/foreign.hpp"
+#include "p2p/state.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::p2p {
@@ -174,6 +176,10 @@ bool others_blocked(const Threads& t) {
 // and if so for how long; publishes the words mpiexec reads.
 void look(Threads& t, shm::RankSlot& me, core::CallLock& lock, bool quiet_wake, std::uint32_t seen) {
   const std::uint64_t now = now_ns();
+  if (foreign_watch()) {  // a peer in another job may still answer (p2p/foreign.hpp)
+    mark_busy(t, me, now);
+    return;
+  }
   const std::uint64_t act = activity();
   bool idle = quiet_wake && act == t.activity;
   t.activity = act;
@@ -312,7 +318,8 @@ void wait_slow(const std::function<bool()>& done) {
     const bool idle = rc == -1 && errno == ETIMEDOUT && !sending && work_now == work &&
                       me.doorbell.load(std::memory_order_relaxed) == seen;
     work = work_now;
-    idle_rounds = idle ? idle_rounds + 1 : 0;
+    const bool other_job = foreign_watch();  // foreign.hpp: another job may still answer; is it alive?
+    idle_rounds = idle && !other_job ? idle_rounds + 1 : 0;
     me.stuck_doorbell.store(seen, std::memory_order_relaxed);
     me.stuck_rounds.store(idle_rounds, std::memory_order_release);
     me.sleeping.store(0, std::memory_order_relaxed);
@@ -404,15 +411,24 @@ void wait_threaded(const std::function<bool()>& done) {
   }
 }
 
+// Through the engine's table of RankSlots, which also reaches processes of a
+// connected job (p2p/foreign.hpp).
+namespace {
+shm::RankSlot& slot_of(int world_rank) {
+  const State& s = state();
+  const auto i = static_cast<std::size_t>(world_rank);
+  return i < s.slots.size() ? *s.slots[i] : core::rt().arena.slot(static_cast<std::uint32_t>(world_rank));
+}
+}  // namespace
+
 void ring_doorbell(int world_rank) {
-  shm::RankSlot& peer = core::rt().arena.slot(static_cast<std::uint32_t>(world_rank));
+  shm::RankSlot& peer = slot_of(world_rank);
   peer.doorbell.fetch_add(1, std::memory_order_release);
   futex(&peer.doorbell, FUTEX_WAKE, INT_MAX, nullptr);  // all its sleeping threads
 }
 
 void wake(int world_rank) {
-  core::Runtime& r = core::rt();
-  shm::RankSlot& peer = r.arena.slot(static_cast<std::uint32_t>(world_rank));
+  shm::RankSlot& peer = slot_of(world_rank);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (peer.sleeping.load(std::memory_order_relaxed)) {
     peer.doorbell.fetch_add(1, std::memory_order_release);

@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "shm/bridge.hpp"
 #include "tunables/tunables.hpp"
 
 namespace ringmpi::shm {
@@ -24,7 +25,9 @@ ArenaLayout ArenaLayout::compute(std::uint32_t nranks, std::uint64_t ring_capaci
   const std::uint64_t page = 4096;
   l.slots_offset = round_up(sizeof(ArenaHeader), kCacheLine);
   l.pending_offset = round_up(l.slots_offset + std::uint64_t(nranks) * sizeof(RankSlot), kCacheLine);
-  l.pending_stride = round_up((nranks + 63) / 64 * 8, kCacheLine);
+  // Past the job's own slots (rounded to a word), room for the processes
+  // of a connected job (shm/bridge.hpp, kForeignRoom).
+  l.pending_stride = round_up((nranks + 63) / 64 * 8 + kForeignRoom / 8, kCacheLine);
   // Rings start on a page so that a ring's pages belong to that ring alone.
   l.rings_offset = round_up(l.pending_offset + std::uint64_t(nranks) * l.pending_stride, page);
   l.ring_stride = kRingHeaderBytes + ring_capacity;

@@ -45,7 +45,7 @@ static int run(const char* name, const char* self) {
     return MPI_Comm_spawn(self, MPI_ARGV_NULL, 1, MPI_INFO_NULL, size, MPI_COMM_WORLD, &c, MPI_ERRCODES_IGNORE);
   if (!strcmp(name, "lookup_name")) return MPI_Lookup_name("ringmpi-never-published", MPI_INFO_NULL, port);
   if (!strcmp(name, "bad_port")) return MPI_Comm_connect("tcp://elsewhere:1", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
-  if (!strcmp(name, "foreign_port"))  /* a port of another mpiexec run */
+  if (!strcmp(name, "foreign_port"))  /* a port of another mpiexec run that has ended */
     return MPI_Comm_connect("ringmpi-port:ringmpi-1-00000000deadbeef:0:0", MPI_INFO_NULL, 0, MPI_COMM_WORLD, &c);
   if (!strcmp(name, "closed_port")) {
     if (rank == 0) {

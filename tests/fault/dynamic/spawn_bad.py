@@ -27,7 +27,7 @@ CASES = {
     "lookup_name": (1, "MPI_Lookup_name", "MPI_ERR_NAME", ["'ringmpi-never-published'", "not published"]),
     "bad_port": (2, "MPI_Comm_connect", "MPI_ERR_PORT", ["'tcp://elsewhere:1'", "not a port name"]),
     "closed_port": (2, "MPI_Comm_connect", "MPI_ERR_PORT", ["is not open"]),
-    "foreign_port": (1, "MPI_Comm_connect", "MPI_ERR_PORT", ["another ringmpi job", "is not supported"]),
+    "foreign_port": (1, "MPI_Comm_connect", "MPI_ERR_PORT", ["is not open", "its job has ended"]),
 }
 
 

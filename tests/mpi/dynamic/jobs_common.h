@@ -1,0 +1,196 @@
+/* What the two jobs of tests/fault/dynamic/jobs.py do once connected
+ * (jobs_server.c accepts, jobs_client.c connects; separate mpiexec runs).
+ * `low` is 1 in the server. Checks:
+ * - point-to-point both ways on the intercommunicator: 8 B and 1 MiB,
+ *   blocking and nonblocking, receives from MPI_ANY_SOURCE;
+ * - intercommunicator bcast (root in each group in turn), allreduce, barrier;
+ * - MPI_Intercomm_merge, then allreduce, bcast and barrier on the merged
+ *   communicator and a split of it, windows on it (put/get under fences,
+ *   lock/accumulate/unlock), MPI-IO on it (collective writes, a shared file
+ *   pointer); MPI_Comm_spawn from the merged
+ *   communicator fails with MPI_ERR_SPAWN. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../check.h"
+
+#define BIG (1 << 20)
+
+static void exchange(MPI_Comm inter, int low) {
+  int rank, size, rsize;
+  CHECK_MPI(MPI_Comm_rank(inter, &rank));
+  CHECK_MPI(MPI_Comm_size(inter, &size));
+  CHECK_MPI(MPI_Comm_remote_size(inter, &rsize));
+  const int side = low ? 0 : 1;
+  /* Small, blocking: rank r of each side sends to every rank of the other;
+   * every rank receives rsize messages from MPI_ANY_SOURCE. */
+  for (int round = 0; round < 2; ++round) {
+    if (round == side) {
+      for (int d = 0; d < rsize; ++d) {
+        long v[1] = {1000L * side + 10L * rank + d};
+        CHECK_MPI(MPI_Send(v, 1, MPI_LONG, d, 7, inter));
+      }
+    } else {
+      int seen = 0;
+      for (int k = 0; k < rsize; ++k) {
+        long v = -1;
+        MPI_Status st;
+        CHECK_MPI(MPI_Recv(&v, 1, MPI_LONG, MPI_ANY_SOURCE, 7, inter, &st));
+        CHECK(st.MPI_SOURCE >= 0 && st.MPI_SOURCE < rsize);
+        CHECK(v == 1000L * (1 - side) + 10L * st.MPI_SOURCE + rank);
+        seen |= 1 << st.MPI_SOURCE;
+      }
+      CHECK(seen == (1 << rsize) - 1);
+    }
+  }
+  /* Large, nonblocking, both ways at once with the peer of the same rank. */
+  int* out = malloc(BIG);
+  int* in = malloc(BIG);
+  const int n = BIG / (int)sizeof(int);
+  const int peer = rank % rsize;
+  for (int i = 0; i < n; ++i) out[i] = i * 3 + side + rank * 7;
+  MPI_Request rq[2];
+  int senders = 0; /* how many ranks of the other side send to me */
+  for (int r = 0; r < rsize; ++r)
+    if (r % size == rank) ++senders;
+  CHECK_MPI(MPI_Isend(out, n, MPI_INT, peer, 9, inter, &rq[0]));
+  for (int k = 0; k < senders; ++k) {
+    MPI_Status st;
+    CHECK_MPI(MPI_Irecv(in, n, MPI_INT, MPI_ANY_SOURCE, 9, inter, &rq[1]));
+    CHECK_MPI(MPI_Wait(&rq[1], &st));
+    for (int i = 0; i < n; i += 997) CHECK(in[i] == i * 3 + (1 - side) + st.MPI_SOURCE * 7);
+  }
+  CHECK_MPI(MPI_Wait(&rq[0], MPI_STATUS_IGNORE));
+  /* Large, blocking, ping-pong between rank 0s. */
+  if (rank == 0) {
+    if (low) {
+      CHECK_MPI(MPI_Send(out, n, MPI_INT, 0, 11, inter));
+      CHECK_MPI(MPI_Recv(in, n, MPI_INT, 0, 12, inter, MPI_STATUS_IGNORE));
+      for (int i = 0; i < n; i += 1001) CHECK(in[i] == i * 3 + 1);
+    } else {
+      CHECK_MPI(MPI_Recv(in, n, MPI_INT, 0, 11, inter, MPI_STATUS_IGNORE));
+      for (int i = 0; i < n; i += 1001) CHECK(in[i] == i * 3);
+      CHECK_MPI(MPI_Send(out, n, MPI_INT, 0, 12, inter));
+    }
+  }
+  free(out);
+  free(in);
+  /* Intercommunicator collectives. */
+  for (int rootside = 0; rootside < 2; ++rootside) {
+    int v = rootside == side && rank == 0 ? 4242 + rootside : -1;
+    const int root = rootside == side ? (rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    CHECK_MPI(MPI_Bcast(&v, 1, MPI_INT, root, inter));
+    if (rootside != side) CHECK(v == 4242 + rootside);
+  }
+  int mine = rank + 1, sum = 0;
+  CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter));
+  CHECK(sum == rsize * (rsize + 1) / 2); /* the remote group's contributions */
+  CHECK_MPI(MPI_Barrier(inter));
+  /* Merged. */
+  MPI_Comm merged;
+  CHECK_MPI(MPI_Intercomm_merge(inter, low ? 0 : 1, &merged));
+  int mrank, msize;
+  CHECK_MPI(MPI_Comm_rank(merged, &mrank));
+  CHECK_MPI(MPI_Comm_size(merged, &msize));
+  CHECK(msize == size + rsize);
+  CHECK(mrank == (low ? rank : rsize + rank));
+  int total = 0;
+  CHECK_MPI(MPI_Allreduce(&mrank, &total, 1, MPI_INT, MPI_SUM, merged));
+  CHECK(total == msize * (msize - 1) / 2);
+  double d = mrank == msize - 1 ? 2.5 : 0.0;
+  CHECK_MPI(MPI_Bcast(&d, 1, MPI_DOUBLE, msize - 1, merged));
+  CHECK(d == 2.5);
+  CHECK_MPI(MPI_Barrier(merged));
+  /* A window on the merged communicator: each rank puts its rank into its
+   * right neighbour's memory (another job's process for some). */
+  {
+    int slot = -1;
+    MPI_Win win;
+    CHECK_MPI(MPI_Win_create(&slot, sizeof slot, sizeof slot, MPI_INFO_NULL, merged, &win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK_MPI(MPI_Put(&mrank, 1, MPI_INT, (mrank + 1) % msize, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(slot == (mrank + msize - 1) % msize);
+    int got = -1;
+    CHECK_MPI(MPI_Get(&got, 1, MPI_INT, (mrank + 1) % msize, 0, 1, MPI_INT, win));
+    CHECK_MPI(MPI_Win_fence(0, win));
+    CHECK(got == mrank);
+    CHECK_MPI(MPI_Win_free(&win));
+    /* Passive target: every rank adds 1 to rank 0's counter. */
+    int* counter = NULL;
+    CHECK_MPI(MPI_Win_allocate(sizeof(int), sizeof(int), MPI_INFO_NULL, merged, &counter, &win));
+    *counter = 0;
+    CHECK_MPI(MPI_Barrier(merged));
+    const int one1 = 1;
+    CHECK_MPI(MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win));
+    CHECK_MPI(MPI_Accumulate(&one1, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM, win));
+    CHECK_MPI(MPI_Win_unlock(0, win));
+    CHECK_MPI(MPI_Barrier(merged));
+    if (mrank == 0) CHECK(*counter == msize);
+    CHECK_MPI(MPI_Win_free(&win));
+  }
+  /* MPI-IO on the merged communicator: every rank writes its rank at its
+   * offset (collective), reads its neighbour's back; shared file pointer. */
+  {
+    char path[128];
+    long id = (long)getpid();
+    CHECK_MPI(MPI_Bcast(&id, 1, MPI_LONG, 0, merged));
+    snprintf(path, sizeof path, "/tmp/ringmpi-jobs-io-%ld", id);
+    MPI_File fh;
+    CHECK_MPI(MPI_File_open(merged, path, MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                            MPI_INFO_NULL, &fh));
+    CHECK_MPI(MPI_File_write_at_all(fh, (MPI_Offset)mrank * 4, &mrank, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_File_sync(fh));
+    CHECK_MPI(MPI_Barrier(merged));
+    int back = -1;
+    const int next = (mrank + 1) % msize;
+    CHECK_MPI(MPI_File_read_at(fh, (MPI_Offset)next * 4, &back, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK(back == next);
+    CHECK_MPI(MPI_File_seek_shared(fh, (MPI_Offset)msize * 4, MPI_SEEK_SET));
+    CHECK_MPI(MPI_File_write_shared(fh, &mrank, 1, MPI_INT, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Barrier(merged));
+    MPI_Offset end = 0;
+    CHECK_MPI(MPI_File_get_size(fh, &end));
+    CHECK(end == (MPI_Offset)(2 * msize * 4));
+    CHECK_MPI(MPI_File_close(&fh));
+  }
+  /* Spawning from a communicator of two jobs fails cleanly. */
+  MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+  MPI_Comm child = MPI_COMM_NULL;
+  int cls = MPI_SUCCESS;
+  MPI_Error_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, merged, &child, MPI_ERRCODES_IGNORE),
+                  &cls);
+  CHECK(cls == MPI_ERR_SPAWN && child == MPI_COMM_NULL);
+  MPI_Comm half;
+  CHECK_MPI(MPI_Comm_split(merged, mrank % 2, mrank, &half));
+  int hs = 0, one = 1;
+  CHECK_MPI(MPI_Allreduce(&one, &hs, 1, MPI_INT, MPI_SUM, half));
+  CHECK(hs == (msize + 1 - mrank % 2) / 2);
+  CHECK_MPI(MPI_Comm_free(&half));
+  CHECK_MPI(MPI_Comm_free(&merged));
+}
+
+/* Ping-pong latency between the rank 0s (jobs.py prints it; not checked). */
+static void pingpong(MPI_Comm inter, int low, int bytes, int iters) {
+  int rank;
+  MPI_Comm_rank(inter, &rank);
+  if (rank != 0) return;
+  const char* e = getenv("JOBS_PP_ITERS"); /* scales the counts (default 1) */
+  if (e) iters = iters * atoi(e) / 100 + 1;
+  char* buf = calloc((size_t)bytes, 1);
+  double t0 = 0;
+  for (int i = -iters / 10; i < iters; ++i) {
+    if (i == 0) t0 = MPI_Wtime();
+    if (low) {
+      CHECK_MPI(MPI_Send(buf, bytes, MPI_BYTE, 0, 21, inter));
+      CHECK_MPI(MPI_Recv(buf, bytes, MPI_BYTE, 0, 22, inter, MPI_STATUS_IGNORE));
+    } else {
+      CHECK_MPI(MPI_Recv(buf, bytes, MPI_BYTE, 0, 21, inter, MPI_STATUS_IGNORE));
+      CHECK_MPI(MPI_Send(buf, bytes, MPI_BYTE, 0, 22, inter));
+    }
+  }
+  if (low) printf("pingpong %d B: %.2f us one way\n", bytes, (MPI_Wtime() - t0) / iters / 2 * 1e6);
+  free(buf);
+}
