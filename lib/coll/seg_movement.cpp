@@ -337,8 +337,13 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     if (mode == kByAddress) s.wait_all_done(k);
     return;
   }
-  s.wait_posted(root, k);
-  take_block(s, k, root, recv);
+  // A reader of no bytes reads nothing (the root knows its count is 0 too,
+  // so no table entry of the root is meant for it): it takes its sequence
+  // number and stores done = k without waiting for the root.
+  if (recv.bytes() != 0) {
+    s.wait_posted(root, k);
+    take_block(s, k, root, recv);
+  }
   s.finish(k);
 }
 
@@ -380,6 +385,10 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   // seg_common.hpp); the others are read here.
   const int n = s.size();
   MemberFlags reads = others(s), pushers;
+  // A member whose block is empty still posts (reserve(k, 0)), but there is
+  // nothing to read from it: the root does not wait for it.
+  for (int j = 0; j < n; ++j)
+    if (std::size_t(counts[j]) * rtype.size == 0) reads[static_cast<std::size_t>(j)] = 0;
   if (rtype.contiguous())
     for (int j = 0; j < n; ++j)
       if (j != root && !by_slot(std::size_t(counts[j]) * rtype.size)) {
@@ -439,7 +448,12 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   std::unique_ptr<Temp> saved, keep;
   const std::uint64_t mode =
       start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved, &keep);
-  each_posted(s, k, others(s), [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
+  // Nothing is read from (or waited for) a member whose block to this one is
+  // empty: its table entry for this member says 0 bytes (matching signatures).
+  MemberFlags reads = others(s);
+  for (int j = 0; j < s.size(); ++j)
+    if (std::size_t(rcounts[j]) * rtype.size == 0) reads[static_cast<std::size_t>(j)] = 0;
+  each_posted(s, k, reads, [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
   s.finish(k);
   // Others read this member's buffer (or its temporary) until they are done;
   // a member that published in its slot still returns at once.

@@ -40,7 +40,6 @@ auto others_posted(Segment& s, std::uint64_t k) {
 }
 
 using Take = void (*)(const Segment&, std::uint64_t, int, const Typed&);
-void take_table_entry(const Segment& s, std::uint64_t k, int j, const Typed& t) { take_block(s, k, j, t); }
 
 // complete(): every other member's block of collective k into dst[j].
 auto read_others(Segment& s, std::uint64_t k, MemberBlocks dst, Take take) {
@@ -69,6 +68,8 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
     op->keep(shared(std::move(keep)));
     return start_op(std::move(op), s, comm, request);
   }
+  // A reader of no bytes reads nothing (as seg_scatterv): complete at its start.
+  if (recv.bytes() == 0) return start_op(make_op(sp, k, always, nothing), s, comm, request);
   auto op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
                     [&s, k, root, recv] {
                       take_block(s, k, root, recv);
@@ -123,12 +124,26 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   // The request completes once the members asked to push are done; this
   // member's done = k comes after its reads alone, so that a pusher, whose
   // request waits for it, does not also wait for the other pushers.
+  // Members with an empty block post too, but nothing is read from them
+  // (as seg_gatherv): neither waited for nor read.
+  MemberFlags reads = others(s);
+  bool any = false;
+  for (int j = 0; j < n; ++j) {
+    if (dst[static_cast<std::size_t>(j)].bytes() == 0) reads[static_cast<std::size_t>(j)] = 0;
+    any = any || reads[static_cast<std::size_t>(j)];
+  }
+  if (!any) return start_op(make_op(sp, k, always, nothing), s, comm, request);
   auto op = make_op(
-      sp, k, others_posted(s, k),
-      [&s, k, dst = std::move(dst), pushers] {
+      sp, k,
+      [&s, k, reads] {
+        for (int j = 0; j < s.size(); ++j)
+          if (reads[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
+        return true;
+      },
+      [&s, k, dst = std::move(dst), pushers, reads] {
         int e = MPI_SUCCESS;
         for (int j = 0; j < s.size(); ++j)
-          if (j != s.me())
+          if (reads[static_cast<std::size_t>(j)])
             if (int f = take_gathered(s, k, j, dst[static_cast<std::size_t>(j)], pushers[static_cast<std::size_t>(j)]))
               e = f;
         return e;
@@ -178,9 +193,31 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   std::unique_ptr<Temp> saved, keep;
   const bool by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype,
                                          in_place, &saved, &keep, true) == kByAddress;
-  auto op = make_op(sp, k, others_posted(s, k),
-                    read_others(s, k, blocks_at(recvbuf, rtype, rcounts, rdispls, n), take_table_entry),
-                    readers_done(s, k, by_address));
+  // Nothing is read from (or waited for) a member whose block to this one
+  // is empty (as seg_alltoallv).
+  MemberBlocks dst = blocks_at(recvbuf, rtype, rcounts, rdispls, n);
+  MemberFlags reads = others(s);
+  bool any = false;
+  for (int j = 0; j < n; ++j) {
+    if (dst[static_cast<std::size_t>(j)].bytes() == 0) reads[static_cast<std::size_t>(j)] = 0;
+    any = any || reads[static_cast<std::size_t>(j)];
+  }
+  std::unique_ptr<SegOp> op;
+  if (!any)
+    op = make_op(sp, k, always, nothing, readers_done(s, k, by_address));
+  else
+    op = make_op(sp, k,
+                 [&s, k, reads] {
+                   for (int j = 0; j < s.size(); ++j)
+                     if (reads[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
+                   return true;
+                 },
+                 [&s, k, reads, dst = std::move(dst)] {
+                   for (int j = 0; j < s.size(); ++j)
+                     if (reads[static_cast<std::size_t>(j)]) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
+                   return MPI_SUCCESS;
+                 },
+                 readers_done(s, k, by_address));
   op->keep(shared(std::move(saved)));
   op->keep(shared(std::move(keep)));
   op->keep(keep_type(recvtype, &rtype));
