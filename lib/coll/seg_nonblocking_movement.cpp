@@ -61,6 +61,10 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
+    if (others_empty(s, counts, stype)) {  // nothing for anybody: no table (as seg_scatterv)
+      if (!in_place) copy_typed(block_of(sendbuf, stype, displs[root], counts[root]), recv);
+      return start_op(make_op(sp, k, always, nothing), s, comm, request);
+    }
     std::unique_ptr<Temp> keep;
     const bool by_address =
         start_scatter_root(s, k, sendbuf, counts, displs, stype, recv, in_place, &keep, true) == kByAddress;
@@ -87,6 +91,8 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   const std::uint64_t k = s.begin();
   const int n = s.size();
   if (s.me() != root) {
+    // An empty block: nothing to post, the root does not read it (as seg_gatherv).
+    if (send.bytes() == 0) return start_op(make_op(sp, k, always, nothing), s, comm, request);
     // A large block waits for the root's table, and is pushed into the
     // root's buffer in this member's progress where the root asks for that
     // (Pushes, seg_common.hpp); until the root is done it may read it here.
@@ -191,8 +197,15 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   const std::uint64_t k = s.begin();
   const int n = s.size();
   std::unique_ptr<Temp> saved, keep;
-  const bool by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype,
-                                         in_place, &saved, &keep, true) == kByAddress;
+  bool by_address = false;
+  if (in_place ? others_empty(s, rcounts, rtype) : others_empty(s, scounts, stype)) {  // as seg_alltoallv
+    const int me = s.me();
+    if (!in_place)
+      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]), block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  } else {
+    by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place,
+                                &saved, &keep, true) == kByAddress;
+  }
   // Nothing is read from (or waited for) a member whose block to this one
   // is empty (as seg_alltoallv).
   MemberBlocks dst = blocks_at(recvbuf, rtype, rcounts, rdispls, n);
