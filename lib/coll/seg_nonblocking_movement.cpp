@@ -130,8 +130,8 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   // The request completes once the members asked to push are done; this
   // member's done = k comes after its reads alone, so that a pusher, whose
   // request waits for it, does not also wait for the other pushers.
-  // Members with an empty block post too, but nothing is read from them
-  // (as seg_gatherv): neither waited for nor read.
+  // Members with an empty block post nothing (above): neither waited for
+  // nor read (as seg_gatherv).
   MemberFlags reads = others(s);
   bool any = false;
   for (int j = 0; j < n; ++j) {
