@@ -466,7 +466,8 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   if (in_place ? others_empty(s, rcounts, rtype) : others_empty(s, scounts, stype)) {  // nothing for anybody
     const int me = s.me();
     if (!in_place)
-      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]), block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]),
+                 block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
   } else {
     mode = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved,
                           &keep);

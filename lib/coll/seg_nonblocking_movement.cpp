@@ -201,7 +201,8 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   if (in_place ? others_empty(s, rcounts, rtype) : others_empty(s, scounts, stype)) {  // as seg_alltoallv
     const int me = s.me();
     if (!in_place)
-      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]), block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]),
+                 block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
   } else {
     by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place,
                                 &saved, &keep, true) == kByAddress;
