@@ -133,9 +133,11 @@ void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
 // this rank that no rank moves a byte -- by the standard's matching rules:
 // a bcast's or a reduction's count and datatype are the same on every rank,
 // a gather's recvcount at the root matches every rank's send and each
-// rank's send matches it, likewise for scatter, allgather, alltoall and
-// reduce_scatter's recvcounts (the v forms' other counts are not known
-// here, so they always run) -- and that promises no synchronisation
+// rank's send matches it, likewise for scatter, allgather, alltoall,
+// reduce_scatter's recvcounts and allgatherv's (every rank passes all
+// counts); in the other v and w forms a rank knows only its own counts, so
+// they run, and their algorithms skip the empty blocks on both sides
+// (docs/design/collectives.md, "Zero bytes") -- and that promises no synchronisation
 // (MPI-4.1 §6.1: only MPI_Barrier must synchronise) is complete at once,
 // without meeting the other ranks. Every rank draws the same conclusion
 // from its own arguments, so the collectives after it still match in order.
@@ -416,7 +418,14 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   if (!in_place)
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
-  if (uniform && nothing_moves(*c, [&] { return std::size_t(recvcounts[0]) * rt->size; }))
+  // Every rank passes the same recvcounts (the v form's too), so all see
+  // the same total.
+  if (nothing_moves(*c, [&] {
+        if (uniform) return std::size_t(recvcounts[0]) * rt->size;
+        std::size_t total = 0;
+        for (int j = 0; j < c->size(); ++j) total += std::size_t(recvcounts[j]);
+        return total * rt->size;
+      }))
     return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm,
                       {.rule = uniform ? Rule::all : Rule::pairs,

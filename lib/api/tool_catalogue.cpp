@@ -84,6 +84,7 @@ int scope_of(Id id) {
     case Id::coll_pair_bcast:
     case Id::coll_pair_scatter:
     case Id::coll_pair_max:
+    case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
     case Id::coll_scan_chain_max: return MPI_T_SCOPE_ALL_EQ;
   }
@@ -115,6 +116,7 @@ int cvar_verbosity(Id id) {
     case Id::coll_pair_bcast:
     case Id::coll_pair_scatter:
     case Id::coll_pair_max:
+    case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
     case Id::coll_scan_chain_max: return MPI_T_VERBOSITY_TUNER_DETAIL;
   }
@@ -144,6 +146,7 @@ CategoryId cvar_category(Id id) {
     case Id::coll_pair_bcast:
     case Id::coll_pair_scatter:
     case Id::coll_pair_max:
+    case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
     case Id::coll_scan_chain_max: return CategoryId::collectives;
     case Id::yield_us:

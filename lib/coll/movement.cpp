@@ -32,15 +32,18 @@ void bcast(const comm::Comm& c, const Typed& buf, int root) {
 
 void gatherv(const comm::Comm& c, const Typed& send, bool in_place, const void* recvbuf, const int* counts,
              const int* displs, const dtype::Datatype& rtype, int root) {
+  // An empty block is neither sent nor received: both sides know it is
+  // empty (matching type signatures), and the tag is the same for every
+  // gather, so the messages that do travel still pair up in order.
   if (c.rank != root) {
-    send_typed(c, root, kTagUserGather, send);
+    if (send.bytes() != 0) send_typed(c, root, kTagUserGather, send);
     return;
   }
   for (int i = 0; i < c.size(); ++i) {
     const Typed dst = block(recvbuf, rtype, displs[i], counts[i]);
     if (i == root) {
       if (!in_place) copy_typed(send, dst);
-    } else {
+    } else if (dst.bytes() != 0) {
       recv_typed(c, i, kTagUserGather, dst);
     }
   }
@@ -48,15 +51,16 @@ void gatherv(const comm::Comm& c, const Typed& send, bool in_place, const void* 
 
 void scatterv(const comm::Comm& c, const void* sendbuf, const int* counts, const int* displs,
               const dtype::Datatype& stype, const Typed& recv, bool in_place, int root) {
+  // Empty blocks do not travel (as in gatherv).
   if (c.rank != root) {
-    recv_typed(c, root, kTagUserScatter, recv);
+    if (recv.bytes() != 0) recv_typed(c, root, kTagUserScatter, recv);
     return;
   }
   for (int i = 0; i < c.size(); ++i) {
     const Typed src = block(sendbuf, stype, displs[i], counts[i]);
     if (i == root) {
       if (!in_place) copy_typed(src, recv);
-    } else {
+    } else if (src.bytes() != 0) {
       send_typed(c, i, kTagUserScatter, src);
     }
   }
@@ -74,11 +78,14 @@ void allgatherv(const comm::Comm& c, const Typed& send, bool in_place, void* rec
   bool small = true;
   for (int i = 0; i < n && small; ++i) small = eager_block(counts[i], rtype);
   if (small) {
+    // Empty blocks do not travel (every rank knows every count).
     const Typed own = block(recvbuf, rtype, displs[c.rank], counts[c.rank]);
-    for (int k = 1; k < n; ++k) send_typed(c, (c.rank + k) % n, kTagUserGather, own);
+    if (own.bytes() != 0)
+      for (int k = 1; k < n; ++k) send_typed(c, (c.rank + k) % n, kTagUserGather, own);
     for (int k = 1; k < n; ++k) {
       const int i = (c.rank - k + n) % n;
-      recv_typed(c, i, kTagUserGather, block(recvbuf, rtype, displs[i], counts[i]));
+      const Typed b = block(recvbuf, rtype, displs[i], counts[i]);
+      if (b.bytes() != 0) recv_typed(c, i, kTagUserGather, b);
     }
     return;
   }
@@ -141,13 +148,20 @@ void alltoallv(const comm::Comm& c, const void* sendbuf, const int* scounts, con
   } else {
     copy_typed(block(sendbuf, stype, sdispls[me], scounts[me]), block(recvbuf, rtype, rdispls[me], rcounts[me]));
   }
+  // Empty blocks do not travel: the sender's block to p and p's receive
+  // block from it have the same size (matching signatures), so both skip it
+  // and the messages that do travel still pair up in order.
   auto do_send = [&](int p) {
-    if (in_place)
-      send_bytes(c, p, kTagUserAlltoall, saved[p].data(), saved[p].size());
-    else
-      send_typed(c, p, kTagUserAlltoall, block(sendbuf, stype, sdispls[p], scounts[p]));
+    if (in_place) {
+      if (!saved[p].empty()) send_bytes(c, p, kTagUserAlltoall, saved[p].data(), saved[p].size());
+    } else if (const Typed b = block(sendbuf, stype, sdispls[p], scounts[p]); b.bytes() != 0) {
+      send_typed(c, p, kTagUserAlltoall, b);
+    }
   };
-  auto do_recv = [&](int p) { recv_typed(c, p, kTagUserAlltoall, block(recvbuf, rtype, rdispls[p], rcounts[p])); };
+  auto do_recv = [&](int p) {
+    if (const Typed b = block(recvbuf, rtype, rdispls[p], rcounts[p]); b.bytes() != 0)
+      recv_typed(c, p, kTagUserAlltoall, b);
+  };
   // Small blocks go first, all sends then all receives: they need no
   // receiver to complete. Sender and receiver of a block agree on "small"
   // (matching signatures have the same byte count), so each direction of a

@@ -121,15 +121,19 @@ void sched_bcast(Schedule& s, const Typed& buf, int root) {
 void sched_gatherv(Schedule& s, const Typed& send, bool in_place, const void* recvbuf, const int* counts,
                    const int* displs, const dtype::Datatype& rtype, int root) {
   const int n = s.peers().size(), me = s.peers().me;
+  // Empty blocks do not travel (both sides know the size: matching
+  // signatures), here and in the other v forms below; the schedule still
+  // takes its tag, so the collectives after it keep theirs.
   if (me != root) {
-    sched_send(s, root, send);
+    if (send.bytes() != 0) sched_send(s, root, send);
   } else {
     for (int i = 0; i < n; ++i) {
       const Typed dst = block(recvbuf, rtype, displs[i], counts[i]);
-      if (i != root)
-        sched_recv(s, i, dst);
-      else if (!in_place)
+      if (i != root) {
+        if (dst.bytes() != 0) sched_recv(s, i, dst);
+      } else if (!in_place) {
         sched_copy(s, send, dst);
+      }
     }
   }
   s.round();
@@ -139,14 +143,15 @@ void sched_scatterv(Schedule& s, const void* sendbuf, const int* counts, const i
                     const dtype::Datatype& stype, const Typed& recv, bool in_place, int root) {
   const int n = s.peers().size(), me = s.peers().me;
   if (me != root) {
-    sched_recv(s, root, recv);
+    if (recv.bytes() != 0) sched_recv(s, root, recv);
   } else {
     for (int i = 0; i < n; ++i) {
       const Typed src = block(sendbuf, stype, displs[i], counts[i]);
-      if (i != root)
-        sched_send(s, i, src);
-      else if (!in_place)
+      if (i != root) {
+        if (src.bytes() != 0) sched_send(s, i, src);
+      } else if (!in_place) {
         sched_copy(s, src, recv);
+      }
     }
   }
   s.round();
@@ -157,10 +162,12 @@ void sched_allgatherv(Schedule& s, const Typed& send, bool in_place, void* recvb
   const int n = s.peers().size(), me = s.peers().me;
   const Typed own = block(recvbuf, rtype, displs[me], counts[me]);
   if (!in_place) sched_copy(s, send, own);
-  for (int k = 1; k < n; ++k) sched_send(s, (me + k) % n, own);
+  if (own.bytes() != 0)
+    for (int k = 1; k < n; ++k) sched_send(s, (me + k) % n, own);
   for (int k = 1; k < n; ++k) {
     const int i = (me - k + n) % n;
-    sched_recv(s, i, block(recvbuf, rtype, displs[i], counts[i]));
+    const Typed b = block(recvbuf, rtype, displs[i], counts[i]);
+    if (b.bytes() != 0) sched_recv(s, i, b);
   }
   s.round();
 }
@@ -174,6 +181,7 @@ void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>&
     for (int k = 1; k < n; ++k) {
       const int p = (me + k) % n;
       const Typed b = at(recvbuf, recvs[static_cast<std::size_t>(p)]);
+      if (b.bytes() == 0) continue;
       std::byte* saved = s.scratch(b.bytes());
       s.local([b, saved] {
         if (b.bytes()) dtype::pack(b.buf, b.count, *b.type, 0, saved, b.bytes());
@@ -185,12 +193,14 @@ void sched_alltoallw(Schedule& s, const void* sendbuf, const std::vector<Block>&
     sched_copy(s, at(sendbuf, sends[static_cast<std::size_t>(me)]), at(recvbuf, recvs[static_cast<std::size_t>(me)]));
     for (int k = 1; k < n; ++k) {
       const int p = (me + k) % n;
-      sched_send(s, p, at(sendbuf, sends[static_cast<std::size_t>(p)]));
+      const Typed b = at(sendbuf, sends[static_cast<std::size_t>(p)]);
+      if (b.bytes() != 0) sched_send(s, p, b);
     }
   }
   for (int k = 1; k < n; ++k) {
     const int p = (me - k + n) % n;
-    sched_recv(s, p, at(recvbuf, recvs[static_cast<std::size_t>(p)]));
+    const Typed b = at(recvbuf, recvs[static_cast<std::size_t>(p)]);
+    if (b.bytes() != 0) sched_recv(s, p, b);
   }
   s.round();
 }

@@ -225,6 +225,14 @@ std::uint64_t publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed>
 // and root decide alike from the same size; the member then waits for the
 // root's table.
 bool may_push(const Segment& s, std::size_t bytes);
+// Zero bytes (docs/design/collectives.md, "Zero bytes in the v and w
+// forms"): whether every block counts[j] of t for a member j other than
+// this one is empty. A member that sends nothing to anybody then posts
+// nothing: it takes the call's number and stores its done only, and its
+// readers, who know their blocks from it are empty, neither wait for it nor
+// read it (a reader that wrongly expects data waits, as for a uniform
+// call whose root returned at once: mpiexec reports the deadlock).
+bool others_empty(const Segment& s, const int* counts, const dtype::Datatype& t);
 // A gather root's table (Pushes): for every member j, the address of its
 // receive block blocks[j] where push[j] is set, else 0; posted.
 void publish_destinations(Segment& s, std::uint64_t k, std::span<const Typed> blocks, std::span<const char> push);

@@ -157,6 +157,13 @@ void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, i
     read_into(s, i, e.where, e.bytes, t);
 }
 
+bool seg::others_empty(const Segment& s, const int* counts, const dtype::Datatype& t) {
+  if (t.size == 0) return true;
+  for (int j = 0; j < s.size(); ++j)
+    if (j != s.me() && counts[j] != 0) return false;
+  return true;
+}
+
 bool seg::may_push(const Segment& s, std::size_t bytes) {
   return s.single_copy() &&
          (s.prefer_single_copy(bytes, true) ||
@@ -330,6 +337,11 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     // finish() must first complete pending nonblocking collectives.
     std::unique_ptr<Temp> keep;
     const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, s.size());
+    if (others_empty(s, counts, stype)) {  // nothing for anybody: no table
+      if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
+      s.finish(k);
+      return;
+    }
     const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, nullptr, false, false);
     if (mode == kByAddress || s.has_pending()) s.wake_all();
     if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
@@ -337,8 +349,13 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     if (mode == kByAddress) s.wait_all_done(k);
     return;
   }
-  s.wait_posted(root, k);
-  take_block(s, k, root, recv);
+  // A reader of no bytes reads nothing (the root knows its count is 0 too,
+  // so no table entry of the root is meant for it): it takes its sequence
+  // number and stores done = k without waiting for the root.
+  if (recv.bytes() != 0) {
+    s.wait_posted(root, k);
+    take_block(s, k, root, recv);
+  }
   s.finish(k);
 }
 
@@ -354,6 +371,10 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   const auto by_slot = [&s](std::size_t m) { return m <= s.inline_max() && !s.prefer_single_copy(m); };
   if (s.me() != root) {
     const std::size_t m = send.bytes();
+    if (m == 0) {  // the root does not read an empty block: nothing to post (others_empty)
+      s.finish(k);
+      return;
+    }
     if (by_slot(m)) {
       pack_to(send, s.reserve(k, m));
       s.post_done(k);
@@ -380,6 +401,10 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   // seg_common.hpp); the others are read here.
   const int n = s.size();
   MemberFlags reads = others(s), pushers;
+  // A member whose block is empty posts nothing, and there is nothing to
+  // read from it: the root does not wait for it.
+  for (int j = 0; j < n; ++j)
+    if (std::size_t(counts[j]) * rtype.size == 0) reads[static_cast<std::size_t>(j)] = 0;
   if (rtype.contiguous())
     for (int j = 0; j < n; ++j)
       if (j != root && !by_slot(std::size_t(counts[j]) * rtype.size)) {
@@ -437,9 +462,22 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   if (block == 0) return;
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> saved, keep;
-  const std::uint64_t mode =
-      start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved, &keep);
-  each_posted(s, k, others(s), [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
+  std::uint64_t mode = kInSlot;
+  if (in_place ? others_empty(s, rcounts, rtype) : others_empty(s, scounts, stype)) {  // nothing for anybody
+    const int me = s.me();
+    if (!in_place)
+      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]),
+                 block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  } else {
+    mode = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved,
+                          &keep);
+  }
+  // Nothing is read from (or waited for) a member whose block to this one is
+  // empty: its table entry for this member says 0 bytes (matching signatures).
+  MemberFlags reads = others(s);
+  for (int j = 0; j < s.size(); ++j)
+    if (std::size_t(rcounts[j]) * rtype.size == 0) reads[static_cast<std::size_t>(j)] = 0;
+  each_posted(s, k, reads, [&](int j) { take_block(s, k, j, block_of(recvbuf, rtype, rdispls[j], rcounts[j])); });
   s.finish(k);
   // Others read this member's buffer (or its temporary) until they are done;
   // a member that published in its slot still returns at once.

@@ -40,7 +40,6 @@ auto others_posted(Segment& s, std::uint64_t k) {
 }
 
 using Take = void (*)(const Segment&, std::uint64_t, int, const Typed&);
-void take_table_entry(const Segment& s, std::uint64_t k, int j, const Typed& t) { take_block(s, k, j, t); }
 
 // complete(): every other member's block of collective k into dst[j].
 auto read_others(Segment& s, std::uint64_t k, MemberBlocks dst, Take take) {
@@ -62,6 +61,10 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
   core::count(core::Counter::seg_scatter);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
+    if (others_empty(s, counts, stype)) {  // nothing for anybody: no table (as seg_scatterv)
+      if (!in_place) copy_typed(block_of(sendbuf, stype, displs[root], counts[root]), recv);
+      return start_op(make_op(sp, k, always, nothing), s, comm, request);
+    }
     std::unique_ptr<Temp> keep;
     const bool by_address =
         start_scatter_root(s, k, sendbuf, counts, displs, stype, recv, in_place, &keep, true) == kByAddress;
@@ -69,6 +72,8 @@ int iseg_scatterv(const std::shared_ptr<Segment>& sp, const void* sendbuf, const
     op->keep(shared(std::move(keep)));
     return start_op(std::move(op), s, comm, request);
   }
+  // A reader of no bytes reads nothing (as seg_scatterv): complete at its start.
+  if (recv.bytes() == 0) return start_op(make_op(sp, k, always, nothing), s, comm, request);
   auto op = make_op(sp, k, [&s, k, root] { return posted(s, root, k); },
                     [&s, k, root, recv] {
                       take_block(s, k, root, recv);
@@ -86,6 +91,8 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   const std::uint64_t k = s.begin();
   const int n = s.size();
   if (s.me() != root) {
+    // An empty block: nothing to post, the root does not read it (as seg_gatherv).
+    if (send.bytes() == 0) return start_op(make_op(sp, k, always, nothing), s, comm, request);
     // A large block waits for the root's table, and is pushed into the
     // root's buffer in this member's progress where the root asks for that
     // (Pushes, seg_common.hpp); until the root is done it may read it here.
@@ -123,12 +130,26 @@ int iseg_gatherv(const std::shared_ptr<Segment>& sp, const Typed& send, bool in_
   // The request completes once the members asked to push are done; this
   // member's done = k comes after its reads alone, so that a pusher, whose
   // request waits for it, does not also wait for the other pushers.
+  // Members with an empty block post nothing (above): neither waited for
+  // nor read (as seg_gatherv).
+  MemberFlags reads = others(s);
+  bool any = false;
+  for (int j = 0; j < n; ++j) {
+    if (dst[static_cast<std::size_t>(j)].bytes() == 0) reads[static_cast<std::size_t>(j)] = 0;
+    any = any || reads[static_cast<std::size_t>(j)];
+  }
+  if (!any) return start_op(make_op(sp, k, always, nothing), s, comm, request);
   auto op = make_op(
-      sp, k, others_posted(s, k),
-      [&s, k, dst = std::move(dst), pushers] {
+      sp, k,
+      [&s, k, reads] {
+        for (int j = 0; j < s.size(); ++j)
+          if (reads[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
+        return true;
+      },
+      [&s, k, dst = std::move(dst), pushers, reads] {
         int e = MPI_SUCCESS;
         for (int j = 0; j < s.size(); ++j)
-          if (j != s.me())
+          if (reads[static_cast<std::size_t>(j)])
             if (int f = take_gathered(s, k, j, dst[static_cast<std::size_t>(j)], pushers[static_cast<std::size_t>(j)]))
               e = f;
         return e;
@@ -176,11 +197,41 @@ int iseg_alltoallv(const std::shared_ptr<Segment>& sp, const void* sendbuf, cons
   const std::uint64_t k = s.begin();
   const int n = s.size();
   std::unique_ptr<Temp> saved, keep;
-  const bool by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype,
-                                         in_place, &saved, &keep, true) == kByAddress;
-  auto op = make_op(sp, k, others_posted(s, k),
-                    read_others(s, k, blocks_at(recvbuf, rtype, rcounts, rdispls, n), take_table_entry),
-                    readers_done(s, k, by_address));
+  bool by_address = false;
+  if (in_place ? others_empty(s, rcounts, rtype) : others_empty(s, scounts, stype)) {  // as seg_alltoallv
+    const int me = s.me();
+    if (!in_place)
+      copy_typed(block_of(sendbuf, stype, sdispls[me], scounts[me]),
+                 block_of(recvbuf, rtype, rdispls[me], rcounts[me]));
+  } else {
+    by_address = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place,
+                                &saved, &keep, true) == kByAddress;
+  }
+  // Nothing is read from (or waited for) a member whose block to this one
+  // is empty (as seg_alltoallv).
+  MemberBlocks dst = blocks_at(recvbuf, rtype, rcounts, rdispls, n);
+  MemberFlags reads = others(s);
+  bool any = false;
+  for (int j = 0; j < n; ++j) {
+    if (dst[static_cast<std::size_t>(j)].bytes() == 0) reads[static_cast<std::size_t>(j)] = 0;
+    any = any || reads[static_cast<std::size_t>(j)];
+  }
+  std::unique_ptr<SegOp> op;
+  if (!any)
+    op = make_op(sp, k, always, nothing, readers_done(s, k, by_address));
+  else
+    op = make_op(sp, k,
+                 [&s, k, reads] {
+                   for (int j = 0; j < s.size(); ++j)
+                     if (reads[static_cast<std::size_t>(j)] && !posted(s, j, k)) return false;
+                   return true;
+                 },
+                 [&s, k, reads, dst = std::move(dst)] {
+                   for (int j = 0; j < s.size(); ++j)
+                     if (reads[static_cast<std::size_t>(j)]) take_block(s, k, j, dst[static_cast<std::size_t>(j)]);
+                   return MPI_SUCCESS;
+                 },
+                 readers_done(s, k, by_address));
   op->keep(shared(std::move(saved)));
   op->keep(shared(std::move(keep)));
   op->keep(keep_type(recvtype, &rtype));

@@ -181,8 +181,15 @@ const char* cannot(Family f, Algo a, const Shape& s) {
 // on a loaded machine, so slower than above): scatter 1 KiB 1.18 / 0.95,
 // scatterv 256 B 0.73 / 0.44, 1 KiB 1.16 / 0.93; at 2 KiB the runs
 // disagreed (scatter 1.50 / 1.23 and 1.52 / 1.49, scatterv 1.60 / 1.04
-// and 1.20 / 1.42). Reduce, exscan and reduce_scatter were as fast or
-// faster on the segment at every size, and so stay there.
+// and 1.20 / 1.42). Exscan and reduce_scatter were as fast or faster on
+// the segment at every size, and so stay there; so did reduce then, but
+// measured again in both modes of bench/coll (issue 36; rotating root back
+// to back and fixed root, alternating runs): forced messages against the
+// segment, 4 B 0.26-0.50 us against 0.38-0.84 in 8 of 8 pairs; then the
+// default with this rule against main's build, 4 B better in 11 of 14
+// pairs, 32 B in 7 of 8, 64 B in 7 of 14 (undecided), 128 B and 512 B
+// undecided: reduce takes messages below RINGMPI_COLL_PAIR_REDUCE (64)
+// bytes.
 bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
   if (s.np != 2 || s.oversubscribed) return false;
   switch (f) {
@@ -193,6 +200,7 @@ bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
     case Family::allreduce: return s.pair_bytes < t.pair_other;
     case Family::alltoall: return s.uniform && s.pair_bytes < t.pair_other;
     case Family::scan: return !s.exclusive && s.pair_bytes < t.pair_other;
+    case Family::reduce: return s.pair_bytes < t.pair_reduce;
     default: return false;
   }
 }
@@ -262,7 +270,8 @@ std::size_t* limit_field(Thresholds& t, int index) {
     case 1: return &t.pair_scatter;
     case 2: return &t.pair_other;
     case 3: return &t.schedule_min;
-    default: return &t.scan_chain;
+    case 4: return &t.scan_chain;
+    default: return &t.pair_reduce;
   }
 }
 
@@ -304,7 +313,8 @@ std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
 const std::array<tunables::Id, kThresholds> kThresholdIds{tunables::Id::coll_pair_bcast,
                                                           tunables::Id::coll_pair_scatter, tunables::Id::coll_pair_max,
                                                           tunables::Id::coll_schedule_min,
-                                                          tunables::Id::coll_scan_chain_max};
+                                                          tunables::Id::coll_scan_chain_max,
+                                                          tunables::Id::coll_pair_reduce};
 
 const char* family_name(Family f) { return kFamilyNames[static_cast<std::size_t>(f)]; }
 const char* algo_name(Algo a) { return kAlgoNames[static_cast<std::size_t>(a)]; }

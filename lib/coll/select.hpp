@@ -93,6 +93,9 @@ struct Thresholds {
   std::size_t pair_bcast = 262144;   // RINGMPI_COLL_PAIR_BCAST
   std::size_t pair_scatter = 2048;   // RINGMPI_COLL_PAIR_SCATTER
   std::size_t pair_other = 8192;     // RINGMPI_COLL_PAIR_MAX (gather, allgather, alltoall, allreduce, scan)
+  // MPI_Reduce (issue 36, select.cpp pair_rule): messages faster at 4 and
+  // 32 bytes in interleaved runs, undecided from 64.
+  std::size_t pair_reduce = 64;      // RINGMPI_COLL_PAIR_REDUCE
   // Blocking message reductions and allgathers from this many bytes run as
   // a schedule by blocks (coll/scheduled.hpp kBlockReductionBytes).
   std::size_t schedule_min = 32768;  // RINGMPI_COLL_SCHEDULE_MIN
@@ -191,7 +194,7 @@ void set_setting(Family f, const Setting& s);
 const Thresholds& thresholds();
 void set_threshold(int index, std::size_t value);  // index into kThresholdIds
 std::size_t threshold(int index);
-inline constexpr int kThresholds = 5;
+inline constexpr int kThresholds = 6;
 extern const std::array<tunables::Id, kThresholds> kThresholdIds;
 // A counter that moves whenever a setting or threshold changes.
 std::uint64_t settings_generation();

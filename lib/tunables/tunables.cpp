@@ -61,6 +61,8 @@ constexpr std::array<Spec, kCount> kTable{{
      "two ranks with a core each scatter blocks below this size (bytes) over messages (every rank must see the same value)"},
     {Id::coll_pair_max, "RINGMPI_COLL_PAIR_MAX", 0, kNoMax, false, "8192",
      "two ranks with a core each gather, allgather (half the total), alltoall, allreduce and scan below this size (bytes) over messages (every rank must see the same value)"},
+    {Id::coll_pair_reduce, "RINGMPI_COLL_PAIR_REDUCE", 0, kNoMax, false, "64",
+     "two ranks with a core each reduce (MPI_Reduce) vectors below this size (bytes) over messages (every rank must see the same value)"},
     {Id::coll_schedule_min, "RINGMPI_COLL_SCHEDULE_MIN", 0, kNoMax, false, "32768",
      "blocking reductions and allgathers without the segment run as a schedule by blocks from this size (bytes; every rank must see the same value)"},
     {Id::coll_scan_chain_max, "RINGMPI_COLL_SCAN_CHAIN_MAX", 0, kNoMax, false, "256",

@@ -56,11 +56,12 @@ enum class Id : int {
   coll_pair_bcast,
   coll_pair_scatter,
   coll_pair_max,
+  coll_pair_reduce,
   coll_schedule_min,
   coll_scan_chain_max,
   rndv_min,  // issue 36: mid-size blocking sends offered as rendezvous first (p2p/send.cpp)
 };
-inline constexpr int kCount = 25;
+inline constexpr int kCount = 26;
 
 struct Spec {
   Id id;

@@ -84,6 +84,7 @@ TEST_CASE("the default choice is the old ladder's over a grid of shapes") {
   Thresholds t;
   t.pair_bcast = 16384;
   t.pair_other = 1024;
+  t.pair_reduce = 0;  // the ladder had no two-rank rule for reduce (below: its own case)
   const std::size_t sizes[] = {0, 4, 1000, 1023, 1024, 2047, 2048, 4096, 4097, 16383, 16384, 32768, 1 << 20};
   long checked = 0;
   for (Family f : kAll)
@@ -217,4 +218,31 @@ TEST_CASE("RINGMPI_COLL_<FAMILY> takes 0..3, auto and the family's names, as the
   std::string why;
   CHECK_FALSE(parse_setting(Family::scatter, "numa_leaders", &set, &why));  // not one of scatter's
   CHECK_FALSE(parse_setting(Family::bcast, "world_counter", &set, &why));
+}
+
+TEST_CASE("two ranks with a core each reduce below RINGMPI_COLL_PAIR_REDUCE by messages") {
+  const Thresholds t;  // the defaults
+  Shape s;
+  s.np = 2;
+  s.segment = s.fits = true;
+  s.uniform = true;
+  for (std::size_t bytes : {std::size_t{4}, std::size_t{64}, t.pair_reduce - 1, t.pair_reduce, std::size_t{4096}}) {
+    s.bytes = s.pair_bytes = bytes;
+    s.count = static_cast<long long>(bytes / 4);
+    const char* why = nullptr;
+    INFO("bytes ", bytes);
+    CHECK(choose(Family::reduce, Setting{0, Algo::none}, t, s, &why) ==
+          (bytes < t.pair_reduce ? Algo::messages : Algo::segment));
+    // Not with more ranks than cores, not in mode 1, not for nonblocking calls, not at np 3.
+    s.oversubscribed = true;
+    CHECK(choose(Family::reduce, Setting{0, Algo::none}, t, s, &why) == Algo::segment);
+    s.oversubscribed = false;
+    CHECK(choose(Family::reduce, Setting{1, Algo::none}, t, s, &why) == Algo::segment);
+    s.nonblocking = true;
+    CHECK(choose(Family::reduce, Setting{0, Algo::none}, t, s, &why) == Algo::segment);
+    s.nonblocking = false;
+    s.np = 3;
+    CHECK(choose(Family::reduce, Setting{0, Algo::none}, t, s, &why) == Algo::segment);
+    s.np = 2;
+  }
 }
