@@ -29,6 +29,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -570,6 +571,7 @@ void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std
       pollfd pf{c, POLLIN, 0};
       if (poll(&pf, 1, 0) > 0) return true;
       waker.tick();
+      sched_yield();  // the answer needs the other job's root on a core: never hold one from it
       return false;
     });
   }
@@ -697,7 +699,10 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
           if (p2p::iprobe(MPI_ANY_SOURCE, kPortTag - pt.id, kPortContext, &st)) return true;
           pollfd pf{lsock, POLLIN, 0};
           ready = lsock >= 0 && poll(&pf, 1, 0) > 0;
-          if (!ready) waker.tick();
+          if (!ready) {
+            waker.tick();
+            sched_yield();  // as in connect_foreign
+          }
           return ready;
         });
         if (!ready) break;
