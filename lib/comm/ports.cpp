@@ -29,6 +29,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -246,12 +247,18 @@ class SocketWaker {
 };
 
 // A SocketWaker for fd once a wait has lasted 1 ms (a thread costs more
-// than a wait answered at once); call from the wait's predicate.
+// than a wait answered at once); call from the wait's predicate. The waiter
+// must not go to sleep before the thread exists: with a core per process
+// it spins 2 ms first (p2p/wait.cpp), but oversubscribed it spins not at
+// all and sleeps after its yield window (200 us or more, RINGMPI_YIELD_US
+// may make it 0), so there the thread starts at once. (It started after
+// 1 ms there too, and such a root slept a whole 50 ms timeout: a connect
+// to a waiting accept at 3+3 ranks on 2 cores took 30-50 ms.)
 class LazyWaker {
  public:
-  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()) {}
+  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()), delay_ns_(p2p::oversubscribed() ? 0 : 1'000'000) {}
   void tick() {
-    if (!waker_ && fd_ >= 0 && now_ns() - start_ > 1'000'000) waker_.emplace(fd_);
+    if (!waker_ && fd_ >= 0 && now_ns() - start_ >= delay_ns_) waker_.emplace(fd_);
   }
 
  private:
@@ -262,6 +269,7 @@ class LazyWaker {
   }
   int fd_;
   std::uint64_t start_;
+  std::uint64_t delay_ns_;
   std::optional<SocketWaker> waker_;
 };
 
@@ -563,6 +571,7 @@ void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std
       pollfd pf{c, POLLIN, 0};
       if (poll(&pf, 1, 0) > 0) return true;
       waker.tick();
+      sched_yield();  // the answer needs the other job's root on a core: never hold one from it
       return false;
     });
   }
@@ -690,7 +699,10 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
           if (p2p::iprobe(MPI_ANY_SOURCE, kPortTag - pt.id, kPortContext, &st)) return true;
           pollfd pf{lsock, POLLIN, 0};
           ready = lsock >= 0 && poll(&pf, 1, 0) > 0;
-          if (!ready) waker.tick();
+          if (!ready) {
+            waker.tick();
+            sched_yield();  // as in connect_foreign
+          }
           return ready;
         });
         if (!ready) break;

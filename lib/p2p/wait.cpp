@@ -34,6 +34,8 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 // through the scheduler (tens of microseconds on a busy machine), and
 // sched_yield would hand the core to unrelated work. Oversubscribed, the
 // rank we wait for may need our core, so we yield at once and sleep soon.
+// (comm/ports.cpp, LazyWaker, starts its socket waker after 1 ms when not
+// oversubscribed, counting on this spin to last longer than that.)
 constexpr std::uint64_t kSpinNs = 2'000'000;
 constexpr std::uint64_t kYieldNs = 100'000;
 constexpr std::uint64_t kYieldNsOversubscribed = 200'000;
