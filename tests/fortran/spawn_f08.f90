@@ -4,9 +4,8 @@
 ! "two words", then a blank entry that ends the list), then one copy each
 ! of two commands through MPI_Comm_spawn_multiple (array_of_argv(2, 3):
 ! "child x" and "child abc", MPI_APPNUM 0 and 1). A child checks the
-! arguments it got
-! (get_command_argument), answers over the parent intercommunicator with
-! its rank, MPI_APPNUM and the length of its second argument, and
+! arguments it got (get_command_argument), answers over the parent
+! intercommunicator with its rank, MPI_APPNUM and the length of its second argument, and
 ! disconnects. The second spawn passes MPI_ERRCODES_IGNORE.
 program spawn_f08
   use mpi_f08
