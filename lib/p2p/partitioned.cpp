@@ -47,6 +47,14 @@ int reserve_tags(int n) {
 
 void release_tags(int base, int) { tag_ranges().erase(base); }
 
+void forget_contexts(std::uint32_t first, std::uint32_t last) {
+  auto& m = numbers();
+  for (auto it = m.begin(); it != m.end();) {
+    const std::uint32_t c = std::get<0>(it->first);
+    it = c >= first && c <= last ? m.erase(it) : std::next(it);
+  }
+}
+
 namespace {
 
 // The setup messages from one peer on one context, and the internal receive

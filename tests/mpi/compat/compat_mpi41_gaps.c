@@ -6,7 +6,9 @@
  * - MPI_Status_set_elements_c;
  * - MPI_WIN_DUP_FN, MPI_Comm_errhandler_fn and MPI_Win_errhandler_fn (deprecated names) compile;
  * - an empty status has error MPI_SUCCESS (MPI-4.1 §3.7.3);
- * - a zero-byte partition has not arrived before the sender marked it ready. */
+ * - a zero-byte partition has not arrived before the sender marked it ready;
+ * - partitioned inits on a dup of MPI_COMM_SELF, freed, then on a dup of MPI_COMM_WORLD
+ *   (which may get the same context ids with another peer behind rank 0) still match. */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,6 +178,34 @@ static void zero_byte_partitions(int rank) {
   }
 }
 
+/* One partitioned exchange from this rank to `to`, received from `from`, on comm. */
+static void partitioned_once(MPI_Comm comm, int to, int from) {
+  int sbuf[2] = {1, 2}, rbuf[2] = {0, 0};
+  MPI_Request s, r;
+  CHECK_MPI(MPI_Psend_init(sbuf, 2, 1, MPI_INT, to, 9, comm, MPI_INFO_NULL, &s));
+  CHECK_MPI(MPI_Precv_init(rbuf, 2, 1, MPI_INT, from, 9, comm, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Start(&r));
+  CHECK_MPI(MPI_Start(&s));
+  CHECK_MPI(MPI_Pready_range(0, 1, s));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Wait(&s, MPI_STATUS_IGNORE));
+  CHECK(rbuf[0] == 1 && rbuf[1] == 2);
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Request_free(&s));
+}
+
+static void partitioned_after_reused_context(int rank, int size) {
+  for (int round = 0; round < 3; ++round) {
+    MPI_Comm self, world;
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_SELF, &self));
+    for (int i = 0; i <= round; ++i) partitioned_once(self, 0, 0);
+    CHECK_MPI(MPI_Comm_free(&self));
+    CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &world));
+    partitioned_once(world, (rank + 1) % size, (rank + size - 1) % size);
+    CHECK_MPI(MPI_Comm_free(&world));
+  }
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -191,6 +221,7 @@ int main(int argc, char** argv) {
   deprecated_names();
   empty_status_error();
   zero_byte_partitions(0);
+  partitioned_after_reused_context(rank, size);
   MPI_Finalize();
   return 0;
 }
