@@ -8,7 +8,8 @@
  * - an empty status has error MPI_SUCCESS (MPI-4.1 §3.7.3);
  * - a zero-byte partition has not arrived before the sender marked it ready;
  * - partitioned inits on a dup of MPI_COMM_SELF, freed, then on a dup of MPI_COMM_WORLD
- *   (which may get the same context ids with another peer behind rank 0) still match. */
+ *   (which may get the same context ids with another peer behind rank 0) still match;
+ * - MPI_Comm_split_type on an intercommunicator (as MPICH 4.2 and Open MPI 5). */
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,33 @@ static void partitioned_after_reused_context(int rank, int size) {
   }
 }
 
+static void split_type_inter(int rank, int size) {
+  if (size < 2) return;
+  MPI_Comm half, inter, shared;
+  const int side = rank % 2;
+  CHECK_MPI(MPI_Comm_split(MPI_COMM_WORLD, side, rank, &half));
+  CHECK_MPI(MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, 1 - side, 3, &inter));
+  int lsize, rsize, flag;
+  CHECK_MPI(MPI_Comm_split_type(inter, MPI_COMM_TYPE_SHARED, -rank, MPI_INFO_NULL, &shared));
+  CHECK(shared != MPI_COMM_NULL);
+  CHECK_MPI(MPI_Comm_test_inter(shared, &flag));
+  CHECK(flag);
+  CHECK_MPI(MPI_Comm_size(shared, &lsize));
+  CHECK_MPI(MPI_Comm_remote_size(shared, &rsize));
+  CHECK(lsize == (size + 1 - side) / 2 && rsize == size - lsize);
+  int r, expect = 0;  /* key -rank: the highest world rank of this side first */
+  for (int w = rank + 2; w < size; w += 2) ++expect;
+  CHECK_MPI(MPI_Comm_rank(shared, &r));
+  CHECK(r == expect);
+  int x = rank, y = -1;  /* a message across: local rank 0 to the remote side's rank 0 */
+  if (r == 0) CHECK_MPI(MPI_Sendrecv(&x, 1, MPI_INT, 0, 0, &y, 1, MPI_INT, 0, 0, shared, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Comm_free(&shared));
+  CHECK_MPI(MPI_Comm_split_type(inter, MPI_UNDEFINED, 0, MPI_INFO_NULL, &shared));
+  CHECK(shared == MPI_COMM_NULL);
+  CHECK_MPI(MPI_Comm_free(&inter));
+  CHECK_MPI(MPI_Comm_free(&half));
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
@@ -222,6 +250,7 @@ int main(int argc, char** argv) {
   empty_status_error();
   zero_byte_partitions(0);
   partitioned_after_reused_context(rank, size);
+  split_type_inter(rank, size);
   MPI_Finalize();
   return 0;
 }
