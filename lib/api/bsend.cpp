@@ -133,6 +133,20 @@ int MPI_Comm_detach_buffer(MPI_Comm comm, void* buffer_addr, int* size) {
   return api::detach_buffer(call, p2p::buffer_key_comm(comm), buffer_addr, size);
 }
 
+int MPI_Comm_attach_buffer_c(MPI_Comm comm, void* buffer, MPI_Count size) {
+  Call call("MPI_Comm_attach_buffer_c");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  return api::attach_buffer(call, p2p::buffer_key_comm(comm), buffer, size);
+}
+
+int MPI_Comm_detach_buffer_c(MPI_Comm comm, void* buffer_addr, MPI_Count* size) {
+  Call call("MPI_Comm_detach_buffer_c");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
+  return api::detach_buffer_c(call, p2p::buffer_key_comm(comm), buffer_addr, size);
+}
+
 int MPI_Comm_flush_buffer(MPI_Comm comm) {
   Call call("MPI_Comm_flush_buffer");
   comm::Comm* c;

@@ -147,4 +147,13 @@ int dispatch_to(std::shared_ptr<const comm::Errhandler> handler, int object, int
 // Human-readable name of a communicator for messages ("MPI_COMM_WORLD", "comm 0x44000005").
 std::string describe_comm(MPI_Comm h);
 
+// MPI_Comm/Type/Win_get_name of the null handle (MPI-4.1 annex B.1.2, item 18):
+// its own name ("MPI_COMM_NULL"); the out arguments are checked by the caller.
+inline int null_name(char* name, int* resultlen, const char* text) {
+  const std::size_t n = __builtin_strlen(text);
+  __builtin_memcpy(name, text, n + 1);
+  *resultlen = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
 }  // namespace ringmpi::api

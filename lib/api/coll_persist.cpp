@@ -37,6 +37,7 @@
 // operation (PersistentColl) runs its plan, or holds the inner request of
 // the running epoch and finishes when that one completes, taking its error
 // class and message.
+#include <climits>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -506,9 +507,9 @@ int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+static int bcast_init_as(const char* name, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                    MPI_Request* request) {
-  Call call("MPI_Bcast_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = root_of(call, *c, root)) return e;
@@ -524,16 +525,26 @@ int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int MPI_Bcast_init(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                   MPI_Request* request) {
+  return bcast_init_as("MPI_Bcast_init", buffer, count, datatype, root, comm, info, request);
+}
+
+static int gather_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return rooted_init("MPI_Gather_init", forms::gather, true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+  return rooted_init(name, forms::gather, true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
                      root, comm, info, request);
 }
 
-int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+int MPI_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return gather_init_as("MPI_Gather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+static int gatherv_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
-  Call call("MPI_Gatherv_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   const int n = group_size(*c);
@@ -553,16 +564,27 @@ int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, 
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int MPI_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+  return gatherv_init_as("MPI_Gatherv_init", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, info, request);
+}
+
+static int scatter_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return rooted_init("MPI_Scatter_init", forms::scatter, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  return rooted_init(name, forms::scatter, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                      recvtype, root, comm, info, request);
 }
 
-int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+int MPI_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                     MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return scatter_init_as("MPI_Scatter_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+static int scatterv_init_as(const char* name, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                       void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
-  Call call("MPI_Scatterv_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   const int n = group_size(*c);
@@ -582,16 +604,27 @@ int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int dis
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int MPI_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                      void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request* request) {
+  return scatterv_init_as("MPI_Scatterv_init", sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, info, request);
+}
+
+static int allgather_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return pair_init("MPI_Allgather_init", forms::allgather, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  return pair_init(name, forms::allgather, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    recvtype, comm, info, request);
 }
 
-int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int MPI_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return allgather_init_as("MPI_Allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+static int allgatherv_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                         MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Allgatherv_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -610,16 +643,27 @@ int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+int MPI_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                        MPI_Info info, MPI_Request* request) {
+  return allgatherv_init_as("MPI_Allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+static int alltoall_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  return pair_init("MPI_Alltoall_init", forms::alltoall, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+  return pair_init(name, forms::alltoall, false, sendbuf, sendcount, sendtype, recvbuf, recvcount,
                    recvtype, comm, info, request);
 }
 
-int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return alltoall_init_as("MPI_Alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+static int alltoallv_init_as(const char* name, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                        void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Alltoallv_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -642,10 +686,16 @@ int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sd
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                       void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return alltoallv_init_as("MPI_Alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+static int alltoallw_init_as(const char* name, const void* sendbuf, const int sendcounts[], const int sdispls[],
                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                        const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Alltoallw_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -667,9 +717,15 @@ int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sd
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+int MPI_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                       const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return alltoallw_init_as("MPI_Alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+static int reduce_init_as(const char* name, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Reduce_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = root_of(call, *c, root)) return e;
@@ -687,9 +743,14 @@ int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype 
   return finish_init(call, std::move(p), comm, request);
 }
 
-int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+int MPI_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return reduce_init_as("MPI_Reduce_init", sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
+}
+
+static int allreduce_init_as(const char* name, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Allreduce_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -706,9 +767,14 @@ int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   return finish_init(call, std::move(p), comm, request);
 }
 
-int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+int MPI_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return allreduce_init_as("MPI_Allreduce_init", sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+static int reduce_scatter_init_as(const char* name, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Reduce_scatter_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -724,9 +790,14 @@ int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvco
   return finish_init(call, std::move(p), comm, request);
 }
 
-int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+int MPI_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                            MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return reduce_scatter_init_as("MPI_Reduce_scatter_init", sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
+}
+
+static int reduce_scatter_block_init_as(const char* name, const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
                                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Reduce_scatter_block_init");
+  Call call(name);
   comm::Comm* c;
   if (int e = begin(call, comm, info, request, &c)) return e;
   if (int e = no_inter_in_place(call, *c, sendbuf)) return e;
@@ -740,27 +811,48 @@ int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvco
   return finish_init(call, std::move(p), comm, request);
 }
 
+int MPI_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init", sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
+}
+
+static int scan_init_as(const char* name, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                  MPI_Info info, MPI_Request* request) {
+  return scan_init(name, false, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
 int MPI_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                   MPI_Info info, MPI_Request* request) {
-  return scan_init("MPI_Scan_init", false, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+  return scan_init_as("MPI_Scan_init", sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+static int exscan_init_as(const char* name, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request) {
+  return scan_init(name, true, sendbuf, recvbuf, count, datatype, op, comm, info, request);
 }
 
 int MPI_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                     MPI_Info info, MPI_Request* request) {
-  return scan_init("MPI_Exscan_init", true, sendbuf, recvbuf, count, datatype, op, comm, info, request);
+  return exscan_init_as("MPI_Exscan_init", sendbuf, recvbuf, count, datatype, op, comm, info, request);
+}
+
+static int neighbor_allgather_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                MPI_Request* request) {
+  return pair_init(name, forms::neighbor_allgather, true, sendbuf, sendcount, sendtype,
+                   recvbuf, recvcount, recvtype, comm, info, request);
 }
 
 int MPI_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                 MPI_Request* request) {
-  return pair_init("MPI_Neighbor_allgather_init", forms::neighbor_allgather, true, sendbuf, sendcount, sendtype,
-                   recvbuf, recvcount, recvtype, comm, info, request);
+  return neighbor_allgather_init_as("MPI_Neighbor_allgather_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
 }
 
-int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+static int neighbor_allgatherv_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                                  MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Neighbor_allgatherv_init");
+  Call call(name);
   comm::Comm* c;
   int in, out;
   if (int e = begin(call, comm, info, request, &c)) return e;
@@ -778,17 +870,29 @@ int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatyp
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int MPI_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request* request) {
+  return neighbor_allgatherv_init_as("MPI_Neighbor_allgatherv_init", sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, info, request);
+}
+
+static int neighbor_alltoall_init_as(const char* name, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                MPI_Request* request) {
-  return pair_init("MPI_Neighbor_alltoall_init", forms::neighbor_alltoall, true, sendbuf, sendcount, sendtype,
+  return pair_init(name, forms::neighbor_alltoall, true, sendbuf, sendcount, sendtype,
                    recvbuf, recvcount, recvtype, comm, info, request);
 }
 
-int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+int MPI_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  return neighbor_alltoall_init_as("MPI_Neighbor_alltoall_init", sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info, request);
+}
+
+static int neighbor_alltoallv_init_as(const char* name, const void* sendbuf, const int sendcounts[], const int sdispls[],
                                 MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
                                 MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Neighbor_alltoallv_init");
+  Call call(name);
   comm::Comm* c;
   int in, out;
   if (int e = begin(call, comm, info, request, &c)) return e;
@@ -809,11 +913,17 @@ int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], con
   return finish_init(call, std::move(op), comm, request);
 }
 
-int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return neighbor_alltoallv_init_as("MPI_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
+}
+
+static int neighbor_alltoallw_init_as(const char* name, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                 const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Neighbor_alltoallw_init");
+  Call call(name);
   comm::Comm* c;
   int in, out;
   if (int e = begin(call, comm, info, request, &c)) return e;
@@ -831,6 +941,374 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
     return forms::neighbor_alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
   return finish_init(call, std::move(op), comm, request);
+}
+
+int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+}
+
+
+}  // extern "C"
+
+// ---- the large-count (_c) forms (MPI-4.1 annex A) ----
+// The stored arguments of a persistent collective are the int form's, so a
+// _c form narrows its counts (and MPI_Aint displacements) to ints and runs
+// the int form; a value beyond INT_MAX is MPI_ERR_UNSUPPORTED_OPERATION
+// (docs/design/large-counts.md). The narrowing happens in a call of the _c
+// name, which ends before the int form's call begins (calls do not nest).
+
+namespace {
+
+class Narrow {
+ public:
+  explicit Narrow(const char* name) : call_(name) {}
+  Call& call() { return call_; }
+  // The neighbour counts of a communicator with a topology.
+  int degrees(comm::Comm& c, MPI_Comm h, int* in, int* out) { return ::degrees(call_, c, h, in, out); }
+  // MPI_SUCCESS or the dispatched error. A negative count goes on (the int
+  // form reports it).
+  template <class T>
+  int one(T v, const char* arg, int* out) {
+    if (v > INT_MAX) return too_large(arg, -1, static_cast<long long>(v));
+    *out = v < INT_MIN ? -1 : static_cast<int>(v);
+    return MPI_SUCCESS;
+  }
+  // n entries of a (nullptr stays nullptr) into v, which outlives this call.
+  template <class T>
+  int many(const T* a, int n, const char* arg, std::vector<int>& v, const int** out) {
+    if (!a) {
+      *out = nullptr;
+      return MPI_SUCCESS;
+    }
+    v.assign(static_cast<std::size_t>(n > 0 ? n : 0), 0);
+    for (int i = 0; i < n; ++i) {
+      if (a[i] > INT_MAX) return too_large(arg, i, static_cast<long long>(a[i]));
+      v[i] = a[i] < INT_MIN ? -1 : static_cast<int>(a[i]);
+    }
+    *out = v.data();
+    return MPI_SUCCESS;
+  }
+  // The communicator and the length of its per-peer arrays.
+  int comm(MPI_Comm h, comm::Comm** c) { return call_.comm(h, "comm", c); }
+
+ private:
+  int too_large(const char* arg, int i, long long v) {
+    if (i < 0)
+      return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                        "argument %s=%lld is beyond INT_MAX, which persistent collectives do not support", arg, v);
+    return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                      "argument %s[%d]=%lld is beyond INT_MAX, which persistent collectives do not support", arg, i,
+                      v);
+  }
+  Call call_;
+};
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Bcast_init_c");
+    if (int e = w.one(count, "count", &n)) return e;
+  }
+  return bcast_init_as("MPI_Bcast_init_c", buffer, n, datatype, root, comm, info, request);
+}
+
+int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                      MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Gather_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return gather_init_as("MPI_Gather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+}
+
+int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Scatter_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return scatter_init_as("MPI_Scatter_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+}
+
+int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                         MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Allgather_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return allgather_init_as("MPI_Allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+}
+
+int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Alltoall_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return alltoall_init_as("MPI_Alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+}
+
+int MPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Neighbor_allgather_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return neighbor_allgather_init_as("MPI_Neighbor_allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+}
+
+int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+  int sc = 0, rc = 0;
+  {
+    Narrow w("MPI_Neighbor_alltoall_init_c");
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+  }
+  return neighbor_alltoall_init_as("MPI_Neighbor_alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+}
+
+int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Reduce_init_c");
+    if (int e = w.one(count, "count", &n)) return e;
+  }
+  return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n, datatype, op, root, comm, info, request);
+}
+
+int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Allreduce_init_c");
+    if (int e = w.one(count, "count", &n)) return e;
+  }
+  return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+}
+
+int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
+                                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Reduce_scatter_block_init_c");
+    if (int e = w.one(recvcount, "recvcount", &n)) return e;
+  }
+  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+}
+
+int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Scan_init_c");
+    if (int e = w.one(count, "count", &n)) return e;
+  }
+  return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+}
+
+int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int n = 0;
+  {
+    Narrow w("MPI_Exscan_init_c");
+    if (int e = w.one(count, "count", &n)) return e;
+  }
+  return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+}
+
+// The v and w forms: the per-peer arrays, of the length the int form reads.
+
+int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int sc = 0;
+  std::vector<int> rcv, dv;
+  const int *rc = nullptr, *d = nullptr;
+  {
+    Narrow w("MPI_Gatherv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (is_root(*c, root)) {
+      if (int e = w.many(recvcounts, group_size(*c), "recvcounts", rcv, &rc)) return e;
+      if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
+    }
+  }
+  return gatherv_init_as("MPI_Gatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, root, comm, info, request);
+}
+
+int MPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
+                        MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int rc = 0;
+  std::vector<int> scv, dv;
+  const int *sc = nullptr, *d = nullptr;
+  {
+    Narrow w("MPI_Scatterv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
+    if (is_root(*c, root)) {
+      if (int e = w.many(sendcounts, group_size(*c), "sendcounts", scv, &sc)) return e;
+      if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
+    }
+  }
+  return scatterv_init_as("MPI_Scatterv_init_c", sendbuf, sc, d, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+}
+
+int MPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int sc = 0;
+  std::vector<int> rcv, dv;
+  const int *rc = nullptr, *d = nullptr;
+  {
+    Narrow w("MPI_Allgatherv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.many(recvcounts, group_size(*c), "recvcounts", rcv, &rc)) return e;
+    if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
+  }
+  return allgatherv_init_as("MPI_Allgatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, comm, info, request);
+}
+
+int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                         MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  std::vector<int> a, b, x, y;
+  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
+  {
+    Narrow w("MPI_Alltoallv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    const int n = group_size(*c);
+    if (sendbuf != MPI_IN_PLACE) {
+      if (int e = w.many(sendcounts, n, "sendcounts", a, &sc)) return e;
+      if (int e = w.many(sdispls, n, "sdispls", b, &sd)) return e;
+    }
+    if (int e = w.many(recvcounts, n, "recvcounts", x, &rc)) return e;
+    if (int e = w.many(rdispls, n, "rdispls", y, &rd)) return e;
+  }
+  return alltoallv_init_as("MPI_Alltoallv_init_c", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, info, request);
+}
+
+int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
+                         MPI_Request* request) {
+  std::vector<int> a, b, x, y;
+  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
+  {
+    Narrow w("MPI_Alltoallw_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    const int n = group_size(*c);
+    if (sendbuf != MPI_IN_PLACE) {
+      if (int e = w.many(sendcounts, n, "sendcounts", a, &sc)) return e;
+      if (int e = w.many(sdispls, n, "sdispls", b, &sd)) return e;
+    }
+    if (int e = w.many(recvcounts, n, "recvcounts", x, &rc)) return e;
+    if (int e = w.many(rdispls, n, "rdispls", y, &rd)) return e;
+  }
+  return alltoallw_init_as("MPI_Alltoallw_init_c", sendbuf, sc, sd, sendtypes, recvbuf, rc, rd, recvtypes, comm, info, request);
+}
+
+int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
+                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  std::vector<int> v;
+  const int* rc = nullptr;
+  {
+    Narrow w("MPI_Reduce_scatter_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    if (int e = w.many(recvcounts, c->size(), "recvcounts", v, &rc)) return e;
+  }
+  return reduce_scatter_init_as("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, rc, datatype, op, comm, info, request);
+}
+
+int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  int sc = 0;
+  std::vector<int> x, y;
+  const int *rc = nullptr, *d = nullptr;
+  {
+    Narrow w("MPI_Neighbor_allgatherv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    int in, out;
+    if (int e = w.degrees(*c, comm, &in, &out)) return e;
+    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
+    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
+    if (int e = w.many(displs, in, "displs", y, &d)) return e;
+  }
+  return neighbor_allgatherv_init_as("MPI_Neighbor_allgatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, comm, info, request);
+}
+
+int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+  std::vector<int> a, b, x, y;
+  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
+  {
+    Narrow w("MPI_Neighbor_alltoallv_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    int in, out;
+    if (int e = w.degrees(*c, comm, &in, &out)) return e;
+    if (int e = w.many(sendcounts, out, "sendcounts", a, &sc)) return e;
+    if (int e = w.many(sdispls, out, "sdispls", b, &sd)) return e;
+    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
+    if (int e = w.many(rdispls, in, "rdispls", y, &rd)) return e;
+  }
+  return neighbor_alltoallv_init_as("MPI_Neighbor_alltoallv_init_c", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, info, request);
+}
+
+int MPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                  const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                  MPI_Info info, MPI_Request* request) {
+  std::vector<int> a, x;
+  const int *sc = nullptr, *rc = nullptr;
+  {
+    Narrow w("MPI_Neighbor_alltoallw_init_c");
+    comm::Comm* c;
+    if (int e = w.comm(comm, &c)) return e;
+    int in, out;
+    if (int e = w.degrees(*c, comm, &in, &out)) return e;
+    if (int e = w.many(sendcounts, out, "sendcounts", a, &sc)) return e;
+    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
+  }
+  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init_c", sendbuf, sc, sdispls, sendtypes, recvbuf, rc, rdispls, recvtypes, comm, info,
+                                     request);
 }
 
 }  // extern "C"

@@ -118,10 +118,12 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* comm_name) {
 
 int MPI_Comm_get_name(MPI_Comm comm, char* comm_name, int* resultlen) {
   Call call("MPI_Comm_get_name");
-  comm::Comm* c;
-  if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = call.not_null(comm_name, "comm_name")) return e;
   if (int e = call.not_null(resultlen, "resultlen")) return e;
+  // MPI-4.1 (annex B.1.2, item 18): the null handle is a valid argument and its name is its own.
+  if (comm == MPI_COMM_NULL) return api::null_name(comm_name, resultlen, "MPI_COMM_NULL");
+  comm::Comm* c;
+  if (int e = call.comm(comm, "comm", &c)) return e;
   std::memcpy(comm_name, c->name.c_str(), c->name.size() + 1);
   *resultlen = static_cast<int>(c->name.size());
   return MPI_SUCCESS;

@@ -220,7 +220,10 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm) {
   Call call("MPI_Comm_split_type");
   comm::Comm* c;
-  if (int e = call.intracomm(comm, "comm", &c)) return e;
+  // An intercommunicator too (as MPICH 4.2 and Open MPI 5 accept it): like
+  // MPI_Comm_split, the ranks of each side with the same type go together,
+  // facing those of the other side with that type.
+  if (int e = call.comm(comm, "comm", &c)) return e;
   if (int e = check_info(call, info, "info")) return e;
   if (int e = call.not_null(newcomm, "newcomm")) return e;
   comm::LocalError bad;
@@ -240,6 +243,12 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
       color = api::hw_guided_color(info, &resource);
       break;
     case MPI_COMM_TYPE_HW_UNGUIDED:
+      if (c->inter) {  // the levels below a group's span: a question for one group
+        bad = {MPI_ERR_COMM,
+               "argument comm is an intercommunicator; MPI_COMM_TYPE_HW_UNGUIDED needs an intracommunicator",
+               comm::BadArg::split_type, split_type};
+        break;
+      }
       color = api::hw_unguided_color(*c, &resource);
       break;
     case MPI_COMM_TYPE_RESOURCE_GUIDED:

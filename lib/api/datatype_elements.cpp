@@ -69,8 +69,8 @@ int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count
   return MPI_SUCCESS;
 }
 
-int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
-  Call call("MPI_Status_set_elements_x");
+namespace {
+int set_elements(Call& call, MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
   dtype::TypePtr t;
   if (int e = status_and_type(call, status, datatype, &t)) return e;
   if (count < 0) return call.fail(MPI_ERR_COUNT, "argument count=%lld is negative", static_cast<long long>(count));
@@ -80,6 +80,18 @@ int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Cou
                      static_cast<long long>(count), dtype::describe(datatype).c_str());
   status->rmpi_count = bytes;
   return MPI_SUCCESS;
+}
+}  // namespace
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  Call call("MPI_Status_set_elements_x");
+  return set_elements(call, status, datatype, count);
+}
+
+// MPI-4.0's large-count form of MPI_Status_set_elements: the same as the _x one.
+int MPI_Status_set_elements_c(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  Call call("MPI_Status_set_elements_c");
+  return set_elements(call, status, datatype, count);
 }
 
 }  // extern "C"

@@ -284,10 +284,12 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char* type_name) {
 
 int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen) {
   Call call("MPI_Type_get_name");
-  dtype::TypePtr t;
-  if (int e = queried(call, datatype, &t)) return e;
   if (int e = call.not_null(type_name, "type_name")) return e;
   if (int e = call.not_null(resultlen, "resultlen")) return e;
+  // MPI-4.1 (annex B.1.2, item 18): the null handle is a valid argument and its name is its own.
+  if (datatype == MPI_DATATYPE_NULL) return api::null_name(type_name, resultlen, "MPI_DATATYPE_NULL");
+  dtype::TypePtr t;
+  if (int e = queried(call, datatype, &t)) return e;
   std::memcpy(type_name, t->name.c_str(), t->name.size() + 1);
   *resultlen = static_cast<int>(t->name.size());
   return MPI_SUCCESS;

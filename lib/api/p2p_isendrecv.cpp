@@ -8,10 +8,12 @@
 // any other request; its status is the receive's (source, tag, count). To
 // this rank itself the receive is posted before the send, as in MPI_Sendrecv
 // (api/sendrecv.hpp), so the message goes straight into it.
+#include <climits>
 #include <cstring>
 #include <memory>
 #include <vector>
 
+#include "api/large_count.hpp"
 #include "api/p2p_args.hpp"
 #include "api/sendrecv.hpp"
 #include "p2p/extension.hpp"
@@ -85,14 +87,9 @@ int start(Call& call, MPI_Comm comm, p2p::SendArgs sa, const p2p::RecvArgs& ra, 
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                  MPI_Request* request) {
-  Call call("MPI_Isendrecv");
+int isendrecv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+              void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+              MPI_Request* request) {
   p2p::SendArgs sa;
   if (int e = api::check_send(call, sendbuf, sendcount, sendtype, dest, sendtag, comm, p2p::Mode::standard, &sa))
     return e;
@@ -102,9 +99,8 @@ int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
   return start(call, comm, sa, ra, {}, request);
 }
 
-int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                          int recvtag, MPI_Comm comm, MPI_Request* request) {
-  Call call("MPI_Isendrecv_replace");
+int isendrecv_replace(Call& call, void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                      int recvtag, MPI_Comm comm, MPI_Request* request) {
   p2p::SendArgs sa;
   if (int e = api::check_send(call, buf, count, datatype, dest, sendtag, comm, p2p::Mode::standard, &sa)) return e;
   p2p::RecvArgs ra;
@@ -114,6 +110,9 @@ int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
   // may overwrite buf while the send is in flight; the copy lives in the
   // request until both parts are done.
   const std::size_t bytes = static_cast<std::size_t>(count) * sa.type->size;
+  if (bytes > INT_MAX)  // the copy goes as MPI_BYTEs of an int count
+    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "argument count=%d of %s: %zu bytes, more than INT_MAX", count,
+                     dtype::describe(datatype).c_str(), bytes);
   std::vector<std::byte> copy(bytes);
   if (bytes) dtype::pack(buf, count, *sa.type, 0, copy.data(), bytes);
   sa.type = dtype::lookup(MPI_BYTE);
@@ -121,6 +120,45 @@ int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
   sa.count = static_cast<int>(bytes);
   sa.buf = nullptr;
   return start(call, comm, sa, ra, std::move(copy), request);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                  MPI_Request* request) {
+  Call call("MPI_Isendrecv");
+  return isendrecv(call, sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                   comm, request);
+}
+
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                          int recvtag, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Isendrecv_replace");
+  return isendrecv_replace(call, buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
+}
+
+// The large-count forms (MPI-4.0): a count beyond an int is one element of a
+// contiguous type (api/large_count.hpp), which the pending parts hold.
+int MPI_Isendrecv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                    MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Isendrecv_c");
+  api::Counted sn, rn;
+  if (int e = sn.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
+  if (int e = rn.set(call, recvcount, recvtype, "recvcount", "recvtype")) return e;
+  return isendrecv(call, sendbuf, sn.count, sn.datatype, dest, sendtag, recvbuf, rn.count, rn.datatype, source,
+                   recvtag, comm, request);
+}
+
+int MPI_Isendrecv_replace_c(void* buf, MPI_Count count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                            int recvtag, MPI_Comm comm, MPI_Request* request) {
+  Call call("MPI_Isendrecv_replace_c");
+  api::Counted n;
+  if (int e = n.set(call, count, datatype, "count", "datatype")) return e;
+  return isendrecv_replace(call, buf, n.count, n.datatype, dest, sendtag, source, recvtag, comm, request);
 }
 
 }  // extern "C"

@@ -346,10 +346,12 @@ int MPI_Win_set_name(MPI_Win win, const char* win_name) {
 
 int MPI_Win_get_name(MPI_Win win, char* win_name, int* resultlen) {
   Call call("MPI_Win_get_name");
-  rma::Window* w;
-  if (int e = win_arg(call, win, "win", &w)) return e;
   if (int e = call.not_null(win_name, "win_name")) return e;
   if (int e = call.not_null(resultlen, "resultlen")) return e;
+  // MPI-4.1 (annex B.1.2, item 18): the null handle is a valid argument and its name is its own.
+  if (win == MPI_WIN_NULL) return api::null_name(win_name, resultlen, "MPI_WIN_NULL");
+  rma::Window* w;
+  if (int e = win_arg(call, win, "win", &w)) return e;
   std::memcpy(win_name, w->name.c_str(), w->name.size() + 1);
   *resultlen = static_cast<int>(w->name.size());
   return MPI_SUCCESS;

@@ -202,6 +202,20 @@ int MPI_Session_detach_buffer(MPI_Session session, void* buffer_addr, int* size)
   return api::detach_buffer(call, p2p::buffer_key_session(session), buffer_addr, size);
 }
 
+int MPI_Session_attach_buffer_c(MPI_Session session, void* buffer, MPI_Count size) {
+  Call call("MPI_Session_attach_buffer_c");
+  Session* s;
+  if (int e = session_arg(call, session, &s)) return e;
+  return api::attach_buffer(call, p2p::buffer_key_session(session), buffer, size);
+}
+
+int MPI_Session_detach_buffer_c(MPI_Session session, void* buffer_addr, MPI_Count* size) {
+  Call call("MPI_Session_detach_buffer_c");
+  Session* s;
+  if (int e = session_arg(call, session, &s)) return e;
+  return api::detach_buffer_c(call, p2p::buffer_key_session(session), buffer_addr, size);
+}
+
 int MPI_Session_flush_buffer(MPI_Session session) {
   Call call("MPI_Session_flush_buffer");
   Session* s;

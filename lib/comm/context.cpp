@@ -4,6 +4,7 @@
 
 #include "comm/comm.hpp"
 #include "p2p/engine.hpp"
+#include "p2p/partitioned.hpp"
 
 namespace ringmpi::comm {
 
@@ -56,6 +57,8 @@ void ContextPool::release(std::uint32_t context) {
   if (s < 0 || is_free(s)) return;
   free_[s / 64] |= std::uint64_t{1} << (s % 64);
   --used_;
+  const std::uint32_t first = context_of(s);
+  p2p::forget_contexts(first, first + 1);
 }
 
 ContextPool::Mask busy_slots() {

@@ -95,7 +95,7 @@ struct Datatype {
 // A reduction operation (functions in op.hpp).
 struct Op {
   MPI_User_function* fn = nullptr;  // user ops only
-  MPI_User_function_c* fn_c = nullptr;  // user ops of MPI_Op_create_c (an MPI_Count length)
+  MPI_User_function_c* fn_c = nullptr;  // user ops of MPI_Op_create_c (a pointer to an MPI_Count length)
   bool user() const { return fn != nullptr || fn_c != nullptr; }
   bool commute = true;
   MPI_Op builtin = MPI_OP_NULL;     // predefined ops: their handle

@@ -115,8 +115,9 @@ int reduce(const Op& op, const void* in, void* inout, int count, const Datatype&
     return MPI_SUCCESS;
   }
   if (op.fn_c) {
+    MPI_Count len = count;
     MPI_Datatype dt = type;
-    op.fn_c(const_cast<void*>(in), inout, MPI_Count(count), &dt);
+    op.fn_c(const_cast<void*>(in), inout, &len, &dt);
     return MPI_SUCCESS;
   }
   const MPI_Op h = op.builtin;

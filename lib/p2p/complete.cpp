@@ -56,7 +56,12 @@ void set_status(MPI_Status* st, int source, int tag, std::size_t bytes, bool can
   st->rmpi_cancelled = cancelled;
 }
 
-void empty_status(MPI_Status* st) { set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0); }
+// The empty status of MPI-4.1 §3.7.3: source MPI_ANY_SOURCE, tag MPI_ANY_TAG,
+// error MPI_SUCCESS, count 0, not cancelled (MPICH's MPIR_Status_set_empty too).
+void empty_status(MPI_Status* st) {
+  set_status(st, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+  if (st != MPI_STATUS_IGNORE) st->MPI_ERROR = MPI_SUCCESS;
+}
 
 void status_of(const Request& r, MPI_Status* st) {
   // Extension requests report st_count too: 0 for collectives, the bytes

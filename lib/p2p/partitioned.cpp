@@ -47,6 +47,14 @@ int reserve_tags(int n) {
 
 void release_tags(int base, int) { tag_ranges().erase(base); }
 
+void forget_contexts(std::uint32_t first, std::uint32_t last) {
+  auto& m = numbers();
+  for (auto it = m.begin(); it != m.end();) {
+    const std::uint32_t c = std::get<0>(it->first);
+    it = c >= first && c <= last ? m.erase(it) : std::next(it);
+  }
+}
+
 namespace {
 
 // The setup messages from one peer on one context, and the internal receive
@@ -207,7 +215,17 @@ bool Partitioned::arrived(int p) const {
   if (!have_peer_ || left_ < 0) return false;
   if (left_ == 0) return true;  // everything is here (with a size mismatch: the epoch failed, nothing more comes)
   if (mismatch_) return false;
-  if (part_bytes_ == 0) return true;
+  if (part_bytes_ == 0 || peer_bytes_ == 0) {
+    // Zero-byte partitions too arrive only once the sender marked them ready
+    // (MPI-4.1 §4.2.2; MPICH alike): partition p stands for the sender's
+    // partitions in proportion to the two numbers of partitions.
+    const auto parts = static_cast<std::size_t>(a_.partitions), peers = static_cast<std::size_t>(peer_parts_);
+    const std::size_t q = static_cast<std::size_t>(p);
+    const std::size_t from = q * peers / parts, to = std::max(from + 1, ((q + 1) * peers + parts - 1) / parts);
+    for (std::size_t i = from; i < to && i < peers; ++i)
+      if (!ready_[i]) return false;
+    return true;
+  }
   const std::size_t lo = static_cast<std::size_t>(p) * part_bytes_, hi = lo + part_bytes_;
   for (std::size_t i = lo / peer_bytes_; i * peer_bytes_ < hi; ++i)
     if (!ready_[i]) return false;

@@ -135,4 +135,11 @@ class Partitioned {
 int reserve_tags(int n);
 void release_tags(int base, int n);
 
+// A communicator's context ids were released (MPI_Comm_free): its inits'
+// numbering starts again at 0, since a later communicator may get the same
+// ids with other peers behind the same ranks (a dup of MPI_COMM_SELF, then
+// one of MPI_COMM_WORLD): numbered on, its first init would wait for the
+// peer's init of the same number, which never comes.
+void forget_contexts(std::uint32_t first, std::uint32_t last);
+
 }  // namespace ringmpi::p2p

@@ -285,9 +285,9 @@ static void neighbourhood(int nb) {
   MPI_Comm_free(&ring);
 }
 
-static void user_max(void* in, void* inout, MPI_Count len, MPI_Datatype* dt) {
+static void user_max(void* in, void* inout, MPI_Count* len, MPI_Datatype* dt) {
   (void)dt;
-  for (MPI_Count i = 0; i < len; ++i)
+  for (MPI_Count i = 0; i < *len; ++i)
     if (((int*)in)[i] > ((int*)inout)[i]) ((int*)inout)[i] = ((int*)in)[i];
 }
 

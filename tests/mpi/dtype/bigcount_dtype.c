@@ -98,9 +98,9 @@ static void check_pair(MPI_Datatype t, MPI_Datatype u, const void* buf, int coun
 }
 
 /* A user function with an MPI_Count length: a sum of ints. */
-static void sum_c(void* in, void* inout, MPI_Count len, MPI_Datatype* dt) {
+static void sum_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* dt) {
   CHECK(*dt == MPI_INT);
-  for (MPI_Count i = 0; i < len; ++i) ((int*)inout)[i] += ((const int*)in)[i];
+  for (MPI_Count i = 0; i < *len; ++i) ((int*)inout)[i] += ((const int*)in)[i];
 }
 
 int main(int argc, char** argv) {
