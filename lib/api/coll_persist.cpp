@@ -46,6 +46,7 @@
 
 #include "api/coll_args.hpp"
 #include "api/coll_forms.hpp"
+#include "api/large_count.hpp"
 #include "api/persistent.hpp"
 #include "coll/persistent_plan.hpp"
 #include "coll/plan.hpp"
@@ -954,9 +955,12 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
 }  // extern "C"
 
 // ---- the large-count (_c) forms (MPI-4.1 annex A) ----
-// The stored arguments of a persistent collective are the int form's, so a
-// _c form narrows its counts (and MPI_Aint displacements) to ints and runs
-// the int form; a value beyond INT_MAX is MPI_ERR_UNSUPPORTED_OPERATION
+// The stored arguments of a persistent collective are the int form's. A
+// bcast's or a reduction's count beyond INT_MAX becomes one element of a
+// contiguous type (Narrow::wide, as in the nonblocking _c forms), so those
+// really move more than 2^31 elements; the other forms narrow their counts
+// (and MPI_Aint displacements) to ints and run the int form, a value beyond
+// INT_MAX there being MPI_ERR_UNSUPPORTED_OPERATION
 // (docs/design/large-counts.md). The narrowing happens in a call of the _c
 // name, which ends before the int form's call begins (calls do not nest).
 
@@ -993,6 +997,28 @@ class Narrow {
   }
   // The communicator and the length of its per-peer arrays.
   int comm(MPI_Comm h, comm::Comm** c) { return call_.comm(h, "comm", c); }
+  // A count of a bcast or a reduction: one beyond INT_MAX becomes one
+  // element of a contiguous type of `v` elements in *out (as the
+  // nonblocking _c forms do, api/large_count.hpp), which the request holds
+  // from its _init on; a reduction's op must then be predefined (its
+  // kernels walk such a type), as for the nonblocking forms.
+  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out, MPI_Op op = MPI_OP_NULL,
+           bool reduction = false) {
+    if (reduction && v > INT_MAX) {
+      const dtype::Op* o = dtype::lookup_op(op);
+      if (o && o->user())
+        return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                          "argument %s=%lld: a persistent reduction of more than INT_MAX elements with a "
+                          "user-defined op is not supported (docs/guide/large-counts.md)",
+                          arg, static_cast<long long>(v));
+    }
+    if (v < 0) {  // the int form reports it
+      out->count = -1;
+      out->datatype = t;
+      return MPI_SUCCESS;
+    }
+    return out->set(call_, v, t, arg, "datatype");
+  }
 
  private:
   int too_large(const char* arg, int i, long long v) {
@@ -1012,12 +1038,12 @@ extern "C" {
 
 int MPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Bcast_init_c");
-    if (int e = w.one(count, "count", &n)) return e;
+    if (int e = w.wide(count, datatype, "count", &n)) return e;
   }
-  return bcast_init_as("MPI_Bcast_init_c", buffer, n, datatype, root, comm, info, request);
+  return bcast_init_as("MPI_Bcast_init_c", buffer, n.count, n.datatype, root, comm, info, request);
 }
 
 int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -1094,52 +1120,52 @@ int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_D
 
 int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Reduce_init_c");
-    if (int e = w.one(count, "count", &n)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
   }
-  return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n, datatype, op, root, comm, info, request);
+  return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, root, comm, info, request);
 }
 
 int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Allreduce_init_c");
-    if (int e = w.one(count, "count", &n)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
   }
-  return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+  return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Reduce_scatter_block_init_c");
-    if (int e = w.one(recvcount, "recvcount", &n)) return e;
+    if (int e = w.wide(recvcount, datatype, "recvcount", &n, op, true)) return e;
   }
-  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Scan_init_c");
-    if (int e = w.one(count, "count", &n)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
   }
-  return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+  return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int n = 0;
+  Counted n;
   {
     Narrow w("MPI_Exscan_init_c");
-    if (int e = w.one(count, "count", &n)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
   }
-  return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n, datatype, op, comm, info, request);
+  return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 // The v and w forms: the per-peer arrays, of the length the int form reads.
