@@ -86,7 +86,13 @@ int scope_of(Id id) {
     case Id::coll_pair_max:
     case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
-    case Id::coll_scan_chain_max: return MPI_T_SCOPE_ALL_EQ;
+    case Id::coll_scan_chain_max:
+    case Id::coll_split_min:
+    case Id::coll_fold_whole_max:
+    case Id::coll_single_copy_min:
+    case Id::coll_nonblocking_single_copy_min:
+    case Id::coll_block_reduction_min:
+    case Id::coll_alltoall_reduce_ranks: return MPI_T_SCOPE_ALL_EQ;
   }
   return MPI_T_SCOPE_CONSTANT;
 }
@@ -118,7 +124,13 @@ int cvar_verbosity(Id id) {
     case Id::coll_pair_max:
     case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
-    case Id::coll_scan_chain_max: return MPI_T_VERBOSITY_TUNER_DETAIL;
+    case Id::coll_scan_chain_max:
+    case Id::coll_split_min:
+    case Id::coll_fold_whole_max:
+    case Id::coll_single_copy_min:
+    case Id::coll_nonblocking_single_copy_min:
+    case Id::coll_block_reduction_min:
+    case Id::coll_alltoall_reduce_ranks: return MPI_T_VERBOSITY_TUNER_DETAIL;
   }
   return MPI_T_VERBOSITY_TUNER_DETAIL;
 }
@@ -148,7 +160,13 @@ CategoryId cvar_category(Id id) {
     case Id::coll_pair_max:
     case Id::coll_pair_reduce:
     case Id::coll_schedule_min:
-    case Id::coll_scan_chain_max: return CategoryId::collectives;
+    case Id::coll_scan_chain_max:
+    case Id::coll_split_min:
+    case Id::coll_fold_whole_max:
+    case Id::coll_single_copy_min:
+    case Id::coll_nonblocking_single_copy_min:
+    case Id::coll_block_reduction_min:
+    case Id::coll_alltoall_reduce_ranks: return CategoryId::collectives;
     case Id::yield_us:
     case Id::launcher_poll: return CategoryId::runtime;
   }

@@ -49,7 +49,7 @@ void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void
   // vectors, two of them in a slot region, and either contiguous groups or
   // an op that commutes (the leaders fold their groups out of rank order).
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
-  s->numa_fits = s->fits && rooted_or_all && m <= seg::kFoldWhole && seg::align64(m) + m <= seg->inline_max() &&
+  s->numa_fits = s->fits && rooted_or_all && m <= seg->fold_whole() && seg::align64(m) + m <= seg->inline_max() &&
                  (seg->groups().contiguous || r.op.commute);
 }
 

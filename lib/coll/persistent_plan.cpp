@@ -632,7 +632,7 @@ std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, cons
   if (r.type->contiguous() && by_pair(s, root < 0 ? Family::allreduce : Family::reduce, m))
     return std::make_unique<PairReduce>(s, r, mine, result,
                                         root < 0 ? PairFold::all : root == 0 ? PairFold::root0 : PairFold::root1);
-  if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : kFoldWhole)) return nullptr;
+  if (!vector_in_slot(s, r, m) || m > (s.size() == 2 ? s.inline_max() : s.fold_whole())) return nullptr;
   return std::make_unique<ReducePlan>(s, r, mine, result, root);
 }
 

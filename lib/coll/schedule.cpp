@@ -1,6 +1,7 @@
 #include "coll/schedule.hpp"
 
 #include "coll/base.hpp"
+#include "coll/plan.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/extension.hpp"
 #include "p2p/internal_transfer.hpp"
@@ -95,7 +96,11 @@ bool Schedule::poll() {
 int next_tag(comm::Comm& c) { return schedule_tag(c.schedule_seq++); }
 
 std::unique_ptr<Schedule> make_schedule(comm::Comm& c) {
-  return std::make_unique<Schedule>(peers_of(c), next_tag(c));
+  auto s = std::make_unique<Schedule>(peers_of(c), next_tag(c));
+  const Thresholds& t = plan_of(c).limits;
+  s->block_reduction_min = t.block_reduction;
+  s->alltoall_reduce_ranks = t.alltoall_reduce_ranks;
+  return s;
 }
 
 int run(Schedule& s) {

@@ -50,6 +50,13 @@ class Schedule final : public p2p::Extension {
   ~Schedule() override;
 
   const Peers& peers() const { return peers_; }
+  // The schedule algorithms' sizes (coll/scheduled.hpp), from the
+  // communicator's plan when make_schedule made it (RINGMPI_COLL_BLOCK_REDUCTION_MIN,
+  // RINGMPI_COLL_ALLTOALL_REDUCE_RANKS; coll/select.hpp Thresholds): read
+  // once per schedule, the same on every rank (the tunables' scope is
+  // MPI_T_SCOPE_ALL_EQ).
+  std::size_t block_reduction_min = 32768;
+  std::size_t alltoall_reduce_ranks = 16;
 
   // Peers are indices into peers().world.
   void send(int to, const void* buf, std::size_t bytes);

@@ -249,7 +249,7 @@ void sched_neighbor_alltoallw(Schedule& s, const void* sendbuf, std::span<const 
 
 void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* result, int root) {
   const int n = s.peers().size(), me = s.peers().me;
-  if (reduce_by_blocks(r, n)) {
+  if (reduce_by_blocks(r, n, s.block_reduction_min)) {
     // Rank i folds block i, then the root gathers the blocks.
     const std::vector<int> counts = even_counts(r.count, n);
     const std::vector<int> displs = prefix(n, counts.data());
@@ -279,22 +279,22 @@ void sched_reduce(Schedule& s, const Reduction& r, const void* mine, void* resul
   s.round();
 }
 
-bool reduce_by_blocks(const Reduction& r, int n) {
-  return n > 1 && r.count >= n && static_cast<std::size_t>(r.count) * r.type->size >= kBlockReductionBytes;
+bool reduce_by_blocks(const Reduction& r, int n, std::size_t min_bytes) {
+  return n > 1 && r.count >= n && static_cast<std::size_t>(r.count) * r.type->size >= min_bytes;
 }
 
 bool fan_out_scheduled(std::size_t block_bytes) { return block_bytes > eager_safe_bytes(); }
 
-bool allgather_direct(int n, const int* counts, const dtype::Datatype& t) {
+bool allgather_direct(int n, const int* counts, const dtype::Datatype& t, std::size_t min_bytes) {
   std::size_t total = 0;
   for (int i = 0; i < n; ++i) total += static_cast<std::size_t>(counts[i]) * t.size;
-  return n > 1 && total >= kBlockReductionBytes;
+  return n > 1 && total >= min_bytes;
 }
 
 void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* result) {
   const int n = s.peers().size();
   const std::size_t bytes = static_cast<std::size_t>(r.count) * r.type->size;
-  if (n > 2 && n <= kAllToAllReduceRanks && bytes <= eager_safe_bytes()) {
+  if (n > 2 && static_cast<std::size_t>(n) <= s.alltoall_reduce_ranks && bytes <= eager_safe_bytes()) {
     // Every rank sends its contribution to every other and folds all of them
     // in rank order: one round, the same bits everywhere.
     const int me = s.peers().me;
@@ -312,7 +312,7 @@ void sched_allreduce(Schedule& s, const Reduction& r, const void* mine, void* re
     s.round();
     return;
   }
-  if (!reduce_by_blocks(r, n)) {
+  if (!reduce_by_blocks(r, n, s.block_reduction_min)) {
     sched_reduce(s, r, mine, result, 0);
     sched_bcast(s, Typed{result, r.count, r.type}, 0);
     return;
@@ -366,11 +366,11 @@ void chain_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, voi
 void sched_reduce_scatter(Schedule& s, const Reduction& r, const void* mine, void* result, const int* counts) {
   const int n = s.peers().size(), me = s.peers().me;
   const std::vector<int> displs = prefix(n, counts);
-  if (reduce_by_blocks(r, n) && n >= kChainReduceScatterMinRanks && p2p::oversubscribed()) {
+  if (reduce_by_blocks(r, n, s.block_reduction_min) && n >= kChainReduceScatterMinRanks && p2p::oversubscribed()) {
     chain_reduce_scatter(s, r, mine, result, counts, displs);
     return;
   }
-  if (reduce_by_blocks(r, n)) {
+  if (reduce_by_blocks(r, n, s.block_reduction_min)) {
     reduce_blocks(s, r, mine, counts, displs, result);
     return;
   }

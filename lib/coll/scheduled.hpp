@@ -38,24 +38,25 @@ struct Block {
   const dtype::Datatype* type;
 };
 
-// Reductions of at least this many bytes (and at least one element per
-// rank) go by blocks: a reduce-scatter in which rank i folds block i, then
-// (allreduce) an allgather of the blocks; each rank moves about twice the
-// vector instead of the root receiving n of them. Below it, fewer and
-// smaller messages win. Measured with bench/coll at np 2 and 4 (docs/guide/benchmarks-and-figures.md).
-inline constexpr std::size_t kBlockReductionBytes = 32768;
-bool reduce_by_blocks(const Reduction& r, int n);
-// Small nonblocking allreduces on 3 to this many ranks exchange every
+// Reductions of at least min_bytes (Schedule::block_reduction_min,
+// RINGMPI_COLL_BLOCK_REDUCTION_MIN, 32768 by default) and at least one
+// element per rank go by blocks: a reduce-scatter in which rank i folds
+// block i, then (allreduce) an allgather of the blocks; each rank moves
+// about twice the vector instead of the root receiving n of them. Below
+// it, fewer and smaller messages win. Measured with bench/coll at np 2 and
+// 4 (docs/guide/benchmarks-and-figures.md).
+bool reduce_by_blocks(const Reduction& r, int n, std::size_t min_bytes);
+// Small nonblocking allreduces on 3 to Schedule::alltoall_reduce_ranks
+// ranks (RINGMPI_COLL_ALLTOALL_REDUCE_RANKS, 16 by default) exchange every
 // contribution with every rank (one round) instead of a reduce and a bcast
 // (measured on 2 cores, 4 B: np=4 13 us against 16; at np=2 the reduce and
 // bcast win, 0.75 us against 0.93).
-inline constexpr int kAllToAllReduceRanks = 16;
 
-// Allgathers of at least kBlockReductionBytes in all: every rank sends its
+// Allgathers of at least min_bytes in all: every rank sends its
 // block straight to every other (large blocks go by single copy, each
 // receiver reading the sender's buffer) instead of a gather and a broadcast
 // of the whole through rank 0.
-bool allgather_direct(int n, const int* counts, const dtype::Datatype& t);
+bool allgather_direct(int n, const int* counts, const dtype::Datatype& t, std::size_t min_bytes);
 
 // Gathers, scatters and all-to-alls with blocks of the same size everywhere
 // (the non-v forms) run as schedules above the eager-safe size: every

@@ -177,7 +177,7 @@ void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
 // otherwise, writes the second half into the reader's buffer (a scan's hop,
 // a two-rank bcast; the point-to-point engine's split_min, 64 KiB, for the
 // same reason: one core's copy does not reach the machine's bandwidth).
-inline constexpr std::size_t kSplitMin = 64 * 1024;
+// The size is Segment::split_min() (RINGMPI_COLL_SPLIT_MIN, 64 KiB).
 
 // The part of an m-byte split copy that the reader copies itself.
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
@@ -301,11 +301,10 @@ inline MemberFlags others(const Segment& s) {
   return w;
 }
 
-// Up to this many bytes, reductions fold whole vectors rather than by
-// blocks (one round of synchronisation instead of two; see
-// docs/design/collectives.md), blocking (seg_reduction.cpp) and
-// nonblocking (seg_nonblocking.cpp) alike.
-inline constexpr std::size_t kFoldWhole = 2048;
+// Up to Segment::fold_whole() bytes (RINGMPI_COLL_FOLD_WHOLE_MAX, 2048),
+// reductions fold whole vectors rather than by blocks (one round of
+// synchronisation instead of two; see docs/design/collectives.md),
+// blocking (seg_reduction.cpp) and nonblocking (seg_nonblocking.cpp) alike.
 
 // inout = in op inout for `count` elements of r's type (0: nothing).
 inline int apply(const Reduction& r, const void* in, void* inout, int count) {

@@ -23,9 +23,9 @@ void seg_bcast(Segment& s, const Typed& buf, int root) {
     return;
   }
   // Two ranks with a core each and a large message: the copy is split
-  // (kSplitMin); the reader posts where the root may write (`dest`, 0: not
+  // (RINGMPI_COLL_SPLIT_MIN); the reader posts where the root may write (`dest`, 0: not
   // at all), the root writes the second half and stores pushed = k.
-  const bool split = !small && s.size() == 2 && !s.oversubscribed() && m >= kSplitMin;
+  const bool split = !small && s.size() == 2 && !s.oversubscribed() && m >= s.split_min();
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     if (small) {

@@ -4,7 +4,7 @@
 // Only the forms in which every member writes all it contributes at its
 // start run here: MPI_Ibarrier, and MPI_Ibcast, MPI_Ireduce, MPI_Iallreduce,
 // MPI_Ireduce_scatter(_block), MPI_Iscan, MPI_Iexscan of data that fits a slot region (reductions up to
-// kFoldWhole bytes, as their blocking fold-whole form, or a whole slot
+// Segment::fold_whole() bytes, as their blocking fold-whole form, or a whole slot
 // region between two members). What is left after
 // the start are reads, and they need nothing but the other members' starts:
 // a member's part completes through the others' actions on the segment,
@@ -82,12 +82,12 @@ class IbarrierOp final : public p2p::Extension, public Pooled {
 };
 
 // Whether a reduction of m bytes folds whole vectors from the slots: up to
-// kFoldWhole, or a whole slot region between two members (each folds what a
+// Segment::fold_whole(), or a whole slot region between two members (each folds what a
 // by-blocks round would split in two, but all of it after the starts, in
 // its own progress, where the message schedule's second round waits for
 // the other member's next MPI call).
 bool foldable(const Segment& s, const Reduction& r, std::size_t m) {
-  return r.type->contiguous() && m <= (s.size() == 2 ? s.inline_max() : kFoldWhole);
+  return r.type->contiguous() && m <= (s.size() == 2 ? s.inline_max() : s.fold_whole());
 }
 
 // The vectors of nonblocking reductions and scans. A member's region holds

@@ -1,6 +1,6 @@
 // Reductions on the shared segment (see coll/seg.hpp).
 //
-// Small vectors (up to kFoldWhole bytes): every contribution goes into its
+// Small vectors (up to Segment::fold_whole() bytes, RINGMPI_COLL_FOLD_WHOLE_MAX): every contribution goes into its
 // owner's slot region and the ranks that need the result fold all of them,
 // x(n-1) first, then op(x_j, acc) for j = n-2 .. 0 (the same right fold as
 // the message-passing code in reduction.cpp).
@@ -170,7 +170,7 @@ bool operands_commute(const Reduction& r) {
 // one pass, with no second round (by blocks needs one: measured at 64 KiB,
 // 11 us by blocks against Open MPI's 8 us, which reads the same way).
 bool pair_reduce_applies(const Segment& s, const Reduction& r) {
-  return s.size() == 2 && bytes_of(r, r.count) > kFoldWhole && s.prefer_single_copy(bytes_of(r, r.count));
+  return s.size() == 2 && bytes_of(r, r.count) > s.fold_whole() && s.prefer_single_copy(bytes_of(r, r.count));
 }
 
 int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
@@ -256,7 +256,7 @@ bool seg::reducible(const Segment& s, const Reduction& r, bool chunked) {
 int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
   core::count(core::Counter::seg_reduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= kFoldWhole) {
+  if (bytes_of(r, r.count) <= s.fold_whole()) {
     if (fold_two_level_applies(s, r, tunables::Id::coll_reduce)) return fold_two_level(s, r, mine, result, root, false);
     return fold_whole(s, r, mine, result, root, false);
   }
@@ -267,7 +267,7 @@ int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, i
 int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
   core::count(core::Counter::seg_allreduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= kFoldWhole) {
+  if (bytes_of(r, r.count) <= s.fold_whole()) {
     if (fold_two_level_applies(s, r, tunables::Id::coll_allreduce)) return fold_two_level(s, r, mine, result, -1, true);
     return fold_whole(s, r, mine, result, -1, true);
   }
@@ -376,7 +376,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // cores' copying bandwidth, as point-to-point's split rendezvous does.
   core::count(core::Counter::seg_single_copy);
   const int n = s.size();
-  const bool split = !s.oversubscribed() && m >= kSplitMin;
+  const bool split = !s.oversubscribed() && m >= s.split_min();
   const std::size_t half = split ? split_half(m) : m;  // the part the reader copies
   Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
   std::byte* dest = static_cast<std::byte*>(exclusive ? result : prev.get());  // partial(me - 1) goes here

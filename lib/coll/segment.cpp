@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "coll/base.hpp"
+#include "coll/select.hpp"
 #include "comm/create.hpp"
 #include "comm/numa.hpp"
 #include "core/events.hpp"
@@ -75,7 +76,7 @@ struct AttachBlock {
 }  // namespace
 
 Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, std::vector<int> numa, bool single_copy,
-                 std::size_t slot_bytes, std::byte* slots)
+                 std::size_t slot_bytes, std::byte* slots, const SegmentLimits& limits)
     : header_(header),
       lines_(lines_at(reinterpret_cast<std::byte*>(header))),
       slots_(slots),
@@ -86,7 +87,9 @@ Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, s
       groups_(group_by_node(numa_)),
       single_copy_(single_copy),
       oversubscribed_(p2p::oversubscribed()),
-      slot_bytes_(slot_bytes) {
+      slot_bytes_(slot_bytes),
+      limits_(limits) {
+  limits_.fold_whole = std::min(limits_.fold_whole, inline_max());
   const shm::Arena& arena = core::rt().arena;
   for (int w : world_) pid_.push_back(arena.slot(static_cast<std::uint32_t>(w)).pid.load(std::memory_order_acquire));
 }
@@ -308,6 +311,18 @@ void Segment::write(int i, const void* local, std::uint64_t remote, std::size_t 
 
 namespace {
 
+// The segment sizes of the process's thresholds now (Segment takes them
+// once; see SegmentLimits for why every member has the same).
+SegmentLimits limits() {
+  const Thresholds& t = thresholds();
+  SegmentLimits l;
+  l.split_min = t.split_min;
+  l.fold_whole = t.fold_whole;
+  l.single_copy_min = t.single_copy_min;
+  l.nb_single_copy_min = t.nb_single_copy_min;
+  return l;
+}
+
 // c's Segment on segment `index` of its rank 0 (attached already: rank 0
 // stored attached = n before the round that told the others the index).
 Segment* install(comm::Comm& c, int index, std::vector<int> numa, bool single_copy) {
@@ -323,7 +338,7 @@ Segment* install(comm::Comm& c, int index, std::vector<int> numa, bool single_co
                        numa[static_cast<std::size_t>(c.rank)]);
   c.coll.attach_tried = true;
   c.coll.segment = std::make_shared<Segment>(header_at(seg), c.size(), c.rank, c.peer_world, std::move(numa),
-                                             single_copy, slot_bytes, slots);
+                                             single_copy, slot_bytes, slots, limits());
   core::raise_event(core::Event::segment_attach, c.size(), c.peer_world[0], index);
   return c.coll.segment.get();
 }

@@ -188,11 +188,28 @@ struct alignas(shm::kCacheLine) SegmentLine {
 };
 static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
 
+// The sizes at which the segment algorithms change their way
+// (RINGMPI_COLL_SPLIT_MIN, _FOLD_WHOLE_MAX, _SINGLE_COPY_MIN,
+// _NONBLOCKING_SINGLE_COPY_MIN; coll/select.hpp Thresholds). A segment
+// takes them once, when it is attached or made with its communicator, from
+// the process's thresholds: the same environment on every rank and MPI_T
+// writes of scope MPI_T_SCOPE_ALL_EQ make them the same on every member,
+// and a member never changes them afterwards, so every member of a
+// segment collective takes the same path (each one's choices depend only
+// on these, the call's arguments that the standard makes agree, and what
+// the attach round agreed: single copy, oversubscription).
+struct SegmentLimits {
+  std::size_t split_min = 64 * 1024;
+  std::size_t fold_whole = 2048;  // at most inline_max() (the segment clamps it)
+  std::size_t single_copy_min = 32 * 1024;
+  std::size_t nb_single_copy_min = 16 * 1024;
+};
+
 // This rank's view of its communicator's segment (Comm::coll).
 class Segment {
  public:
   Segment(SegmentHeader* header, int n, int me, std::vector<int> world, std::vector<int> numa, bool single_copy,
-          std::size_t slot_bytes, std::byte* slots);
+          std::size_t slot_bytes, std::byte* slots, const SegmentLimits& limits);
   ~Segment();  // detaches
   Segment(const Segment&) = delete;
   Segment& operator=(const Segment&) = delete;
@@ -218,11 +235,17 @@ class Segment {
   // Nonblocking collectives (`nonblocking`) from a lower size: by address
   // their start copies nothing and the readers copy in their own progress,
   // which an application computing meanwhile hides (seg_nonblocking*.cpp).
+  // The sizes are RINGMPI_COLL_SINGLE_COPY_MIN and _NONBLOCKING_SINGLE_COPY_MIN
+  // (SegmentLimits).
   bool prefer_single_copy(std::size_t bytes, bool nonblocking = false) const {
-    return single_copy_ && bytes >= (nonblocking ? kNonblockingSingleCopyMin : kSingleCopyMin) && !oversubscribed_;
+    return single_copy_ && bytes >= (nonblocking ? limits_.nb_single_copy_min : limits_.single_copy_min) &&
+           !oversubscribed_;
   }
-  static constexpr std::size_t kSingleCopyMin = 32 * 1024;
-  static constexpr std::size_t kNonblockingSingleCopyMin = 16 * 1024;
+  // From this size two members with a core each split a copy (seg_common.hpp split_half).
+  std::size_t split_min() const { return limits_.split_min; }
+  // Up to this size reductions fold whole vectors (seg_reduction.cpp,
+  // seg_nonblocking.cpp): one round instead of two; never above inline_max().
+  std::size_t fold_whole() const { return limits_.fold_whole; }
 
   // The next collective's sequence number (all members call it once per
   // segment collective, in collective order).
@@ -310,6 +333,7 @@ class Segment {
   bool single_copy_;
   bool oversubscribed_;  // the same on every rank: the job's size against the machine's cores
   std::size_t slot_bytes_;
+  SegmentLimits limits_;
   // wait_all_done(k), remembered in min_done_.
   void wait_min_done(std::uint64_t k);
   // p2p::wait_until(done), where done() reads only member i's Line words

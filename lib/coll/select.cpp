@@ -271,7 +271,13 @@ std::size_t* limit_field(Thresholds& t, int index) {
     case 2: return &t.pair_other;
     case 3: return &t.schedule_min;
     case 4: return &t.scan_chain;
-    default: return &t.pair_reduce;
+    case 5: return &t.pair_reduce;
+    case 6: return &t.split_min;
+    case 7: return &t.fold_whole;
+    case 8: return &t.single_copy_min;
+    case 9: return &t.nb_single_copy_min;
+    case 10: return &t.block_reduction;
+    default: return &t.alltoall_reduce_ranks;
   }
 }
 
@@ -314,7 +320,13 @@ const std::array<tunables::Id, kThresholds> kThresholdIds{tunables::Id::coll_pai
                                                           tunables::Id::coll_pair_scatter, tunables::Id::coll_pair_max,
                                                           tunables::Id::coll_schedule_min,
                                                           tunables::Id::coll_scan_chain_max,
-                                                          tunables::Id::coll_pair_reduce};
+                                                          tunables::Id::coll_pair_reduce,
+                                                          tunables::Id::coll_split_min,
+                                                          tunables::Id::coll_fold_whole_max,
+                                                          tunables::Id::coll_single_copy_min,
+                                                          tunables::Id::coll_nonblocking_single_copy_min,
+                                                          tunables::Id::coll_block_reduction_min,
+                                                          tunables::Id::coll_alltoall_reduce_ranks};
 
 const char* family_name(Family f) { return kFamilyNames[static_cast<std::size_t>(f)]; }
 const char* algo_name(Algo a) { return kAlgoNames[static_cast<std::size_t>(a)]; }

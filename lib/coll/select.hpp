@@ -97,14 +97,28 @@ struct Thresholds {
   // 32 bytes in interleaved runs, undecided from 64.
   std::size_t pair_reduce = 64;      // RINGMPI_COLL_PAIR_REDUCE
   // Blocking message reductions and allgathers from this many bytes run as
-  // a schedule by blocks (coll/scheduled.hpp kBlockReductionBytes).
+  // a schedule by blocks (block_reduction below).
   std::size_t schedule_min = 32768;  // RINGMPI_COLL_SCHEDULE_MIN
   // Oversubscribed scans up to this size take the message chain.
   std::size_t scan_chain = 256;      // RINGMPI_COLL_SCAN_CHAIN_MAX
   // Gather/scatter/alltoall blocks above this go as a schedule (the eager-safe size).
   std::size_t fan_out = 4096;        // RINGMPI_INTERNAL_EAGER_SAFE
-  // Reductions up to this size fold whole vectors (coll/seg_common.hpp kFoldWhole).
-  std::size_t fold_whole = 2048;
+  // The segment algorithms' own sizes: a Segment takes them at attach
+  // (coll/segment.hpp SegmentLimits), so every member of a communicator
+  // runs a segment collective the same way.
+  // Two ranks with a core each split a copy from this size (a two-rank
+  // bcast, a large scan's hop; as point-to-point's RINGMPI_SPLIT_MIN).
+  std::size_t split_min = 65536;             // RINGMPI_COLL_SPLIT_MIN
+  // Reductions up to this size fold whole vectors (one round), larger by blocks.
+  std::size_t fold_whole = 2048;             // RINGMPI_COLL_FOLD_WHOLE_MAX
+  // Blocks from these sizes by address (single copy), with a core per rank.
+  std::size_t single_copy_min = 32768;       // RINGMPI_COLL_SINGLE_COPY_MIN
+  std::size_t nb_single_copy_min = 16384;    // RINGMPI_COLL_NONBLOCKING_SINGLE_COPY_MIN
+  // The message schedules' (coll/scheduled.hpp, read when a schedule is made):
+  // reductions from this size by blocks, and small allreduces on 3 to
+  // alltoall_reduce_ranks ranks as one all-to-all round.
+  std::size_t block_reduction = 32768;       // RINGMPI_COLL_BLOCK_REDUCTION_MIN
+  std::size_t alltoall_reduce_ranks = 16;    // RINGMPI_COLL_ALLTOALL_REDUCE_RANKS
   // The rules file's lines (RINGMPI_COLL_RULES, tunables/coll_rules.hpp),
   // none when there is no file: in mode 0 the first line that matches a
   // call names the algorithm preferred for it, taken when it can run the
@@ -194,7 +208,7 @@ void set_setting(Family f, const Setting& s);
 const Thresholds& thresholds();
 void set_threshold(int index, std::size_t value);  // index into kThresholdIds
 std::size_t threshold(int index);
-inline constexpr int kThresholds = 6;
+inline constexpr int kThresholds = 12;
 extern const std::array<tunables::Id, kThresholds> kThresholdIds;
 // A counter that moves whenever a setting or threshold changes.
 std::uint64_t settings_generation();

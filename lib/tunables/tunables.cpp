@@ -67,6 +67,18 @@ constexpr std::array<Spec, kCount> kTable{{
      "blocking reductions and allgathers without the segment run as a schedule by blocks from this size (bytes; every rank must see the same value)"},
     {Id::coll_scan_chain_max, "RINGMPI_COLL_SCAN_CHAIN_MAX", 0, kNoMax, false, "256",
      "with more ranks than cores, scans up to this size (bytes) take the message chain, not the segment (every rank must see the same value)"},
+    {Id::coll_split_min, "RINGMPI_COLL_SPLIT_MIN", 0, kNoMax, false, "65536",
+     "on the shared segment, two ranks with a core each split a copy from this size (bytes): a two-rank bcast above a slot region, a large scan's hop (every rank must see the same value)"},
+    {Id::coll_fold_whole_max, "RINGMPI_COLL_FOLD_WHOLE_MAX", 0, kNoMax, false, "2048",
+     "on the shared segment, reductions up to this size (bytes, at most a slot region) fold whole vectors in one round, larger ones go by blocks (every rank must see the same value)"},
+    {Id::coll_single_copy_min, "RINGMPI_COLL_SINGLE_COPY_MIN", 0, kNoMax, false, "32768",
+     "on the shared segment, with a core per rank, blocking collectives move blocks from this size (bytes) by address (single copy), not through the slots (every rank must see the same value)"},
+    {Id::coll_nonblocking_single_copy_min, "RINGMPI_COLL_NONBLOCKING_SINGLE_COPY_MIN", 0, kNoMax, false, "16384",
+     "as RINGMPI_COLL_SINGLE_COPY_MIN, for nonblocking collectives (every rank must see the same value)"},
+    {Id::coll_block_reduction_min, "RINGMPI_COLL_BLOCK_REDUCTION_MIN", 0, kNoMax, false, "32768",
+     "message schedules reduce vectors of at least this size (bytes, and an element per rank) by blocks: a reduce-scatter, then a gather or allgather of the blocks (every rank must see the same value)"},
+    {Id::coll_alltoall_reduce_ranks, "RINGMPI_COLL_ALLTOALL_REDUCE_RANKS", 0, kNoMax, false, "16",
+     "schedules of small allreduces (up to the eager-safe size) on 3 to this many ranks exchange every contribution with every rank in one round, not a reduce and a bcast (every rank must see the same value)"},
     // Above kMinEagerLimit only: sends up to it never wait for the receiver's library.
     {Id::rndv_min, "RINGMPI_RNDV_MIN", kMinEagerLimit + 1, kNoMax, false, "65536",
      "from this size (bytes) up to the eager limit, a blocking send first offers the receiver a single copy "

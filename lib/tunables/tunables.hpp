@@ -59,9 +59,17 @@ enum class Id : int {
   coll_pair_reduce,
   coll_schedule_min,
   coll_scan_chain_max,
+  // The segment and schedule algorithms' own sizes (lib/coll/select.hpp
+  // Thresholds, read by a segment at attach and a schedule when made).
+  coll_split_min,
+  coll_fold_whole_max,
+  coll_single_copy_min,
+  coll_nonblocking_single_copy_min,
+  coll_block_reduction_min,
+  coll_alltoall_reduce_ranks,
   rndv_min,  // issue 36: mid-size blocking sends offered as rendezvous first (p2p/send.cpp)
 };
-inline constexpr int kCount = 26;
+inline constexpr int kCount = 32;
 
 struct Spec {
   Id id;

@@ -120,7 +120,10 @@ def test_every_tunable_is_checked(ctx):
     # from the environment or from -genv.
     for name, bad in (("RINGMPI_EAGER_LIMIT", "100"), ("RINGMPI_INTERNAL_EAGER_SAFE", "1000000"),
                       ("RINGMPI_CHUNK", "8"), ("RINGMPI_SPLIT_MIN", "x"), ("RINGMPI_YIELD_US", "-3"),
-                      ("RINGMPI_FORCE_COPY_FALLBACK", "2")):
+                      ("RINGMPI_FORCE_COPY_FALLBACK", "2"), ("RINGMPI_COLL_SPLIT_MIN", "big"),
+                      ("RINGMPI_COLL_FOLD_WHOLE_MAX", "-1"), ("RINGMPI_COLL_SINGLE_COPY_MIN", "32k"),
+                      ("RINGMPI_COLL_NONBLOCKING_SINGLE_COPY_MIN", "x"),
+                      ("RINGMPI_COLL_BLOCK_REDUCTION_MIN", "-5"), ("RINGMPI_COLL_ALLTOALL_REDUCE_RANKS", "many")):
         r = ctx.mpiexec(["-n", "2", ctx.prog("hello")], env={name: bad})
         fl.check_status(r, 2)
         fl.check_eq(r.out, "", "stdout", r)

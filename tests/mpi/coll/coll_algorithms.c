@@ -374,6 +374,59 @@ static void thresholds(void) {
   CHECK_MPI(MPI_T_cvar_handle_free(&h));
 }
 
+/* The calls a counter of this process (MPIX_Query_counter) counted. */
+static long long counted(const char *name) {
+  MPI_Count v = 0;
+  CHECK_MPI(MPIX_Query_counter(name, &v));
+  return (long long)v;
+}
+/* MPI_Allreduce of 5 ints on c, checked; what the segment ran: calls, by blocks. */
+static void allreduce5(MPI_Comm c, long long *seg, long long *blocks) {
+  int in[5], out[5];
+  for (int i = 0; i < 5; ++i) in[i] = me * 10 + i;
+  const long long s0 = counted("seg_allreduce"), b0 = counted("seg_by_blocks");
+  CHECK_MPI(MPI_Allreduce(in, out, 5, MPI_INT, MPI_SUM, c));
+  for (int i = 0; i < 5; ++i) CHECK(out[i] == 10 * np * (np - 1) / 2 + i * np);
+  *seg = counted("seg_allreduce") - s0;
+  *blocks = counted("seg_by_blocks") - b0;
+}
+
+/* A segment size as an MPI_T control variable (issue 34 point 2):
+ * RINGMPI_COLL_FOLD_WHOLE_MAX reads its default (2048) and takes a write
+ * (MPI_T_SCOPE_ALL_EQ); a communicator whose segment comes after the write
+ * reduces 20 bytes by blocks and keeps doing so after the old value is
+ * back, one made before folds whole vectors. */
+static void segment_sizes(void) {
+  int index, scope, count;
+  MPI_Datatype dt;
+  CHECK_MPI(MPI_T_cvar_get_index("RINGMPI_COLL_FOLD_WHOLE_MAX", &index));
+  CHECK_MPI(MPI_T_cvar_get_info(index, NULL, NULL, NULL, &dt, NULL, NULL, NULL, NULL, &scope));
+  CHECK(scope == MPI_T_SCOPE_ALL_EQ && dt == MPI_UNSIGNED_LONG_LONG);
+  MPI_T_cvar_handle h;
+  CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
+  unsigned long long old = 0, zero = 0;
+  CHECK_MPI(MPI_T_cvar_read(h, &old));
+  CHECK(old == 2048);
+  MPI_Comm before, after;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &before));
+  long long seg, blocks;
+  allreduce5(before, &seg, &blocks);
+  CHECK(blocks == 0);
+  CHECK_MPI(MPI_T_cvar_write(h, &zero));
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &after));
+  allreduce5(after, &seg, &blocks);
+  if (np >= 3) CHECK(seg == 1); /* the two-rank rule sends 20 bytes at np 2 over messages */
+  CHECK(blocks == seg);
+  allreduce5(before, &seg, &blocks);
+  CHECK(blocks == 0);
+  CHECK_MPI(MPI_T_cvar_write(h, &old));
+  allreduce5(after, &seg, &blocks);
+  CHECK(blocks == seg);
+  CHECK_MPI(MPI_T_cvar_handle_free(&h));
+  MPI_Comm_free(&before);
+  MPI_Comm_free(&after);
+}
+
 #ifdef NUMA_LAYOUT
 /* As coll_segment.c: each rank describes two NUMA nodes to hwloc and pins
  * itself to PU 0 (the first half of the ranks) or 1. */
@@ -481,6 +534,7 @@ int main(int argc, char** argv) {
   }
 #endif
   thresholds();
+  segment_sizes();
   CHECK_MPI(MPI_T_pvar_session_free(&session));
   MPI_Comm_free(&dup);
   MPI_Comm_free(&ring);

@@ -93,6 +93,9 @@ static void check_cvars(void) {
   TCHECK_OK(MPI_T_cvar_get_num(&ncvar));
   TCHECK(ncvar >= 0);
   int enums_seen = 0;
+#ifdef RINGMPI
+  int thresholds_seen = 0;
+#endif
   for (int i = 0; i < ncvar; ++i) {
     char *name = tool_fetch_string(tool_cvar_name, i, NULL);
     char *desc = tool_fetch_string(tool_cvar_desc, i, NULL);
@@ -121,10 +124,20 @@ static void check_cvars(void) {
     TCHECK(scope == MPI_T_SCOPE_CONSTANT || scope == MPI_T_SCOPE_READONLY || scope == MPI_T_SCOPE_ALL_EQ);
     TCHECK(read_as == MPI_INT || read_as == MPI_UNSIGNED_LONG_LONG);
     /* The collective thresholds (RINGMPI_COLL_PAIR_*, _SCHEDULE_MIN,
-     * _SCAN_CHAIN_MAX) are numbers; the algorithm variables enumerations. */
+     * _SCAN_CHAIN_MAX, and the segment and schedule sizes _SPLIT_MIN,
+     * _FOLD_WHOLE_MAX, _SINGLE_COPY_MIN, _NONBLOCKING_SINGLE_COPY_MIN,
+     * _BLOCK_REDUCTION_MIN, _ALLTOALL_REDUCE_RANKS) are numbers; the
+     * algorithm variables enumerations. */
     const int threshold = strncmp(name, "RINGMPI_COLL_PAIR_", 18) == 0 ||
                           strcmp(name, "RINGMPI_COLL_SCHEDULE_MIN") == 0 ||
-                          strcmp(name, "RINGMPI_COLL_SCAN_CHAIN_MAX") == 0;
+                          strcmp(name, "RINGMPI_COLL_SCAN_CHAIN_MAX") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_SPLIT_MIN") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_FOLD_WHOLE_MAX") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_SINGLE_COPY_MIN") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_NONBLOCKING_SINGLE_COPY_MIN") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_BLOCK_REDUCTION_MIN") == 0 ||
+                          strcmp(name, "RINGMPI_COLL_ALLTOALL_REDUCE_RANKS") == 0;
+    if (threshold) ++thresholds_seen;
     TCHECK((strncmp(name, "RINGMPI_COLL_", 13) == 0 && !threshold) == (e != MPI_T_ENUM_NULL));
     /* Fixed for the whole run: MPI_T_ERR_CVAR_SET_NEVER; the collective
      * algorithm settings (MPI_T_SCOPE_ALL_EQ) take their own value back. */
@@ -141,9 +154,16 @@ static void check_cvars(void) {
   }
 #ifdef RINGMPI
   TCHECK(enums_seen == 11); /* RINGMPI_COLL_BARRIER .. RINGMPI_COLL_NEIGHBOR */
-  /* meson.build sets these two; the rest keep their defaults. */
+  TCHECK(thresholds_seen == 12); /* RINGMPI_COLL_PAIR_BCAST .. RINGMPI_COLL_ALLTOALL_REDUCE_RANKS */
+  /* meson.build sets these four; the rest keep their defaults. */
   TCHECK(tool_cvar_number("RINGMPI_COLL_BARRIER") == 2);
   TCHECK(tool_cvar_number("RINGMPI_SPLIT_MIN") == 123456);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_SPLIT_MIN") == 4096);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_SINGLE_COPY_MIN") == 0);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_FOLD_WHOLE_MAX") == 2048);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_NONBLOCKING_SINGLE_COPY_MIN") == 16384);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_BLOCK_REDUCTION_MIN") == 32768);
+  TCHECK(tool_cvar_number("RINGMPI_COLL_ALLTOALL_REDUCE_RANKS") == 16);
   TCHECK(tool_cvar_number("RINGMPI_COLL_BCAST") == 0);
   TCHECK(tool_cvar_number("RINGMPI_INTERNAL_EAGER_SAFE") == 4096);
   int i;

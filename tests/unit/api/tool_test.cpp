@@ -27,7 +27,7 @@ TEST_CASE("one control variable per tunable, in the table's order") {
     // Writable (the same on every rank) exactly the collective algorithm
     // settings and thresholds (coll/select.hpp); the others fixed.
     const bool family = s.id >= tunables::Id::coll_barrier && s.id <= tunables::Id::coll_neighbor;
-    const bool threshold = s.id >= tunables::Id::coll_pair_bcast && s.id <= tunables::Id::coll_scan_chain_max;
+    const bool threshold = s.id >= tunables::Id::coll_pair_bcast && s.id <= tunables::Id::coll_alltoall_reduce_ranks;
     CHECK((v.scope == MPI_T_SCOPE_ALL_EQ) == (family || threshold));
     CHECK((v.scope == MPI_T_SCOPE_CONSTANT || v.scope == MPI_T_SCOPE_READONLY || v.scope == MPI_T_SCOPE_ALL_EQ));
     CHECK(v.datatype == (s.max <= static_cast<std::uint64_t>(INT_MAX) ? MPI_INT : MPI_UNSIGNED_LONG_LONG));

@@ -6,6 +6,7 @@
 
 #include "coll/partition.hpp"
 #include "coll/scheduled.hpp"
+#include "coll/select.hpp"
 #include "doctest/doctest.h"
 #include "dtype/datatype.hpp"
 #include "exchange/tags.hpp"
@@ -32,23 +33,24 @@ TEST_CASE("prefix gives the displacement of each block") {
   CHECK(coll::prefix(1, counts) == std::vector<int>{0});
 }
 
-TEST_CASE("reductions and allgathers switch to blocks at kBlockReductionBytes") {
+TEST_CASE("reductions and allgathers switch to blocks at RINGMPI_COLL_BLOCK_REDUCTION_MIN") {
+  const std::size_t min = coll::Thresholds{}.block_reduction;
   dtype::Datatype four;
   four.size = 4;
   const dtype::Op sum{.builtin = MPI_SUM, .name = "MPI_SUM"};
-  const int below = static_cast<int>(coll::kBlockReductionBytes / 4) - 1;
-  const int at = static_cast<int>(coll::kBlockReductionBytes / 4);
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, below}, 4));
-  CHECK(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 4));
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 1));  // alone: nothing to split
+  const int below = static_cast<int>(min / 4) - 1;
+  const int at = static_cast<int>(min / 4);
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, below}, 4, min));
+  CHECK(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 4, min));
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_INT, &four, at}, 1, min));  // alone: nothing to split
   dtype::Datatype big;
-  big.size = coll::kBlockReductionBytes;  // one element of the whole size, 4 ranks: fewer elements than ranks
-  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_BYTE, &big, 1}, 4));
+  big.size = min;  // one element of the whole size, 4 ranks: fewer elements than ranks
+  CHECK_FALSE(coll::reduce_by_blocks(coll::Reduction{sum, MPI_BYTE, &big, 1}, 4, min));
   const int half[] = {at / 2, at / 2};
   const int small[] = {below / 2, below / 2};
-  CHECK(coll::allgather_direct(2, half, four));
-  CHECK_FALSE(coll::allgather_direct(2, small, four));
-  CHECK_FALSE(coll::allgather_direct(1, half, four));
+  CHECK(coll::allgather_direct(2, half, four, min));
+  CHECK_FALSE(coll::allgather_direct(2, small, four, min));
+  CHECK_FALSE(coll::allgather_direct(1, half, four, min));
 }
 
 TEST_CASE("schedule tags wrap within their range and never meet the other tags of the collective context") {
