@@ -1032,6 +1032,13 @@ class Narrow {
   Call call_;
 };
 
+// The sendcount and recvcount of the uniform two-buffer forms, narrowed.
+int narrow_pair(const char* name, MPI_Count sendcount, MPI_Count recvcount, int* sc, int* rc) {
+  Narrow w(name);
+  if (int e = w.one(sendcount, "sendcount", sc)) return e;
+  return w.one(recvcount, "recvcount", rc);
+}
+
 }  // namespace
 
 extern "C" {
@@ -1050,11 +1057,7 @@ int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sen
                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Gather_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Gather_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return gather_init_as("MPI_Gather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
 }
 
@@ -1062,11 +1065,7 @@ int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype se
                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Scatter_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Scatter_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return scatter_init_as("MPI_Scatter_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
 }
 
@@ -1074,11 +1073,7 @@ int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype 
                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Allgather_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Allgather_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return allgather_init_as("MPI_Allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
 }
 
@@ -1086,11 +1081,7 @@ int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype s
                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Alltoall_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Alltoall_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return alltoall_init_as("MPI_Alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
 }
 
@@ -1098,11 +1089,7 @@ int MPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_
                                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Neighbor_allgather_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Neighbor_allgather_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return neighbor_allgather_init_as("MPI_Neighbor_allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
 }
 
@@ -1110,11 +1097,7 @@ int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_D
                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
   int sc = 0, rc = 0;
-  {
-    Narrow w("MPI_Neighbor_alltoall_init_c");
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-  }
+  if (int e = narrow_pair("MPI_Neighbor_alltoall_init_c", sendcount, recvcount, &sc, &rc)) return e;
   return neighbor_alltoall_init_as("MPI_Neighbor_alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
 }
 
