@@ -231,6 +231,10 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_HVECTOR_INTEGER 17
 #define MPI_COMBINER_HINDEXED_INTEGER 18
 #define MPI_COMBINER_STRUCT_INTEGER 19
+/* MPI-4.1: a pair type made by MPI_Type_get_value_index. ringmpi's are the
+ * predefined pair types (MPI_FLOAT_INT ...), whose combiner is
+ * MPI_COMBINER_NAMED, so no type reports this one. */
+#define MPI_COMBINER_VALUE_INDEX 20
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57

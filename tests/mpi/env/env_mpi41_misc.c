@@ -1,5 +1,5 @@
 /* MPI-4.1's smaller additions: MPI_Remove_error_class/_code/_string (§9.5)
- * and MPI_Type_get_value_index (§6.9.4). */
+ * and MPI_Type_get_value_index (§6.9.4) with MPI_COMBINER_VALUE_INDEX. */
 #include <string.h>
 
 #include "check.h"
@@ -70,6 +70,15 @@ static void value_index(void) {
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK(out.i == size - 1);
+  /* The returned type is a predefined pair type: its envelope says
+   * MPI_COMBINER_NAMED (MPI-4.1 defines MPI_COMBINER_VALUE_INDEX for a type
+   * made anew, which this implementation never returns; the constant must
+   * exist all the same, distinct from the others). */
+  int ni, na, nd, combiner;
+  CHECK_MPI(MPI_Type_get_envelope(t, &ni, &na, &nd, &combiner));
+  CHECK(combiner == MPI_COMBINER_NAMED);
+  CHECK(MPI_COMBINER_VALUE_INDEX != MPI_COMBINER_NAMED && MPI_COMBINER_VALUE_INDEX != MPI_COMBINER_STRUCT &&
+        MPI_COMBINER_VALUE_INDEX != MPI_COMBINER_RESIZED);
 }
 
 int main(int argc, char** argv) {
