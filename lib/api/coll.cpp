@@ -1091,18 +1091,9 @@ int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
 // of 2^30 elements at a time (element by element, so the result is the same,
 // and a user function sees the caller's datatype). A nonblocking one with a
 // predefined op runs on one element of a contiguous type of `count`
-// elements (the op kernels walk a derived type of one basic type in 64-bit
-// pieces); with a user op it would need one request for several
-// collectives, which is not built.
+// elements (api::large_reduction); with a user op it would need one request
+// for several collectives, which is not built.
 constexpr MPI_Count kReduceChunk = MPI_Count(1) << 30;
-int large_reduction_nonblocking(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, Counted* n) {
-  const dtype::Op* o = dtype::lookup_op(op);
-  if (o && !o->user()) return n->set(call, count, datatype, "count", "datatype");
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "count=%lld: a nonblocking reduction of more than INT_MAX elements with a user-defined op is not "
-                   "supported (the blocking form is; docs/guide/large-counts.md)",
-                   count);
-}
 const void* advanced(const void* p, std::ptrdiff_t bytes) {
   return p == nullptr || p == MPI_IN_PLACE ? p : static_cast<const char*>(p) + bytes;
 }
@@ -1130,7 +1121,7 @@ int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MP
     return reduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, root, comm, req);
   if (req && count > 0) {
     Counted n;
-    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return reduce(call, sendbuf, recvbuf, n.count, n.datatype, op, root, comm, req);
   }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
@@ -1144,7 +1135,7 @@ int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count,
     return allreduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, req);
   if (req && count > 0) {
     Counted n;
-    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return allreduce(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, req);
   }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {
@@ -1158,7 +1149,7 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
     return scan(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, exclusive, req);
   if (req && count > 0) {
     Counted n;
-    if (int e = large_reduction_nonblocking(call, count, datatype, op, &n)) return e;
+    if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return scan(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, exclusive, req);
   }
   return by_chunks(call, sendbuf, recvbuf, count, datatype, [&](const void* s, void* r, int n) {

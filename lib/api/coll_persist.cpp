@@ -997,27 +997,16 @@ class Narrow {
   }
   // The communicator and the length of its per-peer arrays.
   int comm(MPI_Comm h, comm::Comm** c) { return call_.comm(h, "comm", c); }
-  // A count of a bcast or a reduction: one beyond INT_MAX becomes one
-  // element of a contiguous type of `v` elements in *out (as the
-  // nonblocking _c forms do, api/large_count.hpp), which the request holds
-  // from its _init on; a reduction's op must then be predefined (its
-  // kernels walk such a type), as for the nonblocking forms.
-  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out, MPI_Op op = MPI_OP_NULL,
-           bool reduction = false) {
-    if (reduction && v > INT_MAX) {
-      const dtype::Op* o = dtype::lookup_op(op);
-      if (o && o->user())
-        return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                          "argument %s=%lld: a persistent reduction of more than INT_MAX elements with a "
-                          "user-defined op is not supported (docs/guide/large-counts.md)",
-                          arg, static_cast<long long>(v));
-    }
-    if (v < 0) {  // the int form reports it
-      out->count = -1;
-      out->datatype = t;
-      return MPI_SUCCESS;
-    }
-    return out->set(call_, v, t, arg, "datatype");
+  // A count of a bcast: one beyond INT_MAX becomes one element of a
+  // contiguous type of `v` elements in *out (as the nonblocking _c forms
+  // do, api/large_count.hpp), which the request holds from its _init on.
+  // A negative count goes on, as in one() (the int form reports it).
+  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out) {
+    return negative(v, t, out) ? MPI_SUCCESS : out->set(call_, v, t, arg, "datatype");
+  }
+  // A count of a reduction: the same, with a predefined op (api::large_reduction).
+  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out, MPI_Op op) {
+    return negative(v, t, out) ? MPI_SUCCESS : large_reduction(call_, v, t, op, arg, "persistent", out);
   }
 
  private:
@@ -1028,6 +1017,12 @@ class Narrow {
     return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
                       "argument %s[%d]=%lld is beyond INT_MAX, which persistent collectives do not support", arg, i,
                       v);
+  }
+  static bool negative(MPI_Count v, MPI_Datatype t, Counted* out) {
+    if (v >= 0) return false;
+    out->count = -1;
+    out->datatype = t;
+    return true;
   }
   Call call_;
 };
@@ -1106,7 +1101,7 @@ int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_D
   Counted n;
   {
     Narrow w("MPI_Reduce_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
   }
   return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, root, comm, info, request);
 }
@@ -1116,7 +1111,7 @@ int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MP
   Counted n;
   {
     Narrow w("MPI_Allreduce_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
   }
   return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
@@ -1126,7 +1121,7 @@ int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Coun
   Counted n;
   {
     Narrow w("MPI_Reduce_scatter_block_init_c");
-    if (int e = w.wide(recvcount, datatype, "recvcount", &n, op, true)) return e;
+    if (int e = w.wide(recvcount, datatype, "recvcount", &n, op)) return e;
   }
   return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
@@ -1136,7 +1131,7 @@ int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Dat
   Counted n;
   {
     Narrow w("MPI_Scan_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
   }
   return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
@@ -1146,7 +1141,7 @@ int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_D
   Counted n;
   {
     Narrow w("MPI_Exscan_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op, true)) return e;
+    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
   }
   return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "dtype/construct.hpp"
+#include "dtype/op.hpp"
 
 namespace ringmpi::api {
 
@@ -25,6 +26,19 @@ int Counted::widen(Call& call, MPI_Count n, MPI_Datatype type, const char* count
   count = 1;
   datatype = temp_;
   return MPI_SUCCESS;
+}
+
+int large_reduction(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, const char* count_arg,
+                    const char* form, Counted* n) {
+  if (count > INT_MAX) {
+    const dtype::Op* o = dtype::lookup_op(op);
+    if (!o || o->user())
+      return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
+                       "%s=%lld: a %s reduction of more than INT_MAX elements with a user-defined op is not "
+                       "supported (the blocking form is; docs/guide/large-counts.md)",
+                       count_arg, static_cast<long long>(count), form);
+  }
+  return n->set(call, count, datatype, count_arg, "datatype");
 }
 
 TempType::~TempType() {

@@ -43,6 +43,14 @@ class Counted {
   MPI_Datatype temp_ = MPI_DATATYPE_NULL;  // released at the end of the call
 };
 
+// The count of a reduction that does not run in chunks (nonblocking,
+// persistent) in *n: beyond INT_MAX it is one element of a contiguous type,
+// which the predefined ops' kernels walk in 64-bit pieces; with a user op
+// that is MPI_ERR_UNSUPPORTED_OPERATION (`form` names the kind of call in
+// the message: "nonblocking", "persistent").
+int large_reduction(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, const char* count_arg,
+                    const char* form, Counted* n);
+
 // A handle for t, committed, released when the holder dies (a pending
 // operation keeps the type itself alive).
 class TempType {
