@@ -27,7 +27,9 @@
 //      ranks that die are not judged, whatever their status.
 //   5. Stopping = signal every live rank's process group, SIGKILL after
 //      kKillGrace if a forwarded SIGINT/SIGTERM does not end them; failures
-//      and the timeout send SIGKILL at once. The loop ends when every rank
+//      and the timeout send SIGKILL at once, except a rank that exited with
+//      status 0 without MPI_Finalize: the others, maybe ending too, get
+//      kKillGrace with no signal first (verdict.hpp grace). The loop ends when every rank
 //      is reaped. A rank's process group is SIGKILLed when the rank is
 //      reaped (between WNOWAIT and the real reap, so the group id cannot
 //      have been reused): nothing a rank forked outlives it. Pipes still
@@ -207,7 +209,7 @@ void Job::reap(int r) {
   end.others_running = live_;
   end.spawned = rank.spawn_id != 0;
   const Verdict v = judge(end);
-  if (v.failed) fail(v.exit_status, v.message, SIGKILL);
+  if (v.failed) fail(v.exit_status, v.message, v.grace ? 0 : SIGKILL);
 }
 
 void Job::read_exec_errors() {
@@ -257,12 +259,14 @@ void Job::read_signals() {
   }
 }
 
+// signal_to_send 0: no signal now, SIGKILL after kKillGrace (ranks that
+// may still end by themselves).
 void Job::fail(int exit_status, const std::string& text, int signal_to_send) {
   if (outcome_) return;
   outcome_ = exit_status;
   timeout_at_.reset();
   message(text);
-  signal_all(signal_to_send);
+  if (signal_to_send != 0) signal_all(signal_to_send);
   if (signal_to_send != SIGKILL) kill_at_ = Clock::now() + kKillGrace;
 }
 

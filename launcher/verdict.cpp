@@ -45,10 +45,16 @@ Verdict judge(const RankEnd& e) {
   } else if (e.called_init && !e.finalized && e.nranks > 1) {
     // The others would wait for it forever in their next collective or in
     // MPI_Finalize; with one rank nobody is left waiting.
+    // Not a crash: the others may be on their way out too (OSU's
+    // osu_latency_mt returns from main without MPI_Finalize on every
+    // rank), so they get a grace period instead of SIGKILL at once.
     v.message = who + " exited with status 0 after MPI_Init without calling MPI_Finalize";
     v.failed = true;
+    v.grace = true;
     v.exit_status = 1;
-    v.message += others_clause(e.others_running);
+    if (e.others_running > 0)
+      v.message += others_clause(e.others_running) + " unless " + (e.others_running == 1 ? "it ends" : "they end") +
+                   " within 1 s";
     return v;
   } else {
     return v;

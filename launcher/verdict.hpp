@@ -31,6 +31,9 @@ struct Verdict {
   bool failed = false;
   int exit_status = 0;   // mpiexec's exit status if this is the first failure
   std::string message;   // one line, no newline; empty when !failed
+  // The other ranks may still end by themselves: they get kKillGrace
+  // (job.cpp) before SIGKILL, so what they print on their way out is kept.
+  bool grace = false;
 };
 
 Verdict judge(const RankEnd& end);

@@ -158,6 +158,23 @@ def test_exit_0_without_finalize_while_others_run_fails(ctx):
         fl.check_in("rank 1 (pid", msgs[0], "rank named", r)
         fl.check_in("without calling MPI_Finalize", msgs[0], "cause named", r)
         fl.check_no_survivors(r)
+    # The others on their way out too (OSU 7.4's osu_latency_mt returns from
+    # main without MPI_Finalize): they get a grace period, and what they
+    # print before exiting is not lost.
+    for np in (2, 3):
+        r = ctx.mpiexec(["-n", str(np), ctx.prog("fl_rank")],
+                        env={"FL_SPEC": "*:barrier,sleep=0.2,lines=2,exit=0;1:barrier,exit=0"})
+        fl.check_status(r, 1)
+        msgs = fl.mpiexec_lines(r)
+        fl.check_eq(len(msgs), 1, "mpiexec lines", r)
+        fl.check_in("unless", msgs[0], "grace named", r)
+        for rank in [0] + list(range(2, np)):
+            fl.check_in("rank %d line 1 " % rank, r.out, "rank %d's lines kept" % rank, r)
+        fl.check_no_survivors(r)
+    # ... but not forever: a rank that never ends is stopped after the grace.
+    r = ctx.mpiexec(["-n", "2", ctx.prog("fl_rank")], env={"FL_SPEC": "*:barrier,spin;1:barrier,exit=0"})
+    fl.check_status(r, 1)
+    fl.check_no_survivors(r)
     # One rank: nobody is left waiting, so it is not a failure.
     r = ctx.mpiexec(["-n", "1", ctx.prog("fl_rank")], env={"FL_SPEC": "0:exit=0"})
     fl.check_status(r, 0)
