@@ -7,7 +7,7 @@
 #
 #   bench/osu/run_suite.sh OSU_SRC BUILD_DIR [NP...]     (default np: 2 3 4)
 #
-# Known failures that are OSU's own (MPICH 4.0.2 fails them the same way):
+# Known failures that are OSU 7.4's own (the first two fail under MPICH 4.0.2 too):
 # osu_allreduce_persistent -c reports "Fail"; osu_mbw_mr and osu_multi_lat
 # at odd np hang (ringmpi's deadlock check ends them, status 123);
 # osu_fop_latency -c fails now and then: rank 0 goes on with its next
