@@ -119,13 +119,17 @@ const char* strip_fs_prefix(const char* name) {
 // The view's arguments; on success *view is the new view (its file layout
 // built, unless a registered representation's extent function must wait
 // for the first access: view.hpp).
-io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+io::Outcome view_verdict(io::File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                          const char* datarep, MPI_Info info, io::View* view) {
   if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
     return bad(MPI_ERR_ARG, "argument disp=%lld is negative", static_cast<long long>(disp));
   if (disp == MPI_DISPLACEMENT_CURRENT && !(f.amode & MPI_MODE_SEQUENTIAL))
     return bad(MPI_ERR_ARG, "argument disp is MPI_DISPLACEMENT_CURRENT, which needs a file opened with "
                             "MPI_MODE_SEQUENTIAL (MPI-3.1 13.3)");
+  // MPI_DISPLACEMENT_CURRENT is a byte of the old view: its layout, built
+  // now if a registered representation's view has not had an access yet.
+  if (disp == MPI_DISPLACEMENT_CURRENT)
+    if (io::Outcome o = io::prepare(f.view); !o.ok()) return o;
   for (auto [h, arg] : {std::pair{etype, "etype"}, std::pair{filetype, "filetype"}}) {
     const dtype::Datatype* t = dtype::lookup(h);
     if (!t) return bad(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype", arg, static_cast<unsigned>(h));

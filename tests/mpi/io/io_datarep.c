@@ -11,7 +11,8 @@
  * - a conversion function's error, and an extent function's, are
  *   MPI_ERR_CONVERSION, and nothing is written;
  * - the extent function runs only in accesses and get_type_extent, never in
- *   set_view;
+ *   set_view; MPI_DISPLACEMENT_CURRENT counts in the old view's file sizes
+ *   on a rank that never accessed it;
  * - MPI_CONVERSION_FN_NULL: native bytes at the extent function's sizes
  *   (extents equal to the native ones work; others are MPI_ERR_CONVERSION);
  * - a name registered twice, a predefined name: MPI_ERR_DUP_DATAREP (what
@@ -337,6 +338,27 @@ static void null_conversion(const char* base, int rank) {
   CHECK_MPI(MPI_File_close(&fh));
 }
 
+/* MPI_DISPLACEMENT_CURRENT after a "be64" view in which only rank 0
+ * accessed: the shared pointer's 3 ints are 24 bytes on every rank. */
+static void displacement_current(const char* base, int rank) {
+  char path[IO_PATH_MAX];
+  io_name(path, base, ".seq");
+  MPI_File fh;
+  CHECK_MPI(MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL |
+                          MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh));
+  CHECK_MPI(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "be64", MPI_INFO_NULL));
+  int v[3] = {1, 2, 3};
+  if (rank == 0) CHECK_MPI(MPI_File_write_shared(fh, v, 3, MPI_INT, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+  CHECK_MPI(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+  MPI_Offset disp;
+  MPI_Datatype et, ft;
+  char name[MPI_MAX_DATAREP_STRING];
+  CHECK_MPI(MPI_File_get_view(fh, &disp, &et, &ft, name));
+  CHECK(disp == 24 && strcmp(name, "native") == 0);
+  CHECK_MPI(MPI_File_close(&fh));
+}
+
 static void registration(void) {
   /* Errors of MPI_Register_datarep go to MPI_FILE_NULL's handler (MPI_ERRORS_RETURN). */
   CHECK_ERR_CLASS(MPI_Register_datarep("be64", read_fn, write_fn, extent_fn, &be64_state), MPI_ERR_DUP_DATAREP);
@@ -398,6 +420,7 @@ int main(int argc, char** argv) {
   cross_read(base, rank);
   errors(base, rank);
   null_conversion(base, rank);
+  displacement_current(base, rank);
   registration();
   MPI_Finalize();
   return 0;
