@@ -1097,9 +1097,9 @@ int MPI_T_category_changed(int *stamp);
 /* ==== I/O (MPI-3.1 chapter 13) ==========================================================
  * lib/io/ and lib/api/io_*.cpp; see docs/design/io.md. Files on the node's own
  * file systems through POSIX calls. Data representations "native", "internal"
- * (the same bytes) and "external32" (big-endian; for etypes and filetypes of
- * the same size in both, else MPI_ERR_UNSUPPORTED_DATAREP); MPI_Register_datarep
- * returns MPI_ERR_UNSUPPORTED_OPERATION. */
+ * (the same bytes), "external32" (big-endian, at the standard's sizes) and those
+ * registered with MPI_Register_datarep(_c) (file layout at the extent function's
+ * sizes; conversion functions called per access, in pieces of whole elements). */
 #define RMPI_KIND_FILE 14
 typedef int MPI_File;
 #define MPI_FILE_NULL RMPI_HANDLE(RMPI_KIND_FILE, 0)

@@ -46,8 +46,9 @@ struct Access {
 };
 
 // This rank's verdict on its own arguments.
-io::Outcome verdict(const io::File& f, const Access& a, MPI_Offset offset, int count, MPI_Datatype type,
-                    const dtype::Datatype** t) {
+io::Outcome verdict(io::File& f, const Access& a, MPI_Offset offset, int count, MPI_Datatype type,
+                    const dtype::Datatype** t, std::uint64_t* stream) {
+  *stream = 0;
   if (count < 0) return failure(MPI_ERR_COUNT, "argument count=%d is negative", count);
   *t = dtype::lookup(type);
   if (!*t || !(*t)->committed)
@@ -63,11 +64,13 @@ io::Outcome verdict(const io::File& f, const Access& a, MPI_Offset offset, int c
                    "(MPI-3.1 13.2.1)");
   if (a.where == Where::offset && offset < 0)
     return failure(MPI_ERR_ARG, "argument offset=%lld is negative", static_cast<long long>(offset));
-  const std::uint64_t bytes = io::stream_bytes(f.view, count, **t);
+  std::uint64_t bytes = 0;
+  if (io::Outcome o = io::stream_bytes(f.view, count, **t, &bytes); !o.ok()) return o;
   if (bytes % f.view.etype_size != 0)
     return failure(MPI_ERR_IO, "%d x %s is %llu bytes, not a whole number of etypes of the view (%zu bytes each, "
                    "MPI-3.1 13.4.1)", count, dtype::describe(type).c_str(), static_cast<unsigned long long>(bytes),
                    f.view.etype_size);
+  *stream = bytes;
   return {};
 }
 
@@ -94,8 +97,9 @@ MPI_Offset ordered_position(io::File& f, std::int64_t etypes) {
 // One access; the moved bytes and this rank's outcome (not yet reported).
 io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int count, MPI_Datatype type) {
   const dtype::Datatype* t = nullptr;
-  const io::Outcome local = verdict(f, a, offset, count, type, &t);
-  const std::int64_t etypes = local.ok() ? static_cast<std::int64_t>(io::stream_bytes(f.view, count, *t) / f.view.etype_size) : 0;
+  std::uint64_t stream = 0;
+  const io::Outcome local = verdict(f, a, offset, count, type, &t, &stream);
+  const std::int64_t etypes = local.ok() ? static_cast<std::int64_t>(stream / f.view.etype_size) : 0;
   MPI_Offset pos = 0;
   switch (a.where) {
     case Where::offset: pos = offset; break;
@@ -107,7 +111,7 @@ io::Moved access(io::File& f, const Access& a, MPI_Offset offset, void* buf, int
   }
   io::Moved m;
   if (local.ok()) {
-    m = io::transfer(f, a.write, pos, buf, count, *t);
+    m = io::transfer(f, a.write, pos, buf, count, *t, type);
     if (a.where == Where::individual)  // the etype after the last one accessed (§13.4.3)
       f.position = pos + static_cast<MPI_Offset>((m.stream + f.view.etype_size - 1) / f.view.etype_size);
   } else {
@@ -244,7 +248,7 @@ constexpr Access kReadOrdered{Where::ordered, false, Sync::collective};
 constexpr Access kWriteOrdered{Where::ordered, true, Sync::collective};
 
 // MPI_SEEK_SET/CUR/END (§13.4.3): a new position from `offset` etypes.
-int new_position(Call& call, const io::File& f, MPI_Offset current, MPI_Offset offset, int whence, MPI_Offset* out) {
+int new_position(Call& call, io::File& f, MPI_Offset current, MPI_Offset offset, int whence, MPI_Offset* out) {
   MPI_Offset base;
   switch (whence) {
     case MPI_SEEK_SET: base = 0; break;
@@ -253,6 +257,7 @@ int new_position(Call& call, const io::File& f, MPI_Offset current, MPI_Offset o
       MPI_Offset end = 0;
       const io::Outcome o = io::size_of(f, &end);
       if (int e = report(call, o)) return e;
+      if (int e = report(call, io::prepare(f.view))) return e;
       base = io::position_at(f.view, end);
       break;
     }
@@ -415,6 +420,7 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp) {
   if (int e = no_sequential(call, *f)) return e;
   if (offset < 0) return call.fail(MPI_ERR_ARG, "argument offset=%lld is negative", static_cast<long long>(offset));
   if (int e = call.not_null(disp, "disp")) return e;
+  if (int e = report(call, io::prepare(f->view))) return e;
   *disp = io::byte_offset(f->view, offset);
   return MPI_SUCCESS;
 }

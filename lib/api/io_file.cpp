@@ -14,8 +14,9 @@
 #include "api/io_args.hpp"
 #include "api/errhandler_args.hpp"
 #include "core/info.hpp"
-#include "dtype/external32.hpp"
+#include "dtype/represent.hpp"
 #include "group/group.hpp"
+#include "io/datarep.hpp"
 #include "io/view.hpp"
 
 using namespace ringmpi;
@@ -115,17 +116,20 @@ const char* strip_fs_prefix(const char* name) {
   return name;
 }
 
-bool known_datarep(const char* d) {
-  return std::strcmp(d, "native") == 0 || std::strcmp(d, "internal") == 0 || std::strcmp(d, "external32") == 0;
-}
-
-io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                         const char* datarep, MPI_Info info) {
+// The view's arguments; on success *view is the new view (its file layout
+// built, unless a registered representation's extent function must wait
+// for the first access: view.hpp).
+io::Outcome view_verdict(io::File& f, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                         const char* datarep, MPI_Info info, io::View* view) {
   if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
     return bad(MPI_ERR_ARG, "argument disp=%lld is negative", static_cast<long long>(disp));
   if (disp == MPI_DISPLACEMENT_CURRENT && !(f.amode & MPI_MODE_SEQUENTIAL))
     return bad(MPI_ERR_ARG, "argument disp is MPI_DISPLACEMENT_CURRENT, which needs a file opened with "
                             "MPI_MODE_SEQUENTIAL (MPI-3.1 13.3)");
+  // MPI_DISPLACEMENT_CURRENT is a byte of the old view: its layout, built
+  // now if a registered representation's view has not had an access yet.
+  if (disp == MPI_DISPLACEMENT_CURRENT)
+    if (io::Outcome o = io::prepare(f.view); !o.ok()) return o;
   for (auto [h, arg] : {std::pair{etype, "etype"}, std::pair{filetype, "filetype"}}) {
     const dtype::Datatype* t = dtype::lookup(h);
     if (!t) return bad(MPI_ERR_TYPE, "argument %s=0x%x is not a valid datatype", arg, static_cast<unsigned>(h));
@@ -139,21 +143,14 @@ io::Outcome view_verdict(const io::File& f, MPI_Offset disp, MPI_Datatype etype,
   if (dtype::lookup(etype)->size == 0)
     return bad(MPI_ERR_TYPE, "argument etype=%s has no data (size 0); positions count etypes", dtype::describe(etype).c_str());
   if (!datarep) return bad(MPI_ERR_ARG, "argument datarep is NULL");
-  if (!known_datarep(datarep))
+  std::shared_ptr<dtype::Representation> rep;
+  if (!io::find_datarep(datarep, &rep))
     return bad(MPI_ERR_UNSUPPORTED_DATAREP,
-               "argument datarep=\"%s\": ringmpi supports \"native\", \"internal\" and \"external32\"", datarep);
-  if (std::strcmp(datarep, "external32") == 0)
-    for (auto [h, arg] : {std::pair{etype, "etype"}, std::pair{filetype, "filetype"}}) {
-      const dtype::Datatype& t = *dtype::lookup(h);
-      if (dtype::external32_size(t) != static_cast<MPI_Count>(t.size))
-        return bad(MPI_ERR_UNSUPPORTED_DATAREP,
-                   "argument %s=%s is %zu bytes here and %lld in external32; external32 views are implemented for "
-                   "types of the same size in both (not MPI_LONG, MPI_WCHAR, ...)",
-                   arg, dtype::describe(h).c_str(), t.size, static_cast<long long>(dtype::external32_size(t)));
-    }
+               "argument datarep=\"%s\" is none of \"native\", \"internal\", \"external32\" and the names "
+               "registered with MPI_Register_datarep", datarep);
   if (info != MPI_INFO_NULL && !core::info_state().table.get(info))
     return bad(MPI_ERR_INFO, "argument info=0x%x is not an info handle", static_cast<unsigned>(info));
-  return {};
+  return io::make_view(disp, etype, filetype, datarep, std::move(rep), !(f.amode & MPI_MODE_RDONLY), view);
 }
 
 void merge_hints(io::File& f, const core::Info* given) {
@@ -212,27 +209,34 @@ int type_extent(Call& call, MPI_File fh, MPI_Datatype datatype, Extent* extent) 
   const dtype::Datatype* t = dtype::lookup(datatype);
   if (!t) return call.fail(MPI_ERR_TYPE, "argument datatype=0x%x is not a valid datatype", static_cast<unsigned>(datatype));
   if (int e = call.not_null(extent, "extent")) return e;
-  // "native" and "internal": the memory extent. "external32": the standard's
-  // size for a predefined type; a derived type's file layout is its memory
-  // layout in the views ringmpi accepts (same sizes), so its extent, and
-  // its packed size where the sizes differ.
+  // The extent of the type's layout in the view's representation (§14.5.1):
+  // the memory extent for "native" and "internal"; for the others the type
+  // built again over the representation's sizes (a registered one asks its
+  // extent function), which is the type itself where no size differs.
   *extent = t->extent;
-  if (f->view.external32) {
-    if (t->predefined) *extent = static_cast<Extent>(dtype::external32_basic_size(datatype));
-    else if (dtype::external32_size(*t) != static_cast<MPI_Count>(t->size)) *extent = static_cast<Extent>(dtype::external32_size(*t));
+  if (f->view.rep) {
+    dtype::TypePtr layout;
+    std::string why;
+    if (int e = dtype::represented_layout(*f->view.rep, dtype::lookup_shared(datatype), &layout, &why))
+      return call.fail(e, "the view's data representation \"%s\": %s", f->view.datarep.c_str(), why.c_str());
+    *extent = static_cast<Extent>(layout->extent);
   }
   return MPI_SUCCESS;
 }
 
-// MPI_Register_datarep and its _c form (conversion functions with MPI_Count counts).
-int register_datarep(Call& call, const char* datarep) {
+// MPI_Register_datarep and its _c form (conversion functions with MPI_Count
+// counts): local; the representation lasts until the runtime ends.
+int register_datarep(Call& call, const char* datarep, const io::DatarepFunctions& fn) {
   if (int e = call.initialized()) return e;
   api::raise_on_file_null(call);
   if (!datarep) return call.fail(MPI_ERR_ARG, "argument datarep is NULL");
-  if (known_datarep(datarep))
-    return call.fail(MPI_ERR_DUP_DATAREP, "argument datarep=\"%s\" is a predefined data representation", datarep);
-  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                   "user-defined data representations are not implemented (datarep \"%s\")", datarep);
+  if (datarep[0] == '\0') return call.fail(MPI_ERR_ARG, "argument datarep is an empty string");
+  const std::size_t len = std::strlen(datarep);
+  if (len >= MPI_MAX_DATAREP_STRING)
+    return call.fail(MPI_ERR_ARG, "argument datarep is %zu characters long; at most %d fit "
+                                  "(MPI_MAX_DATAREP_STRING, with its terminating null)",
+                     len, MPI_MAX_DATAREP_STRING - 1);
+  return report(call, io::register_datarep(datarep, fn));
 }
 
 }  // namespace
@@ -350,11 +354,13 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   if (int e = file_arg(call, fh, &f)) return e;
   // Round 1: every rank is here, so no independent access of the file is
   // running anywhere (file.hpp, the shared file pointer's invariant).
-  if (int e = agree(call, *f, report(call, view_verdict(*f, disp, etype, filetype, datarep, info)), MPI_ERR_ARG))
+  io::View view;
+  if (int e = agree(call, *f, report(call, view_verdict(*f, disp, etype, filetype, datarep, info, &view)),
+                    MPI_ERR_ARG))
     return e;
   if (disp == MPI_DISPLACEMENT_CURRENT)
-    disp = io::byte_offset(f->view, f->shared->load(std::memory_order_acquire));
-  f->view = io::make_view(disp, etype, filetype, datarep);
+    view.disp = io::byte_offset(f->view, f->shared->load(std::memory_order_acquire));
+  f->view = std::move(view);
   f->position = 0;
   merge_hints(*f, core::info_state().table.get(info));  // checked in round 1
   // Both file pointers start again at 0 (§13.3). Round 2: every rank has
@@ -399,16 +405,28 @@ int MPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count* ex
   return type_extent(call, fh, datatype, extent);
 }
 
-int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function*, MPI_Datarep_conversion_function*,
-                         MPI_Datarep_extent_function*, void*) {
+int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function* read_conversion_fn,
+                         MPI_Datarep_conversion_function* write_conversion_fn,
+                         MPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state) {
   Call call("MPI_Register_datarep");
-  return register_datarep(call, datarep);
+  io::DatarepFunctions fn;
+  fn.read = read_conversion_fn;
+  fn.write = write_conversion_fn;
+  fn.extent = dtype_file_extent_fn;
+  fn.extra_state = extra_state;
+  return register_datarep(call, datarep, fn);
 }
 
-int MPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function_c*,
-                           MPI_Datarep_conversion_function_c*, MPI_Datarep_extent_function*, void*) {
+int MPI_Register_datarep_c(const char* datarep, MPI_Datarep_conversion_function_c* read_conversion_fn,
+                           MPI_Datarep_conversion_function_c* write_conversion_fn,
+                           MPI_Datarep_extent_function* dtype_file_extent_fn, void* extra_state) {
   Call call("MPI_Register_datarep_c");
-  return register_datarep(call, datarep);
+  io::DatarepFunctions fn;
+  fn.read_c = read_conversion_fn;
+  fn.write_c = write_conversion_fn;
+  fn.extent = dtype_file_extent_fn;
+  fn.extra_state = extra_state;
+  return register_datarep(call, datarep, fn);
 }
 
 int MPI_File_set_atomicity(MPI_File fh, int flag) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dtype/real16.hpp"
+#include "dtype/represent.hpp"
 
 #if !(defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113) && !defined(RINGMPI_HAVE_REAL16)
 #error "external32 converts long double to IEEE binary128 and needs a binary128 type (__float128)"
@@ -105,24 +106,6 @@ Basic basic_of(MPI_Datatype h) {
 #endif
     default: return kNone;
   }
-}
-
-// The members of a pair type, or false for other types.
-bool pair_members(MPI_Datatype h, MPI_Datatype* first, MPI_Datatype* second) {
-  switch (h) {
-    case MPI_FLOAT_INT: *first = MPI_FLOAT; break;
-    case MPI_DOUBLE_INT: *first = MPI_DOUBLE; break;
-    case MPI_LONG_INT: *first = MPI_LONG; break;
-    case MPI_2INT: *first = MPI_INT; break;
-    case MPI_SHORT_INT: *first = MPI_SHORT; break;
-    case MPI_LONG_DOUBLE_INT: *first = MPI_LONG_DOUBLE; break;
-    case MPI_2INTEGER: *first = *second = MPI_INTEGER; return true;
-    case MPI_2REAL: *first = *second = MPI_REAL; return true;
-    case MPI_2DOUBLE_PRECISION: *first = *second = MPI_DOUBLE_PRECISION; return true;
-    default: return false;
-  }
-  *second = MPI_INT;
-  return true;
 }
 
 constexpr bool kLittle = std::endian::native == std::endian::little;
@@ -333,17 +316,10 @@ std::size_t external32_basic_size(MPI_Datatype h) {
 }
 
 MPI_Count external32_size(const Datatype& t) {
-  if (t.size == 0) return 0;
-  if (t.basic != MPI_DATATYPE_NULL)
-    return MPI_Count(t.size / lookup(t.basic)->size) * MPI_Count(external32_basic_size(t.basic));
-  if (t.env.combiner == MPI_COMBINER_STRUCT) {
-    MPI_Count total = 0;
-    for (std::size_t i = 0; i < t.env.types.size(); ++i)
-      total += t.env.struct_blocklength(i) * external32_size(*t.env.types[i]);
-    return total;
-  }
-  const Datatype& o = *t.env.types[0];  // every other combiner repeats its one old type
-  return MPI_Count(t.size / o.size) * external32_size(o);
+  MPI_Count n = 0;
+  std::string why;
+  represented_size(*external32(), t, &n, &why);  // external32's sizes never fail
+  return n;
 }
 
 void to_external32(MPI_Datatype h, const void* native, void* ext, std::size_t n) {
@@ -394,6 +370,35 @@ void unpack_external32(const void* in, void* buf, int count, const Datatype& t) 
   Chunker<decltype(flush)> chunks{flush};
   each_run(t, count, chunks);
   chunks.finish();
+}
+
+namespace {
+
+// "external32" as a file's representation (represent.hpp): the standard's
+// sizes, and the same conversion as MPI_Pack_external.
+class External32 final : public Representation {
+ public:
+  int basic_size(MPI_Datatype h, std::size_t* size, std::string* why) override {
+    *size = external32_basic_size(h);
+    if (*size != 0) return MPI_SUCCESS;
+    *why = describe(h) + " has no external32 representation";
+    return MPI_ERR_UNSUPPORTED_DATAREP;
+  }
+  int to_file(const void* buf, int count, const Datatype& t, MPI_Datatype, void* out, std::string*) override {
+    pack_external32(buf, count, t, out);
+    return MPI_SUCCESS;
+  }
+  int from_file(const void* in, void* buf, int count, const Datatype& t, MPI_Datatype, std::string*) override {
+    unpack_external32(in, buf, count, t);
+    return MPI_SUCCESS;
+  }
+};
+
+}  // namespace
+
+const std::shared_ptr<Representation>& external32() {
+  static const std::shared_ptr<Representation> r = std::make_shared<External32>();
+  return r;
 }
 
 }  // namespace ringmpi::dtype

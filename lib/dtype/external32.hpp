@@ -17,10 +17,13 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 #include "dtype/datatype.hpp"
 
 namespace ringmpi::dtype {
+
+class Representation;  // represent.hpp
 
 // External32 bytes of one element of the basic type h (a pair counts both
 // members); 0 when h is not a predefined type.
@@ -35,5 +38,9 @@ void from_external32(MPI_Datatype h, const void* ext, void* native, std::size_t 
 // count elements of (buf, t) -> out (count * external32_size(t) bytes) and back.
 void pack_external32(const void* buf, int count, const Datatype& t, void* out);
 void unpack_external32(const void* in, void* buf, int count, const Datatype& t);
+
+// "external32" as the representation of a file view (represent.hpp): the
+// sizes above, pack_external32 and unpack_external32.
+const std::shared_ptr<Representation>& external32();
 
 }  // namespace ringmpi::dtype

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "dtype/external32.hpp"
+#include "dtype/represent.hpp"
 #include "io/view.hpp"
 
 namespace ringmpi::io {
@@ -80,14 +80,28 @@ long long move_piece(int fd, bool write, std::byte* mem, const Piece& p) {
 
 }  // namespace
 
-std::uint64_t stream_bytes(const View& v, int count, const dtype::Datatype& type) {
-  const std::uint64_t one = v.external32 ? static_cast<std::uint64_t>(dtype::external32_size(type)) : type.size;
-  return static_cast<std::uint64_t>(count) * one;
+Outcome stream_bytes(View& v, int count, const dtype::Datatype& type, std::uint64_t* bytes) {
+  *bytes = 0;
+  if (Outcome o = prepare(v); !o.ok()) return o;
+  MPI_Count one = static_cast<MPI_Count>(type.size);
+  if (v.rep) {
+    std::string why;
+    if (int e = dtype::represented_size(*v.rep, type, &one, &why))
+      return {e, "the view's data representation \"" + v.datarep + "\": " + why};
+  }
+  *bytes = static_cast<std::uint64_t>(count) * static_cast<std::uint64_t>(one);
+  return {};
 }
 
-Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const dtype::Datatype& type) {
+Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const dtype::Datatype& type,
+               MPI_Datatype handle) {
   Moved m;
-  const std::size_t bytes = static_cast<std::size_t>(stream_bytes(f.view, count, type));
+  std::uint64_t total = 0;
+  if (Outcome o = stream_bytes(f.view, count, type, &total); !o.ok()) {
+    static_cast<Outcome&>(m) = o;
+    return m;
+  }
+  const std::size_t bytes = static_cast<std::size_t>(total);
   if (bytes == 0) return m;
   std::vector<Piece> pieces;
   pieces_of(f.view, static_cast<std::uint64_t>(pos) * f.view.etype_size, bytes, pieces);
@@ -98,15 +112,24 @@ Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const 
     return m;
   }
 
-  const bool ext = f.view.external32;
-  const bool direct = type.contiguous() && !ext;
+  // The view's representation converts between the buffer and the stream
+  // bytes (dtype/represent.hpp); "native" copies them, or moves them in place.
+  dtype::Representation* rep = f.view.rep.get();
+  const bool direct = type.contiguous() && !rep;
   std::unique_ptr<std::byte[]> packed;
   std::byte* mem = static_cast<std::byte*>(buf);
   if (!direct) {
     packed.reset(new std::byte[bytes]);
     mem = packed.get();
-    if (write && ext) dtype::pack_external32(buf, count, type, mem);
-    else if (write) dtype::pack(buf, count, type, 0, mem, bytes);
+    if (write && rep) {
+      std::string why;
+      if (int e = rep->to_file(buf, count, type, handle, mem, &why)) {
+        static_cast<Outcome&>(m) = {e, why};
+        return m;
+      }
+    } else if (write) {
+      dtype::pack(buf, count, type, 0, mem, bytes);
+    }
   }
 
   std::unique_ptr<RangeLock> lock;
@@ -133,12 +156,17 @@ Moved transfer(File& f, bool write, MPI_Offset pos, void* buf, int count, const 
   }
   m.stream = m.bytes;
   if (write && m.bytes > 0) f.dirty = true;
-  if (ext) {
+  if (rep) {
     // Whole elements only convert; the count reported is in native bytes.
     const std::size_t one = bytes / static_cast<std::size_t>(count);
     const std::size_t whole = m.bytes / one;
-    if (!write && whole > 0) dtype::unpack_external32(mem, buf, static_cast<int>(whole), type);
+    std::string why;
     m.bytes = whole * type.size;
+    if (!write && whole > 0)
+      if (int e = rep->from_file(mem, buf, static_cast<int>(whole), type, handle, &why)) {
+        static_cast<Outcome&>(m) = {e, why};
+        m.bytes = 0;
+      }
   } else if (!direct && !write && m.bytes > 0) {
     dtype::unpack(buf, count, type, 0, mem, m.bytes);
   }

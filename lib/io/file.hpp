@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -37,6 +38,7 @@
 #include "core/info.hpp"
 #include "core/runtime.hpp"
 #include "dtype/datatype.hpp"
+#include "dtype/represent.hpp"
 #include "exchange/shared_mapping.hpp"
 #include "mpi.h"
 
@@ -48,16 +50,24 @@ namespace ringmpi::io {
 // is the filetype tiled over and over; positions count etypes of that data.
 struct View {
   MPI_Offset disp = 0;
-  dtype::TypePtr etype, filetype;  // held: the user may free the handles
+  dtype::TypePtr etype, filetype;  // as given (MPI_File_get_view); held: the user may free the handles
   MPI_Datatype etype_handle = MPI_BYTE, filetype_handle = MPI_BYTE;
   std::string datarep = "native";
-  // "external32": the file holds big-endian data (dtype/external32.hpp). Only
-  // for etypes and filetypes whose external32 size is their native size, so
-  // the file layout is the native one (MPI_File_set_view checks).
-  bool external32 = false;
-  std::size_t etype_size = 1;
-  // The filetype's data bytes and extent, and whether one tile is one block
-  // starting at the tile (then the view is just the bytes from disp on).
+  // The representation of the file's data (dtype/represent.hpp):
+  // nullptr for "native" and "internal" (memory's bytes), else
+  // "external32" or a registered one (io/datarep.hpp).
+  std::shared_ptr<dtype::Representation> rep;
+  bool writable = false;  // the file is open for writing (no overlapping filetype data)
+  // The file layout, built by prepare() (view.hpp): at once, or at the first
+  // call that needs it when the representation's sizes come from the
+  // program's extent function (§14.5.3 lets it run only in data accesses).
+  bool ready = false;
+  // The filetype as it lies in the file: `filetype` itself, or built again
+  // over the representation's sizes (dtype::represented_layout).
+  dtype::TypePtr file_filetype;
+  std::size_t etype_size = 1;  // the etype's bytes in the file
+  // The file filetype's data bytes and extent, and whether one tile is one
+  // block starting at the tile (then the view is just the bytes from disp on).
   std::size_t tile_size = 1;
   std::ptrdiff_t tile_extent = 1;
   bool contiguous = true;
@@ -95,6 +105,8 @@ struct State {
   // The handler of MPI_FILE_NULL: new files start with it, and errors that
   // concern no open file (MPI_File_open, MPI_File_delete, a bad handle) go to it.
   std::shared_ptr<const comm::Errhandler> null_errhandler;
+  // Data representations registered with MPI_Register_datarep, by name (datarep.hpp).
+  std::map<std::string, std::shared_ptr<dtype::Representation>> datareps;
 };
 State& make_state();
 inline State& state() {

@@ -56,7 +56,7 @@ void each_block(const View& v, std::uint64_t from, std::size_t bytes, F&& f) {
     const std::uint64_t tiles = std::min<std::uint64_t>((in + bytes + v.tile_size - 1) / v.tile_size, INT_MAX / 2);
     const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(bytes, tiles * v.tile_size - in));
     const std::uintptr_t base = kBase + static_cast<std::uintptr_t>(static_cast<std::int64_t>(tile) * v.tile_extent);
-    blocks_of(*v.filetype, base, static_cast<int>(tiles), in, take, [&](std::ptrdiff_t at, std::size_t len) {
+    blocks_of(*v.file_filetype, base, static_cast<int>(tiles), in, take, [&](std::ptrdiff_t at, std::size_t len) {
       f(static_cast<MPI_Offset>(at), len);
       return true;
     });
@@ -84,10 +84,13 @@ const char* typemap_problem(const dtype::Datatype& t, bool writable) {
 }
 
 View default_view() {
-  return make_view(0, MPI_BYTE, MPI_BYTE, "native");
+  View v;
+  make_view(0, MPI_BYTE, MPI_BYTE, "native", nullptr, false, &v);  // cannot fail
+  return v;
 }
 
-View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep) {
+Outcome make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const std::string& datarep,
+                  std::shared_ptr<dtype::Representation> rep, bool writable, View* out) {
   View v;
   v.disp = disp;
   v.etype = dtype::lookup_shared(etype);
@@ -95,12 +98,38 @@ View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const
   v.etype_handle = etype;
   v.filetype_handle = filetype;
   v.datarep = datarep;
-  v.external32 = v.datarep == "external32";
+  v.rep = std::move(rep);
+  v.writable = writable;
+  Outcome o;
+  if (!v.rep || !v.rep->calls_program()) o = prepare(v);
+  *out = std::move(v);
+  return o;
+}
+
+Outcome prepare(View& v) {
+  if (v.ready) return {};
+  v.file_filetype = v.filetype;
   v.etype_size = v.etype->size;
-  v.tile_size = v.filetype->size;
-  v.tile_extent = v.filetype->extent;
-  v.contiguous = v.filetype->contiguous() && v.filetype->lb == 0;
-  return v;
+  if (v.rep) {
+    std::string why;
+    MPI_Count etype_bytes = 0;
+    int e = dtype::represented_size(*v.rep, *v.etype, &etype_bytes, &why);
+    if (e == MPI_SUCCESS) e = dtype::represented_layout(*v.rep, v.filetype, &v.file_filetype, &why);
+    if (e != MPI_SUCCESS) return {e, "the view's data representation \"" + v.datarep + "\": " + why};
+    if (etype_bytes == 0)
+      return {MPI_ERR_CONVERSION, "the view's etype " + dtype::describe(v.etype_handle) +
+                                      " takes no bytes in data representation \"" + v.datarep + "\""};
+    v.etype_size = static_cast<std::size_t>(etype_bytes);
+    if (v.file_filetype != v.filetype)
+      if (const char* problem = typemap_problem(*v.file_filetype, v.writable))
+        return {MPI_ERR_IO, "the view's filetype " + dtype::describe(v.filetype_handle) + ", laid out in data "
+                            "representation \"" + v.datarep + "\", " + problem + " (MPI-4.1 14.1.1)"};
+  }
+  v.tile_size = v.file_filetype->size;
+  v.tile_extent = v.file_filetype->extent;
+  v.contiguous = v.file_filetype->contiguous() && v.file_filetype->lb == 0;
+  v.ready = true;
+  return {};
 }
 
 void pieces_of(const View& v, std::uint64_t from, std::size_t bytes, std::vector<Piece>& out) {

@@ -34,7 +34,17 @@ MPI_Offset position_at(const View& v, MPI_Offset end);
 const char* typemap_problem(const dtype::Datatype& t, bool writable);
 // The view of a newly opened file: disp 0, etype and filetype MPI_BYTE, "native".
 View default_view();
-// A view of (disp, etype, filetype, datarep) for committed types (sizes checked by the caller).
-View make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep);
+// A view of (disp, etype, filetype) for committed types (sizes checked by
+// the caller) in representation `rep` (io/datarep.hpp) named `datarep`; its
+// file layout is built unless the representation's sizes come from the
+// program (rep->calls_program()): then prepare() builds it later.
+Outcome make_view(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const std::string& datarep,
+                  std::shared_ptr<dtype::Representation> rep, bool writable, View* out);
+// Builds v's file layout if it is not built yet (the sizes of v's
+// representation, the filetype over them: dtype::represented_layout). Every
+// function below needs it. Fails with the representation's error (a
+// program's extent function: MPI_ERR_CONVERSION), or MPI_ERR_IO when the
+// filetype in the file has decreasing or (writable file) overlapping data.
+Outcome prepare(View& v);
 
 }  // namespace ringmpi::io

@@ -6,7 +6,8 @@
  *   selections): set_view succeeds everywhere, the others' data lands, that
  *   rank reads nothing and cannot write;
  * - "external32": the file holds big-endian data, read back unchanged;
- *   memory types of another external32 size (MPI_LONG) convert;
+ *   memory types of another external32 size (MPI_LONG) convert; a view
+ *   whose etype and filetype are MPI_LONG is laid out in external32 sizes;
  *   MPI_File_get_type_extent answers in the view's representation;
  * - etypes and filetypes against 13.1.1 (displacements non-negative and
  *   nondecreasing, no overlap in a file open for writing): MPI_ERR_IO, the
@@ -115,6 +116,33 @@ static void external32(const char* base, int rank) {
                                   0x00, 0x01, (unsigned char)((70000 + rank) >> 8 & 0xff),
                                   (unsigned char)((70000 + rank) & 0xff), 0xff, 0xff, 0xff, 0xf7};
   CHECK(memcmp(raw, want, 16) == 0);
+  /* A view of MPI_LONG, 4 bytes in external32 (8 here): the filetype is laid
+   * out in external32 sizes (MPI-4.1 14.5.1), a vector of stride `size`
+   * longs is 4-byte longs every 4 * size bytes, from each rank's 4 * rank. */
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Datatype vl;
+  CHECK_MPI(MPI_Type_vector(1, 1, size, MPI_LONG, &vl));
+  MPI_Datatype tile;
+  CHECK_MPI(MPI_Type_create_resized(vl, 0, 4 * size, &tile)); /* byte extent: as the file has it */
+  CHECK_MPI(MPI_Type_commit(&tile));
+  const MPI_Offset at = 16 * (MPI_Offset)size;
+  CHECK_MPI(MPI_File_set_view(fh, at + 4 * rank, MPI_LONG, tile, "external32", MPI_INFO_NULL));
+  long ls[3] = {-(long)rank - 1, 0x7fffffffL - rank, 17};
+  CHECK_MPI(MPI_File_write_all(fh, ls, 3, MPI_LONG, &st));
+  MPI_Offset byte;
+  CHECK_MPI(MPI_File_get_byte_offset(fh, 2, &byte));
+  CHECK(byte == at + 4 * rank + 8 * size);
+  io_sync_barrier(fh, MPI_COMM_WORLD);
+  long lr[3] = {0, 0, 0};
+  CHECK_MPI(MPI_File_read_at(fh, 0, lr, 3, MPI_LONG, &st));
+  CHECK(io_count(&st, MPI_LONG) == 3 && lr[0] == ls[0] && lr[1] == ls[1] && lr[2] == ls[2]);
+  CHECK_MPI(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+  unsigned char four[4];
+  CHECK_MPI(MPI_File_read_at(fh, at + 4 * rank + 4 * size, four, 4, MPI_BYTE, &st));
+  CHECK(four[0] == 0x7f && four[1] == 0xff && four[2] == 0xff && four[3] == (unsigned char)(0xff - rank));
+  CHECK_MPI(MPI_Type_free(&vl));
+  CHECK_MPI(MPI_Type_free(&tile));
   CHECK_MPI(MPI_File_close(&fh));
 }
 

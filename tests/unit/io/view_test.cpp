@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "dtype/construct.hpp"
+#include "dtype/external32.hpp"
+#include "dtype/represent.hpp"
 #include "io/view.hpp"
 
 using namespace ringmpi;
@@ -23,6 +25,14 @@ MPI_Datatype interleave(int count, int stride, MPI_Aint extent) {
   std::string why;
   dtype::TypePtr v = dtype::make_vector(count, 1, stride, dtype::lookup_shared(MPI_INT), &why);
   return handle(dtype::make_resized(v, 0, extent, &why));
+}
+
+// A "native" view, built.
+io::View view_of(MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype) {
+  io::View v;
+  REQUIRE(io::make_view(disp, etype, filetype, "native", nullptr, true, &v).ok());
+  REQUIRE(v.ready);
+  return v;
 }
 
 std::vector<io::Piece> pieces(const io::View& v, std::uint64_t from, std::size_t bytes) {
@@ -45,7 +55,7 @@ TEST_CASE("the default view is the file's bytes from 0") {
 }
 
 TEST_CASE("a displacement and a contiguous etype shift and scale positions") {
-  const io::View v = io::make_view(40, MPI_INT, MPI_INT, "native");
+  const io::View v = view_of(40, MPI_INT, MPI_INT);
   CHECK(v.contiguous);
   CHECK(io::byte_offset(v, 3) == 52);
   const auto p = pieces(v, 8, 8);
@@ -59,7 +69,7 @@ TEST_CASE("a displacement and a contiguous etype shift and scale positions") {
 
 TEST_CASE("an interleaving filetype maps a rank's ints to every third int, tile after tile") {
   // 3 ranks, 2 ints each per tile: ints at 0 and 12 of a 24-byte tile, rank 1's view from disp 4.
-  const io::View v = io::make_view(4, MPI_INT, interleave(2, 3, 24), "native");
+  const io::View v = view_of(4, MPI_INT, interleave(2, 3, 24));
   CHECK_FALSE(v.contiguous);
   CHECK(v.tile_size == 8);
   CHECK(v.tile_extent == 24);
@@ -89,7 +99,7 @@ TEST_CASE("a subarray filetype reads a block of a 2-D array, row by row, and the
   std::string why;
   const MPI_Datatype sub = handle(dtype::make_subarray(2, sizes, subsizes, starts, MPI_ORDER_C,
                                                         dtype::lookup_shared(MPI_CHAR), &why));
-  const io::View v = io::make_view(0, MPI_CHAR, sub, "native");
+  const io::View v = view_of(0, MPI_CHAR, sub);
   CHECK(v.tile_extent == 24);
   const auto p = pieces(v, 0, 12);  // two tiles of 6 bytes
   REQUIRE(p.size() == 4);
@@ -108,11 +118,40 @@ TEST_CASE("adjacent blocks of consecutive tiles merge into one piece") {
   const MPI_Aint disp = 4;
   const int one = 1;
   const MPI_Datatype t = handle(dtype::make_hindexed(1, &one, &disp, dtype::lookup_shared(MPI_INT), &why));
-  const io::View v = io::make_view(0, MPI_INT, t, "native");
+  const io::View v = view_of(0, MPI_INT, t);
   CHECK_FALSE(v.contiguous);
   const auto p = pieces(v, 0, 12);
   REQUIRE(p.size() == 1);
   CHECK(p[0].offset == 4);
   CHECK(p[0].length == 12);
   CHECK(io::byte_offset(v, 2) == 12);
+}
+
+TEST_CASE("an external32 view lays out its filetype in external32 sizes") {
+  // vector(2, 1, 3) of MPI_LONG: 8-byte longs every 24 bytes here, 4-byte
+  // longs every 12 bytes in external32 (MPI-4.1 14.5.1: element strides scale).
+  std::string why;
+  const MPI_Datatype t = handle(dtype::make_vector(2, 1, 3, dtype::lookup_shared(MPI_LONG), &why));
+  io::View v;
+  REQUIRE(io::make_view(8, MPI_LONG, t, "external32", dtype::external32(), true, &v).ok());
+  REQUIRE(v.ready);
+  CHECK(v.etype_size == 4);
+  CHECK(v.tile_size == 8);
+  CHECK(v.tile_extent == 16);  // extent of vector(2,1,3): (3 + 1) elements
+  const auto p = pieces(v, 0, 16);
+  REQUIRE(p.size() == 3);  // longs at 8, 20, 24, 36: the middle two touch
+  CHECK(p[0].offset == 8);
+  CHECK(p[1].offset == 20);
+  CHECK(p[1].length == 8);
+  CHECK(p[2].offset == 36);
+  CHECK(io::byte_offset(v, 3) == 36);
+  // Byte displacements stay as given: hvector with a 40-byte stride.
+  const MPI_Datatype h = handle(dtype::make_hvector(2, 1, 40, dtype::lookup_shared(MPI_LONG), &why));
+  dtype::TypePtr layout;
+  REQUIRE(dtype::represented_layout(*dtype::external32(), dtype::lookup_shared(h), &layout, &why) == MPI_SUCCESS);
+  CHECK(layout->size == 8);
+  CHECK(layout->extent == 44);
+  // A type whose sizes are all native in the representation is its own layout.
+  REQUIRE(dtype::represented_layout(*dtype::external32(), dtype::lookup_shared(MPI_INT), &layout, &why) == MPI_SUCCESS);
+  CHECK(layout == dtype::lookup_shared(MPI_INT));
 }
