@@ -61,6 +61,10 @@ Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why);
 // setting forces an algorithm off the segment. nullptr otherwise: each
 // start then runs the nonblocking form, which selects as any call does.
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f);
+// After a blocking call on the segment that select() chose as `chosen`
+// (segment, or a forced way): counts the way it took (the segment's
+// took(), else a forced way) on c's plan and in the process total.
+void count_way(comm::Comm& c, Family f, Algo chosen, Algo taken);
 // Counts one call of f run by a, on c's plan and in the process total.
 void count(comm::Comm& c, Family f, Algo a);
 void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns);
@@ -70,6 +74,28 @@ bool timing();
 // MPI_Finalize: this rank's plans into mpiexec's report directory
 // (RINGMPI_COLL_REPORT; coll/report.cpp has the format), when it is set.
 void write_report();
+
+// One blocking call on c's segment, chosen as `a` (segment, numa_leaders or
+// a forced way): the segment takes the way for the call's length, and the
+// way it took is counted at the end (count_way).
+class WayScope {
+ public:
+  WayScope(comm::Comm& c, Family f, Segment& s, Algo a) : c_(c), f_(f), s_(s), a_(a) {
+    s.want(is_way(a) ? a : Algo::segment);
+  }
+  ~WayScope() {
+    if (a_ != Algo::numa_leaders) count_way(c_, f_, a_, s_.taken());
+    s_.want(Algo::segment);
+  }
+  WayScope(const WayScope&) = delete;
+  WayScope& operator=(const WayScope&) = delete;
+
+ private:
+  comm::Comm& c_;
+  Family f_;
+  Segment& s_;
+  Algo a_;
+};
 
 // Times a blocking call when timing() is on: its nanoseconds added to c's plan.
 class Timed {

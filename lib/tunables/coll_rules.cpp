@@ -135,6 +135,13 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
       *why = at + f[0] + " has no algorithm '" + f[3] + "' (one of: " + names + ")";
       return false;
     }
+    if (f[3].rfind("segment_", 0) == 0) {  // the segment's ways: forced only (RINGMPI_COLL_<FAMILY>)
+      std::string var = f[0];
+      for (char& ch : var) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+      *why = at + "'" + f[3] + "' is a way of the segment, which a rules file cannot name yet (name segment, or force " +
+             f[3] + " with RINGMPI_COLL_" + var + ")";
+      return false;
+    }
     r.algorithm = f[3];
     rules.push_back(std::move(r));
   }

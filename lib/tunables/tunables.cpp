@@ -90,14 +90,18 @@ const char* family_words(Id id) {
   switch (id) {
     case Id::coll_barrier: return "auto local numa_leaders segment world_counter messages schedule";
     case Id::coll_bcast:
+      return "auto numa_leaders segment segment_slot segment_address segment_split messages schedule";
     case Id::coll_reduce:
-    case Id::coll_allreduce: return "auto numa_leaders segment messages schedule";
+    case Id::coll_allreduce:
+      return "auto numa_leaders segment segment_whole segment_blocks segment_address segment_chunks messages "
+             "schedule";
     case Id::coll_scatter:
     case Id::coll_gather:
     case Id::coll_allgather:
-    case Id::coll_alltoall:
-    case Id::coll_reduce_scatter:
-    case Id::coll_scan: return "auto segment messages schedule";
+    case Id::coll_alltoall: return "auto segment segment_slot segment_address messages schedule";
+    case Id::coll_reduce_scatter: return "auto segment segment_blocks segment_address messages schedule";
+    case Id::coll_scan:
+      return "auto segment segment_slot segment_chain segment_address segment_split messages schedule";
     case Id::coll_neighbor: return "auto local segment schedule";
     default: return "";
   }
