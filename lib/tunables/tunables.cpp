@@ -85,23 +85,22 @@ constexpr std::array<Spec, kCount> kTable{{
      "(rendezvous) and sends eagerly if it does not match at once; above the eager limit the rendezvous is the rule"},
 }};
 
-// The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows).
+// The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows), the
+// segment's ways (forced only) last.
 const char* family_words(Id id) {
   switch (id) {
     case Id::coll_barrier: return "auto local numa_leaders segment world_counter messages schedule";
-    case Id::coll_bcast:
-      return "auto numa_leaders segment segment_slot segment_address segment_split messages schedule";
+    case Id::coll_bcast: return "auto numa_leaders segment messages schedule segment_slot segment_address segment_split";
     case Id::coll_reduce:
     case Id::coll_allreduce:
-      return "auto numa_leaders segment segment_whole segment_blocks segment_address segment_chunks messages "
-             "schedule";
+      return "auto numa_leaders segment messages schedule segment_whole segment_blocks segment_address "
+             "segment_chunks";
     case Id::coll_scatter:
     case Id::coll_gather:
     case Id::coll_allgather:
-    case Id::coll_alltoall: return "auto segment segment_slot segment_address messages schedule";
-    case Id::coll_reduce_scatter: return "auto segment segment_blocks segment_address messages schedule";
-    case Id::coll_scan:
-      return "auto segment segment_slot segment_chain segment_address segment_split messages schedule";
+    case Id::coll_alltoall: return "auto segment messages schedule segment_slot segment_address";
+    case Id::coll_reduce_scatter: return "auto segment messages schedule segment_blocks segment_address";
+    case Id::coll_scan: return "auto segment messages schedule segment_slot segment_chain segment_address segment_split";
     case Id::coll_neighbor: return "auto local segment schedule";
     default: return "";
   }
