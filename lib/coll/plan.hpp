@@ -77,14 +77,18 @@ void write_report();
 
 // One blocking call on c's segment, chosen as `a` (segment, numa_leaders or
 // a forced way): the segment takes the way for the call's length, and the
-// way it took is counted at the end (count_way).
+// way it took is counted at the end (count_way), timed under timing().
 class WayScope {
  public:
-  WayScope(comm::Comm& c, Family f, Segment& s, Algo a) : c_(c), f_(f), s_(s), a_(a) {
+  WayScope(comm::Comm& c, Family f, Segment& s, Algo a) : c_(c), f_(f), s_(s), a_(a), on_(timing()) {
     s.want(is_way(a) ? a : Algo::segment);
+    if (on_) t0_ = std::chrono::steady_clock::now();
   }
   ~WayScope() {
-    if (a_ != Algo::numa_leaders) count_way(c_, f_, a_, s_.taken());
+    if (a_ != Algo::numa_leaders) {
+      count_way(c_, f_, a_, s_.taken());
+      if (on_) time_way(s_.taken() != Algo::none ? s_.taken() : a_);
+    }
     s_.want(Algo::segment);
   }
   WayScope(const WayScope&) = delete;
@@ -95,12 +99,21 @@ class WayScope {
   Family f_;
   Segment& s_;
   Algo a_;
+  bool on_;
+  std::chrono::steady_clock::time_point t0_{};
+  void time_way(Algo way) {
+    if (is_way(way))
+      add_time(c_, f_, way,
+               static_cast<std::uint64_t>(
+                   std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count()));
+  }
 };
 
 // Times a blocking call when timing() is on: its nanoseconds added to c's plan.
 class Timed {
  public:
-  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(a), on_(timing()) {
+  // (A way of the segment is timed as `segment`, and by WayScope as itself.)
+  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(is_way(a) ? Algo::segment : a), on_(timing()) {
     if (on_) t0_ = std::chrono::steady_clock::now();
   }
   ~Timed() {
