@@ -137,8 +137,9 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
   return seg;
 }
 
-int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why) {
+int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why, Plan** plan) {
   Plan& p = plan_of(c);
+  if (plan) *plan = &p;
   const Setting& set = p.settings[static_cast<std::size_t>(f)];
   const char* reason = nullptr;
   const Algo a = choose(f, set, p.limits, s, &reason);
@@ -156,10 +157,10 @@ int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why)
   return MPI_SUCCESS;
 }
 
-void count_way(comm::Comm& c, Family f, Algo chosen, Algo taken) {
+void count_way(Plan& p, Family f, Algo chosen, Algo taken) {
   const Algo a = taken != Algo::none ? taken : chosen;
   if (!is_way(a)) return;
-  ++plan_of(c).calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
+  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
   count_total(f, a);
 }
 

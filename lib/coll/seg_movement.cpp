@@ -423,12 +423,16 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   // seg_common.hpp); the others are read here.
   const int n = s.size();
   MemberFlags reads = others(s), pushers;
-  int slots = 0, addresses = 0;  // the ways of the blocks (the counters: one way, or mixed)
-  for (int j = 0; j < n; ++j)
-    if (j != root && std::size_t(counts[j]) * rtype.size != 0)
-      ++(by_slot(std::size_t(counts[j]) * rtype.size) ? slots : addresses);
-  if (slots + addresses > 0 && (slots == 0 || addresses == 0))
-    s.took(slots ? Algo::segment_slot : Algo::segment_address);
+  if (way != Algo::segment) {
+    s.took(way);
+  } else {  // the ways of the blocks (the counters: one way, or mixed)
+    int slots = 0, addresses = 0;
+    for (int j = 0; j < n; ++j)
+      if (j != root && std::size_t(counts[j]) * rtype.size != 0)
+        ++(by_slot(std::size_t(counts[j]) * rtype.size) ? slots : addresses);
+    if (slots + addresses > 0 && (slots == 0 || addresses == 0))
+      s.took(slots ? Algo::segment_slot : Algo::segment_address);
+  }
   // A member whose block is empty posts nothing, and there is nothing to
   // read from it: the root does not wait for it.
   for (int j = 0; j < n; ++j)

@@ -346,10 +346,10 @@ class Segment {
   NumaGroups groups_;
   bool single_copy_;
   bool oversubscribed_;  // the same on every rank: the job's size against the machine's cores
+  Algo way_ = Algo::segment;  // (in the padding before slot_bytes_)
+  Algo took_ = Algo::none;
   std::size_t slot_bytes_;
   SegmentLimits limits_;
-  Algo way_ = Algo::segment;
-  Algo took_ = Algo::none;
   // wait_all_done(k), remembered in min_done_.
   void wait_min_done(std::uint64_t k);
   // p2p::wait_until(done), where done() reads only member i's Line words
