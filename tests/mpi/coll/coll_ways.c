@@ -17,7 +17,7 @@
  *     vector), and what cannot run was refused (a slot way for data larger
  *     than a slot region, split beyond two ranks, reductions of derived
  *     datatypes, by address without single copy, every way at np 1, every
- *     nonblocking call).
+ *     nonblocking call and persistent start).
  * Then the default choice: the way it took is counted beside segment.
  * Under RINGMPI_FORCE_COPY_FALLBACK=1 (coll_ways_fallback) single copy is
  * refused: the by-address ways fail on every rank. A setting given in the
@@ -324,6 +324,20 @@ static void nonblocking_refused(int f) {
   CHECK(req == MPI_REQUEST_NULL);
 }
 
+/* A persistent bcast under a forced way: its start takes the nonblocking
+ * form, which refuses the way, on every rank. */
+static void persistent_refused(void) {
+  int x = me, cls;
+  MPI_Request req;
+  CHECK_MPI(MPI_Bcast_init(&x, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &req));
+  last_message[0] = '\0';
+  MPI_Error_class(MPI_Start(&req), &cls);
+  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
+  CHECK(strstr(last_message, "no nonblocking form") != NULL);
+  agree(cls);
+  CHECK_MPI(MPI_Request_free(&req));
+}
+
 /* The default choice counts the way it took beside segment. */
 static void default_counts(MPI_Comm comm) {
   const int f = 6; /* allreduce of 100 ints: whole vectors; of 3000: by blocks through the slots */
@@ -396,6 +410,7 @@ int main(int argc, char** argv) {
               if ((f == 1 || f == 8) && stride == 1 && !ip && c == 0) check_call(MPI_COMM_WORLD, f, w, counts[k], 1, 0, 1);
             }
       if (f == 0 || f == 6) nonblocking_refused(f);
+      if (f == 0) persistent_refused();
     }
     set_cvar(cvar, 0);
   }
