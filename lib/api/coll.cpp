@@ -51,18 +51,19 @@ using Rule = CollArgs::Rule;
 struct Start {
   coll::Shape shape;
   coll::Segment* seg;
+  coll::Plan* plan = nullptr;  // the communicator's (choose() sets it)
   Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape); }
 };
 
 // The algorithm c's plan chooses for the call (counted), or the call's
 // failure naming why a forced one cannot run it.
-int choose(Call& call, comm::Comm& c, Family f, const Start& st, Algo* a) {
+int choose(Call& call, comm::Comm& c, Family f, Start& st, Algo* a) {
   std::string why;
-  if (int e = coll::select(c, f, st.shape, a, &why)) return call.fail(e, "%s", why.c_str());
+  if (int e = coll::select(c, f, st.shape, a, &why, &st.plan)) return call.fail(e, "%s", why.c_str());
   return MPI_SUCCESS;
 }
 
-bool on_segment(Algo a) { return a == Algo::segment || a == Algo::numa_leaders; }
+bool on_segment(Algo a) { return a == Algo::segment || a == Algo::numa_leaders || coll::is_way(a); }
 
 // What an iseg_* start returned.
 int started(Call& call, int e) { return e == MPI_SUCCESS ? e : call.fail(e, "%s", p2p::error_detail()); }
@@ -195,6 +196,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   if (on_segment(a)) {
     if (req) return started(call, coll::iseg_bcast(c->coll.segment, buf, datatype, root, comm, req));
     const coll::Timed timed(*c, Family::bcast, a);
+    const coll::WayScope way(*go.plan, Family::bcast, *go.seg, a);
     coll::seg_bcast(*go.seg, buf, root);
     return MPI_SUCCESS;
   }
@@ -268,6 +270,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
       return started(call, coll::iseg_gatherv(c->coll.segment, send, in_place, recvbuf, recvcounts, displs,
                                               rt ? *rt : *st, recvtype, root, comm, req));
     const coll::Timed timed(*c, Family::gather, a);
+    const coll::WayScope way(*go.plan, Family::gather, *go.seg, a);
     coll::seg_gatherv(*go.seg, send, in_place, recvbuf, recvcounts, displs, rt ? *rt : *st, root, known);
     return MPI_SUCCESS;
   }
@@ -362,6 +365,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
       return started(call, coll::iseg_scatterv(c->coll.segment, sendbuf, sendcounts, displs, st ? *st : *rt, recv,
                                                recvtype, in_place, root, comm, req));
     const coll::Timed timed(*c, Family::scatter, a);
+    const coll::WayScope way(*go.plan, Family::scatter, *go.seg, a);
     coll::seg_scatterv(*go.seg, sendbuf, sendcounts, displs, st ? *st : *rt, recv, in_place, root, known);
     return MPI_SUCCESS;
   }
@@ -453,6 +457,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
       return started(call, coll::iseg_allgatherv(c->coll.segment, send, in_place, recvbuf, recvcounts, displs, *rt,
                                                  recvtype, comm, req));
     const coll::Timed timed(*c, Family::allgather, a);
+    const coll::WayScope way(*go.plan, Family::allgather, *go.seg, a);
     coll::seg_allgatherv(*go.seg, send, in_place, recvbuf, recvcounts, displs, *rt);
     return MPI_SUCCESS;
   }
@@ -557,6 +562,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
       return started(call, coll::iseg_alltoallv(c->coll.segment, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf,
                                                 recvcounts, rdispls, *rt, recvtype, in_place, comm, req));
     const coll::Timed timed(*c, Family::alltoall, a);
+    const coll::WayScope way(*go.plan, Family::alltoall, *go.seg, a);
     coll::seg_alltoallv(*go.seg, sendbuf, sendcounts, sdispls, st ? *st : *rt, recvbuf, recvcounts, rdispls, *rt,
                         in_place, block);
     return MPI_SUCCESS;
@@ -729,6 +735,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (on_segment(a)) {
     if (req) return started(call, coll::iseg_reduce(c->coll.segment, r, mine, recvbuf, root, comm, req));
     const coll::Timed timed(*c, Family::reduce, a);
+    const coll::WayScope way(*go.plan, Family::reduce, *go.seg, a);
     return op_result(call, coll::seg_reduce(*go.seg, r, mine, recvbuf, root));
   }
   if (a == Algo::messages) {
@@ -768,6 +775,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   if (on_segment(a)) {
     if (req) return started(call, coll::iseg_reduce(c->coll.segment, r, mine, recvbuf, -1, comm, req));
     const coll::Timed timed(*c, Family::allreduce, a);
+    const coll::WayScope way(*go.plan, Family::allreduce, *go.seg, a);
     return op_result(call, coll::seg_allreduce(*go.seg, r, mine, recvbuf));
   }
   if (a == Algo::messages) {
@@ -823,6 +831,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     if (req)
       return started(call, coll::iseg_reduce_scatter(c->coll.segment, r, mine, recvbuf, recvcounts, comm, req));
     const coll::Timed timed(*c, Family::reduce_scatter, a);
+    const coll::WayScope way(*go.plan, Family::reduce_scatter, *go.seg, a);
     return op_result(call, coll::seg_reduce_scatter(*go.seg, r, mine, recvbuf, recvcounts));
   }
   if (a == Algo::messages) {
@@ -875,6 +884,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (on_segment(a)) {
     if (req) return started(call, coll::iseg_scan(c->coll.segment, r, mine, recvbuf, exclusive, comm, req));
     const coll::Timed timed(*c, Family::scan, a);
+    const coll::WayScope way(*go.plan, Family::scan, *go.seg, a);
     return op_result(call, coll::seg_scan(*go.seg, r, mine, recvbuf, exclusive));
   }
   if (a == Algo::messages) {

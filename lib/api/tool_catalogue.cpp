@@ -41,10 +41,14 @@ const Enum kEnums[kEnumEnd] = {
     {},
     {"ringmpi_coll_algorithm",
      {"auto", "segment", "messages", "segment_numa_leaders", "force_local", "force_segment", "force_numa_leaders",
-      "force_world_counter", "force_messages", "force_schedule"}},
+      "force_world_counter", "force_messages", "force_schedule", "force_segment_slot", "force_segment_address",
+      "force_segment_split", "force_segment_whole", "force_segment_blocks", "force_segment_chunks",
+      "force_segment_chain"}},
     {"ringmpi_coll_neighbor_algorithm",
      {"auto", "segment", "messages", "segment_same_as_1", "force_local", "force_segment", "force_numa_leaders",
-      "force_world_counter", "force_messages", "force_schedule"}},
+      "force_world_counter", "force_messages", "force_schedule", "force_segment_slot", "force_segment_address",
+      "force_segment_split", "force_segment_whole", "force_segment_blocks", "force_segment_chunks",
+      "force_segment_chain"}},
 };
 MPI_T_enum enum_handle(std::uint32_t i) { return core::make_handle(core::Kind::t_enum, i, 0); }
 

@@ -5,6 +5,26 @@
 #include "coll/seg_fits.hpp"
 
 namespace ringmpi::coll {
+namespace {
+
+// Why a forced way of the segment (Shape::way) cannot run a call.
+constexpr const char* kNoSingleCopy =
+    "it needs single copy, which a member refuses (RINGMPI_FORCE_COPY_FALLBACK=1, or a ptrace policy that forbids "
+    "process_vm_readv)";
+constexpr const char* kNotContiguous = "the segment reduces contiguous datatypes only";
+constexpr const char* kLargerThanSlot = "the data is larger than a slot region";
+
+// The ways every data-moving family has: through the slots when `fits_slot`
+// says the data fits, by address with single copy.
+const char* slot_or_address(const Segment& seg, Algo way, bool fits_slot, const char* misfit) {
+  switch (way) {
+    case Algo::segment_slot: return fits_slot ? nullptr : misfit;
+    case Algo::segment_address: return seg.single_copy() ? nullptr : kNoSingleCopy;
+    default: return "the family has no such way";
+  }
+}
+
+}  // namespace
 
 void barrier_fits(const Segment* seg, Shape* s) {
   s->fits = s->numa_fits = seg != nullptr;
@@ -16,6 +36,12 @@ void bcast_fits(const Segment* seg, std::size_t m, Shape* s) {
   // split single copy is faster, seg_nonblocking.cpp iseg_bcast).
   s->fits = m <= seg->inline_max() || (!s->nonblocking && seg->single_copy());
   s->numa_fits = s->fits && !s->nonblocking;
+  if (s->way == Algo::segment_split)
+    s->way_refused = seg->size() != 2 ? "it splits a copy between two ranks: the communicator has more"
+                     : seg->single_copy() ? nullptr
+                                          : kNoSingleCopy;
+  else if (s->way != Algo::none)
+    s->way_refused = slot_or_address(*seg, s->way, m <= seg->inline_max(), kLargerThanSlot);
 }
 
 void table_fits(const Segment* seg, Family f, long long block, Shape* s) {
@@ -24,18 +50,59 @@ void table_fits(const Segment* seg, Family f, long long block, Shape* s) {
     s->fits = seg->single_copy() || (block >= 0 && static_cast<std::size_t>(block) <= seg->inline_max());
   else
     s->fits = seg::tables_apply(*seg, block);
+  if (s->way == Algo::none) return;
+  if (block < 0 && s->way == Algo::segment_slot) {
+    s->way_refused = "a v form's blocks through the slots: not every rank knows every block's size (the uniform "
+                     "form can)";
+    return;
+  }
+  if (s->way == Algo::segment_address) {
+    s->way_refused = !seg->single_copy()                                      ? kNoSingleCopy
+                     : f != Family::gather && !seg::tables_apply(*seg, -1) ? "the table of blocks exceeds a slot region"
+                                                                            : nullptr;
+    return;
+  }
+  const auto b = static_cast<std::size_t>(block);
+  const bool in_slot = f == Family::gather ? b <= seg->inline_max() : seg::blocks_in_slot(*seg, b);
+  s->way_refused = slot_or_address(*seg, s->way, in_slot,
+                                   f == Family::gather ? "the block is larger than a slot region"
+                                                       : "the table and the blocks exceed a slot region");
 }
 
 void allgather_fits(const Segment* seg, const int* counts, const dtype::Datatype& rtype, Shape* s) {
   if (!seg) return;
   bool any_large = false;
   s->fits = seg::allgather_applies(*seg, counts, rtype, &any_large, s->nonblocking);
+  if (s->way == Algo::none) return;
+  bool fit = true;
+  for (int j = 0; j < seg->size(); ++j) fit = fit && std::size_t(counts[j]) * rtype.size <= seg->inline_max();
+  s->way_refused = slot_or_address(*seg, s->way, fit, "a block is larger than a slot region");
 }
 
 void neighbor_fits(const Segment* seg, int max_outdegree, bool gather, Shape* s) {
   if (!seg) return;
   s->fits = seg::neighbor_fits(*seg, max_outdegree, gather);
 }
+
+namespace {
+// Whether a forced way of a blocking reduction or scan can run it (every
+// family takes only the ways of its table: coll/select.cpp kRows).
+const char* reduction_way(const Segment& seg, Algo way, const Reduction& r) {
+  if (!r.type->contiguous()) return kNotContiguous;
+  const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
+  switch (way) {
+    case Algo::segment_whole:
+    case Algo::segment_blocks:
+    case Algo::segment_slot:
+    case Algo::segment_chain: return m <= seg.inline_max() ? nullptr : "the vector is larger than a slot region";
+    case Algo::segment_chunks:
+      return r.type->size <= seg.inline_max() ? nullptr : "an element is larger than a slot region";
+    case Algo::segment_address:
+    case Algo::segment_split: return seg.single_copy() ? nullptr : kNoSingleCopy;
+    default: return "the family has no such way";
+  }
+}
+}  // namespace
 
 void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void* mine, const void* result, Shape* s) {
   if (!seg) return;
@@ -45,6 +112,7 @@ void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void
     return;
   }
   s->fits = seg::reducible(*seg, r, rooted_or_all);  // reduce and allreduce may fold in chunks
+  if (s->way != Algo::none) s->way_refused = reduction_way(*seg, s->way, r);
   // The NUMA-leaders fold (seg_numa.cpp fold_two_level_applies): whole
   // vectors, two of them in a slot region, and either contiguous groups or
   // an op that commutes (the leaders fold their groups out of rank order).

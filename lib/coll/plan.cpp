@@ -78,8 +78,11 @@ bool attached_usable(const comm::Comm& c, int mode) {
 }  // namespace
 
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
-  const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(family_of(f))]);
-  return attached_usable(c, mode) ? c.coll.segment : nullptr;
+  const Setting& set = plan_of(c).settings[static_cast<std::size_t>(family_of(f))];
+  // A forced way of the segment has no nonblocking form: the starts take
+  // the nonblocking form, which refuses it.
+  if (is_way(set.forced)) return nullptr;
+  return attached_usable(c, effective_mode(set)) ? c.coll.segment : nullptr;
 }
 
 Plan& plan_of(comm::Comm& c) {
@@ -111,7 +114,9 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
   s->inter = c.inter;
   s->nonblocking = nonblocking;
   s->world = world;
-  const int mode = effective_mode(plan_of(c).settings[static_cast<std::size_t>(f)]);
+  const Setting& set = plan_of(c).settings[static_cast<std::size_t>(f)];
+  const int mode = effective_mode(set);
+  if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
   Segment* seg = nullptr;
   if (!c.inter && nonblocking) {
     if (attached_usable(c, mode)) seg = c.coll.segment.get();
@@ -132,8 +137,9 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
   return seg;
 }
 
-int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why) {
+int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why, Plan** plan) {
   Plan& p = plan_of(c);
+  if (plan) *plan = &p;
   const Setting& set = p.settings[static_cast<std::size_t>(f)];
   const char* reason = nullptr;
   const Algo a = choose(f, set, p.limits, s, &reason);
@@ -142,10 +148,20 @@ int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why)
            " cannot run this call: " + (reason ? reason : "");
     return MPI_ERR_UNSUPPORTED_OPERATION;
   }
-  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
-  count_total(f, a);
+  // A way of the segment counts as `segment` here, and as itself once it
+  // ran (WayScope, coll/seg.hpp: count_way).
+  const Algo counted = is_way(a) ? Algo::segment : a;
+  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(counted)];
+  count_total(f, counted);
   *out = a;
   return MPI_SUCCESS;
+}
+
+void count_way(Plan& p, Family f, Algo chosen, Algo taken) {
+  const Algo a = taken != Algo::none ? taken : chosen;
+  if (!is_way(a)) return;
+  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)];
+  count_total(f, a);
 }
 
 Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why) {

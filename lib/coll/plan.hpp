@@ -49,7 +49,8 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
 // The choice for one call on c: chosen with c's plan and counted
 // (MPI_SUCCESS), or MPI_ERR_UNSUPPORTED_OPERATION with *why (a forced
 // algorithm that cannot run it).
-int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why);
+// `plan`: c's plan, for a WayScope (no second lookup).
+int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why, Plan** plan = nullptr);
 
 // What persistent collectives (api/coll_persist.cpp) and tools ask: the
 // row c's plan chooses for a call of this shape (Algo::none with *why),
@@ -61,6 +62,10 @@ Algo peek(comm::Comm& c, Family f, const Shape& s, const char** why);
 // setting forces an algorithm off the segment. nullptr otherwise: each
 // start then runs the nonblocking form, which selects as any call does.
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f);
+// After a blocking call on the segment that select() chose as `chosen`
+// (segment, or a forced way): counts the way it took (the segment's
+// took(), else a forced way) on c's plan and in the process total.
+void count_way(Plan& p, Family f, Algo chosen, Algo taken);
 // Counts one call of f run by a, on c's plan and in the process total.
 void count(comm::Comm& c, Family f, Algo a);
 void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns);
@@ -71,10 +76,44 @@ bool timing();
 // (RINGMPI_COLL_REPORT; coll/report.cpp has the format), when it is set.
 void write_report();
 
+// One blocking call on c's segment, chosen as `a` (segment, numa_leaders or
+// a forced way): the segment takes the way for the call's length, and the
+// way it took is counted at the end (count_way), timed under timing().
+class WayScope {
+ public:
+  WayScope(Plan& p, Family f, Segment& s, Algo a) : p_(p), f_(f), s_(s), a_(a), on_(timing()) {
+    s.want(is_way(a) ? a : Algo::segment);
+    if (on_) t0_ = std::chrono::steady_clock::now();
+  }
+  ~WayScope() {
+    if (a_ != Algo::numa_leaders) {
+      count_way(p_, f_, a_, s_.taken());
+      if (on_) time_way(s_.taken() != Algo::none ? s_.taken() : a_);
+    }
+    s_.want(Algo::segment);
+  }
+  WayScope(const WayScope&) = delete;
+  WayScope& operator=(const WayScope&) = delete;
+
+ private:
+  Plan& p_;
+  Family f_;
+  Segment& s_;
+  Algo a_;
+  bool on_;
+  std::chrono::steady_clock::time_point t0_{};
+  void time_way(Algo way) {
+    if (is_way(way))
+      p_.nanos[static_cast<std::size_t>(f_)][static_cast<std::size_t>(way)] += static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
+  }
+};
+
 // Times a blocking call when timing() is on: its nanoseconds added to c's plan.
 class Timed {
  public:
-  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(a), on_(timing()) {
+  // (A way of the segment is timed as `segment`, and by WayScope as itself.)
+  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(is_way(a) ? Algo::segment : a), on_(timing()) {
     if (on_) t0_ = std::chrono::steady_clock::now();
   }
   ~Timed() {

@@ -259,6 +259,9 @@ bool table_fits(const Segment& s, std::size_t entries);
 // single copy or, with `block` >= 0 (n blocks of that many bytes, a size
 // every rank knows), fit the region beside the table.
 bool tables_apply(const Segment& s, long long block);
+// Whether the table and n blocks of `block` bytes fit a slot region (the
+// way segment_slot of MPI_Scatter and MPI_Alltoall).
+bool blocks_in_slot(const Segment& s, std::size_t block);
 
 // What an allgather publishes: the send block (copied into the own block
 // afterwards by the caller: *from_send) or the own block of recvbuf.

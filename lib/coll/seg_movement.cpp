@@ -15,7 +15,9 @@ using namespace seg;
 // only in the second case. Two ranks with a core each split a large copy.
 void seg_bcast(Segment& s, const Typed& buf, int root) {
   const std::size_t m = buf.bytes();
-  const bool small = m <= s.inline_max();
+  // A forced way (coll/select.hpp: segment_slot, _address, _split) or the sizes.
+  const Algo way = s.way();
+  const bool small = way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max());
   core::count(core::Counter::seg_bcast);
   if (m == 0) return;
   if (two_level(s, tunables::Id::coll_bcast)) {
@@ -25,7 +27,9 @@ void seg_bcast(Segment& s, const Typed& buf, int root) {
   // Two ranks with a core each and a large message: the copy is split
   // (RINGMPI_COLL_SPLIT_MIN); the reader posts where the root may write (`dest`, 0: not
   // at all), the root writes the second half and stores pushed = k.
-  const bool split = !small && s.size() == 2 && !s.oversubscribed() && m >= s.split_min();
+  const bool split = way == Algo::segment_split || (way == Algo::segment && !small && s.size() == 2 &&
+                                                   !s.oversubscribed() && m >= s.split_min());
+  s.took(small ? Algo::segment_slot : split ? Algo::segment_split : Algo::segment_address);
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
     if (small) {
@@ -61,7 +65,7 @@ void seg_bcast(Segment& s, const Typed& buf, int root) {
   if (small) {
     unpack_from(s.data(root, k), m, buf);
   } else if (split && buf.type->contiguous()) {
-    s.read(root, s.line(root).addr, const_cast<void*>(buf.buf), split_half(m));
+    if (split_half(m) != 0) s.read(root, s.line(root).addr, const_cast<void*>(buf.buf), split_half(m));
     s.wait_pushed(root, k);
   } else {
     read_into(s, root, s.line(root).addr, m, buf);
@@ -102,7 +106,11 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
       total = slot_place(total, blocks[j].bytes()) + blocks[j].bytes();
       largest = std::max(largest, blocks[j].bytes());
     }
-  const bool in_slot = total <= s.inline_max() && !s.prefer_single_copy(largest, nonblocking) && !by_address;
+  // A blocking call's forced way (Segment::way; fits.cpp checked that the slot holds it), else the sizes.
+  const Algo way = nonblocking ? Algo::segment : s.way();
+  const bool in_slot = way == Algo::segment_slot ||
+                       (way == Algo::segment && total <= s.inline_max() &&
+                        !s.prefer_single_copy(largest, nonblocking) && !by_address);
   std::byte* region = s.reserve(k, in_slot ? total : head);
   head_of(region).entries = static_cast<std::uint32_t>(m);
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
@@ -224,7 +232,14 @@ bool seg::tables_apply(const Segment& s, long long block) {
   return table + static_cast<std::size_t>(s.size()) * slot_place(b, b) <= s.inline_max();
 }
 
+bool seg::blocks_in_slot(const Segment& s, std::size_t block) {
+  const std::size_t table = table_bytes(static_cast<std::size_t>(s.size()));
+  return table <= s.inline_max() / 2 && table + static_cast<std::size_t>(s.size()) * slot_place(block, block) <= s.inline_max();
+}
+
 bool seg::own_block_by_address(const Segment& s, std::size_t bytes, bool nonblocking) {
+  const Algo way = nonblocking ? Algo::segment : s.way();  // a blocking call's forced way, else the sizes
+  if (way == Algo::segment_slot || way == Algo::segment_address) return way == Algo::segment_address;
   return bytes > s.inline_max() || s.prefer_single_copy(bytes, nonblocking);
 }
 
@@ -343,6 +358,7 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
       return;
     }
     const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, nullptr, false, false);
+    s.took(mode == kByAddress ? Algo::segment_address : Algo::segment_slot);
     if (mode == kByAddress || s.has_pending()) s.wake_all();
     if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
     s.finish(k);
@@ -355,6 +371,7 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
   if (recv.bytes() != 0) {
     s.wait_posted(root, k);
     take_block(s, k, root, recv);
+    s.took(head_of(s.data(root, k)).mode == kByAddress ? Algo::segment_address : Algo::segment_slot);
   }
   s.finish(k);
 }
@@ -368,7 +385,10 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   if (block == 0) return;
   const std::uint64_t k = s.begin();
   // Both sides of a block decide alike (the same size, the same segment).
-  const auto by_slot = [&s](std::size_t m) { return m <= s.inline_max() && !s.prefer_single_copy(m); };
+  const Algo way = s.way();  // a forced way (fits.cpp checked it), else the sizes
+  const auto by_slot = [&s, way](std::size_t m) {
+    return way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max() && !s.prefer_single_copy(m));
+  };
   if (s.me() != root) {
     const std::size_t m = send.bytes();
     if (m == 0) {  // the root does not read an empty block: nothing to post (others_empty)
@@ -376,10 +396,12 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
       return;
     }
     if (by_slot(m)) {
+      s.took(Algo::segment_slot);
       pack_to(send, s.reserve(k, m));
       s.post_done(k);
       return;
     }
+    s.took(Algo::segment_address);
     // A large block: pushed into the root's buffer where the root asks for
     // that (the copies then run on every member's core at once), else read
     // by the root from here. The root posts a table only when it asks some
@@ -401,6 +423,16 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
   // seg_common.hpp); the others are read here.
   const int n = s.size();
   MemberFlags reads = others(s), pushers;
+  if (way != Algo::segment) {
+    s.took(way);
+  } else {  // the ways of the blocks (the counters: one way, or mixed)
+    int slots = 0, addresses = 0;
+    for (int j = 0; j < n; ++j)
+      if (j != root && std::size_t(counts[j]) * rtype.size != 0)
+        ++(by_slot(std::size_t(counts[j]) * rtype.size) ? slots : addresses);
+    if (slots + addresses > 0 && (slots == 0 || addresses == 0))
+      s.took(slots ? Algo::segment_slot : Algo::segment_address);
+  }
   // A member whose block is empty posts nothing, and there is nothing to
   // read from it: the root does not wait for it.
   for (int j = 0; j < n; ++j)
@@ -445,6 +477,10 @@ void seg_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
   const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
   bool from_send;
   const Typed src = allgather_source(send, in_place, own, &from_send);
+  if (s.way() != Algo::segment)
+    s.took(s.way());
+  else if (!any_large)
+    s.took(Algo::segment_slot);
   const std::shared_ptr<Published> pub = publish_own_block(s, k, src, own.bytes());
   s.wake_all();
   if (from_send) copy_typed(send, own);
@@ -471,6 +507,7 @@ void seg_alltoallv(Segment& s, const void* sendbuf, const int* scounts, const in
   } else {
     mode = start_alltoall(s, k, sendbuf, scounts, sdispls, stype, recvbuf, rcounts, rdispls, rtype, in_place, &saved,
                           &keep);
+    s.took(mode == kByAddress ? Algo::segment_address : Algo::segment_slot);  // this member's table's way
   }
   // Nothing is read from (or waited for) a member whose block to this one is
   // empty: its table entry for this member says 0 bytes (matching signatures).

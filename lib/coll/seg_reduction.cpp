@@ -69,7 +69,12 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const int n = s.size();
   const int me = s.me();
   const std::size_t m = bytes_of(r, r.count);
-  const bool in_slot = m <= s.inline_max();
+  // A forced way (segment_blocks and _chunks: through the slots; fits.cpp
+  // checked that they hold it), else the size.
+  const Algo way = s.way();
+  const bool in_slot = way == Algo::segment_address ? false
+                       : way == Algo::segment       ? m <= s.inline_max()
+                                                    : true;
   const std::uint64_t k = s.begin();
   const auto off = [&](int j) { return bytes_of(r, displs[static_cast<std::size_t>(j)]); };
   const auto len = [&](int j) { return bytes_of(r, counts[static_cast<std::size_t>(j)]); };
@@ -170,6 +175,7 @@ bool operands_commute(const Reduction& r) {
 // one pass, with no second round (by blocks needs one: measured at 64 KiB,
 // 11 us by blocks against Open MPI's 8 us, which reads the same way).
 bool pair_reduce_applies(const Segment& s, const Reduction& r) {
+  if (s.way() != Algo::segment) return s.way() == Algo::segment_address && s.size() == 2;
   return s.size() == 2 && bytes_of(r, r.count) > s.fold_whole() && s.prefer_single_copy(bytes_of(r, r.count));
 }
 
@@ -223,13 +229,18 @@ int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, 
 // against 224; alternating runs, single copy / chunks, 64 KiB: MPI_Reduce
 // 2380-2700 / 1110-1180, MPI_Allreduce 4590-5460 / 1570-1850.
 bool chunks_apply(const Segment& s, const Reduction& r) {
+  if (s.way() != Algo::segment) return s.way() == Algo::segment_chunks;
   return s.oversubscribed() && bytes_of(r, r.count) > s.inline_max() && r.type->size <= s.inline_max();
 }
 
 // By blocks of equal counts: the whole vector at once, or where
 // chunks_apply() chunk by chunk, in order; the first error.
 int by_even_blocks(Segment& s, const Reduction& r, const void* mine, void* result, Want want, int root) {
-  const int per = chunks_apply(s, r) ? static_cast<int>(s.inline_max() / r.type->size) : r.count;
+  const bool chunks = chunks_apply(s, r);
+  const int per = chunks ? static_cast<int>(s.inline_max() / r.type->size) : r.count;
+  s.took(chunks                                                           ? Algo::segment_chunks
+         : s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max() ? Algo::segment_address
+                                                                                     : Algo::segment_blocks);
   int err = MPI_SUCCESS;
   for (int first = 0; first < r.count; first += per) {
     Reduction piece = r;
@@ -253,22 +264,34 @@ bool seg::reducible(const Segment& s, const Reduction& r, bool chunked) {
   return m <= s.inline_max() || s.single_copy() || (chunked && chunks_apply(s, r));
 }
 
+namespace {
+// Whether a reduction folds whole vectors: the way forced, else the size.
+bool whole(const Segment& s, const Reduction& r) {
+  return s.way() == Algo::segment ? bytes_of(r, r.count) <= s.fold_whole() : s.way() == Algo::segment_whole;
+}
+}  // namespace
+
 int seg_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
   core::count(core::Counter::seg_reduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= s.fold_whole()) {
+  if (whole(s, r)) {
     if (fold_two_level_applies(s, r, tunables::Id::coll_reduce)) return fold_two_level(s, r, mine, result, root, false);
+    s.took(Algo::segment_whole);
     return fold_whole(s, r, mine, result, root, false);
   }
-  if (pair_reduce_applies(s, r)) return pair_reduce(s, r, mine, result, root);
+  if (pair_reduce_applies(s, r)) {
+    s.took(Algo::segment_address);
+    return pair_reduce(s, r, mine, result, root);
+  }
   return by_even_blocks(s, r, mine, result, Want::root, root);
 }
 
 int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
   core::count(core::Counter::seg_allreduce);
   if (r.count == 0) return MPI_SUCCESS;
-  if (bytes_of(r, r.count) <= s.fold_whole()) {
+  if (whole(s, r)) {
     if (fold_two_level_applies(s, r, tunables::Id::coll_allreduce)) return fold_two_level(s, r, mine, result, -1, true);
+    s.took(Algo::segment_whole);
     return fold_whole(s, r, mine, result, -1, true);
   }
   return by_even_blocks(s, r, mine, result, Want::all, -1);
@@ -278,6 +301,8 @@ int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* r
   core::count(core::Counter::seg_reduce_scatter);
   if (r.count == 0) return MPI_SUCCESS;
   const std::vector<int> c(counts, counts + s.size());
+  s.took(s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max() ? Algo::segment_address
+                                                                                   : Algo::segment_blocks);
   return by_blocks(s, r, mine, result, c, prefix(s.size(), counts), Want::own_block, -1);
 }
 
@@ -338,11 +363,17 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // coll/select.cpp chooses it).
   core::count(core::Counter::seg_scan);
   if (r.count == 0) return MPI_SUCCESS;
-  if (s.oversubscribed() && m <= s.inline_max()) return scan_slot_chain(s, r, mine, result, exclusive);
+  // A forced way (fits.cpp checked it), else the sizes.
+  const Algo way = s.way();
+  if (way == Algo::segment_chain || (way == Algo::segment && s.oversubscribed() && m <= s.inline_max())) {
+    s.took(Algo::segment_chain);
+    return scan_slot_chain(s, r, mine, result, exclusive);
+  }
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
-  if (m <= s.inline_max()) {
+  if (way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max())) {
+    s.took(Algo::segment_slot);
     const int last = exclusive ? me - 1 : me;
     // Rank i's vector is read by the ranks above it only: the last rank
     // publishes nothing (no copy, no post, no wake-up before its fold), so
@@ -376,7 +407,9 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   // cores' copying bandwidth, as point-to-point's split rendezvous does.
   core::count(core::Counter::seg_single_copy);
   const int n = s.size();
-  const bool split = !s.oversubscribed() && m >= s.split_min();
+  const bool split =
+      way == Algo::segment_split || (way == Algo::segment && !s.oversubscribed() && m >= s.split_min());
+  s.took(split ? Algo::segment_split : Algo::segment_address);
   const std::size_t half = split ? split_half(m) : m;  // the part the reader copies
   Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
   std::byte* dest = static_cast<std::byte*>(exclusive ? result : prev.get());  // partial(me - 1) goes here
@@ -387,7 +420,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   }
   const auto take_partial = [&] {  // partial(me - 1) into dest
     s.wait_ready(me - 1, k);
-    s.read(me - 1, s.line(me - 1).bytes, dest, half);
+    if (half != 0) s.read(me - 1, s.line(me - 1).bytes, dest, half);
     if (split) s.wait_pushed(me - 1, k);
   };
   std::uint64_t partial;

@@ -147,6 +147,7 @@
 #include <vector>
 
 #include "coll/numa_groups.hpp"
+#include "coll/select.hpp"
 #include "comm/comm.hpp"
 #include "shm/arena.hpp"
 
@@ -247,6 +248,19 @@ class Segment {
   // seg_nonblocking.cpp): one round instead of two; never above inline_max().
   std::size_t fold_whole() const { return limits_.fold_whole; }
 
+  // The way the blocking call now running must take (a forced
+  // Algo::segment_*; Algo::segment: by the sizes above), set for that call
+  // only (coll/seg.hpp WayScope); nonblocking and persistent code never
+  // read it. took(): the way this member's part of the call took (none
+  // where its blocks went both ways), which the call's counters count.
+  Algo way() const { return way_; }
+  void want(Algo w) {
+    way_ = w;
+    took_ = Algo::none;
+  }
+  void took(Algo a) { took_ = a; }
+  Algo taken() const { return took_; }
+
   // The next collective's sequence number (all members call it once per
   // segment collective, in collective order).
   std::uint64_t begin() { return ++seq_; }
@@ -332,6 +346,8 @@ class Segment {
   NumaGroups groups_;
   bool single_copy_;
   bool oversubscribed_;  // the same on every rank: the job's size against the machine's cores
+  Algo way_ = Algo::segment;  // (in the padding before slot_bytes_)
+  Algo took_ = Algo::none;
   std::size_t slot_bytes_;
   SegmentLimits limits_;
   // wait_all_done(k), remembered in min_done_.

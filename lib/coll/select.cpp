@@ -12,8 +12,10 @@ namespace {
 constexpr const char* kFamilyNames[kFamilies] = {"barrier",   "bcast",  "scatter",   "gather",         "allgather",
                                                  "alltoall",  "reduce", "allreduce", "reduce_scatter", "scan",
                                                  "neighbor"};
-constexpr const char* kAlgoNames[kAlgos] = {"none",          "local",    "segment", "numa_leaders",
-                                            "world_counter", "messages", "schedule"};
+constexpr const char* kAlgoNames[kAlgos] = {
+    "none",          "local",          "segment",        "numa_leaders",    "world_counter",
+    "messages",      "schedule",       "segment_slot",   "segment_address", "segment_split",
+    "segment_whole", "segment_blocks", "segment_chunks", "segment_chain"};
 
 // The tables, family by family, each in the default policy's order.
 constexpr Row kRows[] = {
@@ -27,43 +29,82 @@ constexpr Row kRows[] = {
     {Family::bcast, Algo::numa_leaders, true, false, "the segment, NUMA groups worth two levels"},
     {Family::bcast, Algo::segment, true, true,
      "up to a slot region, or larger with single copy; nonblocking up to a slot region"},
+    {Family::bcast, Algo::segment_slot, true, false, "the message fits a slot region: the root's copy in, each reader's copy out"},
+    {Family::bcast, Algo::segment_address, true, false, "single copy: every reader reads the root's buffer"},
+    {Family::bcast, Algo::segment_split, true, false,
+     "two ranks, single copy: the reader reads the first half while the root writes the second"},
     {Family::bcast, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::bcast, Algo::schedule, true, true, "any call (intercommunicators, nonblocking)"},
 
     {Family::scatter, Algo::segment, true, true, "its table fits a slot region; blocks by single copy or fitting"},
+    {Family::scatter, Algo::segment_slot, true, false,
+     "MPI_Scatter whose table and blocks fit the root's slot region"},
+    {Family::scatter, Algo::segment_address, true, false, "single copy: each rank reads its block from the root's buffer"},
     {Family::scatter, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::scatter, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
 
     {Family::gather, Algo::segment, true, true, "single copy, or blocks that fit a slot region"},
+    {Family::gather, Algo::segment_slot, true, false, "MPI_Gather whose block fits a slot region"},
+    {Family::gather, Algo::segment_address, true, false,
+     "single copy: the root reads each block (or the member writes it into the root's buffer)"},
     {Family::gather, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::gather, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
 
     {Family::allgather, Algo::segment, true, true, "blocks by single copy or fitting a slot region"},
+    {Family::allgather, Algo::segment_slot, true, false, "every block fits a slot region"},
+    {Family::allgather, Algo::segment_address, true, false, "single copy: each rank reads every block from its owner"},
     {Family::allgather, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::allgather, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
 
     {Family::alltoall, Algo::segment, true, true, "its table fits a slot region; blocks by single copy or fitting"},
+    {Family::alltoall, Algo::segment_slot, true, false,
+     "MPI_Alltoall whose table and blocks fit each rank's slot region"},
+    {Family::alltoall, Algo::segment_address, true, false, "single copy: each rank reads its blocks from their owners"},
     {Family::alltoall, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::alltoall, Algo::schedule, true, true, "any call; by default blocks above the eager-safe size"},
 
     {Family::reduce, Algo::numa_leaders, true, false,
      "the segment, NUMA groups worth two levels, small vectors, commutative op or contiguous groups"},
     {Family::reduce, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::reduce, Algo::segment_whole, true, false, "contiguous vectors that fit a slot region: one round"},
+    {Family::reduce, Algo::segment_blocks, true, false, "contiguous vectors that fit a slot region: rank i folds block i"},
+    {Family::reduce, Algo::segment_address, true, false,
+     "contiguous vectors, single copy: by blocks read from their owners (two ranks: the root reads the other vector)"},
+    {Family::reduce, Algo::segment_chunks, true, false, "contiguous vectors of any size: by blocks, a slot region at a time"},
     {Family::reduce, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::reduce, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
 
     {Family::allreduce, Algo::numa_leaders, true, false,
      "the segment, NUMA groups worth two levels, small vectors, commutative op or contiguous groups"},
     {Family::allreduce, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::allreduce, Algo::segment_whole, true, false, "contiguous vectors that fit a slot region: one round"},
+    {Family::allreduce, Algo::segment_blocks, true, false,
+     "contiguous vectors that fit a slot region: rank i folds block i"},
+    {Family::allreduce, Algo::segment_address, true, false,
+     "contiguous vectors, single copy: by blocks read from their owners"},
+    {Family::allreduce, Algo::segment_chunks, true, false,
+     "contiguous vectors of any size: by blocks, a slot region at a time"},
     {Family::allreduce, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::allreduce, Algo::schedule, true, true, "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
 
     {Family::reduce_scatter, Algo::segment, true, true, "contiguous datatypes; nonblocking: small vectors"},
+    {Family::reduce_scatter, Algo::segment_blocks, true, false,
+     "contiguous vectors that fit a slot region: rank i folds its block"},
+    {Family::reduce_scatter, Algo::segment_address, true, false,
+     "contiguous vectors, single copy: each rank reads its block of every vector"},
     {Family::reduce_scatter, Algo::messages, true, false, "blocking intracommunicator calls"},
     {Family::reduce_scatter, Algo::schedule, true, true,
      "any call; by default from RINGMPI_COLL_SCHEDULE_MIN bytes"},
 
     {Family::scan, Algo::segment, true, true, "contiguous datatypes that fit (or single copy)"},
+    {Family::scan, Algo::segment_slot, true, false,
+     "contiguous vectors that fit a slot region: rank i folds the posts of ranks 0..i"},
+    {Family::scan, Algo::segment_chain, true, false,
+     "contiguous vectors that fit a slot region: rank i reads rank i - 1's partial result"},
+    {Family::scan, Algo::segment_address, true, false,
+     "contiguous vectors, single copy: a chain, rank i reading rank i - 1's partial result"},
+    {Family::scan, Algo::segment_split, true, false,
+     "contiguous vectors, single copy: the chain, each hop's copy split between its two ranks"},
     {Family::scan, Algo::messages, true, false, "blocking calls"},
     {Family::scan, Algo::schedule, false, true, "nonblocking calls"},
 
@@ -140,12 +181,21 @@ const char* cannot(Family f, Algo a, const Shape& s) {
     case Algo::schedule: return nullptr;
     case Algo::segment:
     case Algo::numa_leaders:
+    case Algo::segment_slot:
+    case Algo::segment_address:
+    case Algo::segment_split:
+    case Algo::segment_whole:
+    case Algo::segment_blocks:
+    case Algo::segment_chunks:
+    case Algo::segment_chain:
       if (s.inter) return "an intercommunicator has no shared segment";
       if (s.np < 2) return "a communicator of one rank has no shared segment";
       if (!s.segment)
         return s.nonblocking ? "the communicator's segment is not attached (no blocking collective ran on it yet, "
                                "or no segment was free, or mpiexec --check)"
                              : "the communicator has no shared segment (none was free)";
+      // A way of the segment: what coll/fits.cpp found when it was forced.
+      if (is_way(a)) return s.way == a ? s.way_refused : nullptr;
       if (!s.fits) return misfit(f, s.nonblocking);
       if (a == Algo::numa_leaders) {
         if (!s.two_level) return "the members' NUMA nodes are not worth two levels (one node, or one rank a node)";
@@ -371,7 +421,14 @@ bool parse_setting(Family f, const char* text, Setting* out, std::string* why) {
 int effective_mode(const Setting& set) {
   switch (set.forced) {
     case Algo::none: return set.mode;
-    case Algo::segment: return 1;
+    case Algo::segment:
+    case Algo::segment_slot:
+    case Algo::segment_address:
+    case Algo::segment_split:
+    case Algo::segment_whole:
+    case Algo::segment_blocks:
+    case Algo::segment_chunks:
+    case Algo::segment_chain: return 1;  // the flat segment: no NUMA leaders, no two-rank rule
     case Algo::numa_leaders: return 3;
     case Algo::messages:
     case Algo::schedule:

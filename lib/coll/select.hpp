@@ -55,8 +55,20 @@ enum class Algo : std::uint8_t {
   world_counter,  // MPI_Barrier on MPI_COMM_WORLD: a counter in the arena (coll/barrier.cpp)
   messages,       // point-to-point messages in the call (coll/movement.cpp, reduction.cpp, exchange)
   schedule,       // a message schedule (coll/scheduled.cpp, inter.cpp): run to its end, or started
+  // The ways of the flat segment (`segment` chooses one by the segment
+  // sizes, SegmentLimits; each can be forced for blocking calls; a family
+  // has the ones it really has, docs/design/collectives.md "The segment's ways"):
+  segment_slot,     // data through the writers' slot regions (scan: each rank folds the posts below it)
+  segment_address,  // data read from the writer's buffer by single copy (reductions: by blocks; np 2 reduce: the root reads)
+  segment_split,    // by address, two ranks splitting each copy (bcast; scan: every hop of the chain)
+  segment_whole,    // reductions: whole vectors through the slots, every reader folding all
+  segment_blocks,   // reductions: by blocks through the slots, rank i folding block i
+  segment_chunks,   // reductions: by blocks, one slot region's chunk after the other (any size, no single copy)
+  segment_chain,    // scan: a chain through the slots, rank i reading rank i - 1's partial result
 };
-inline constexpr int kAlgos = 7;
+inline constexpr int kAlgos = 14;
+// Whether a is one of the segment's ways (counted besides `segment`).
+constexpr bool is_way(Algo a) { return a >= Algo::segment_slot; }
 
 const char* family_name(Family f);     // "bcast"
 const char* algo_name(Algo a);         // "numa_leaders"
@@ -159,6 +171,12 @@ struct Shape {
   // kind for its whole life (coll/segment.hpp: the two count arrivals in
   // the same words).
   Algo barrier_kind = Algo::none;
+  // A forced way of the segment (Algo::segment_*): set by prepare() when the
+  // family's setting forces one, so that coll/fits.cpp checks it (only
+  // then: the default choice's calls pay nothing for it), which leaves in
+  // way_refused why it cannot run this call (nullptr: it can).
+  Algo way = Algo::none;
+  const char* way_refused = nullptr;
 };
 
 // RINGMPI_COLL_<FAMILY> as read: a mode of the default policy (0..3) or a

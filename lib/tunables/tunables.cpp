@@ -36,23 +36,23 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::coll_barrier, "RINGMPI_COLL_BARRIER", 0, 3, false, "auto",
      "MPI_Barrier, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_bcast, "RINGMPI_COLL_BCAST", 0, 3, false, "auto",
-     "MPI_Bcast, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Bcast, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_scatter, "RINGMPI_COLL_SCATTER", 0, 3, false, "auto",
-     "MPI_Scatter and MPI_Scatterv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Scatter and MPI_Scatterv, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_gather, "RINGMPI_COLL_GATHER", 0, 3, false, "auto",
-     "MPI_Gather and MPI_Gatherv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Gather and MPI_Gatherv, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_allgather, "RINGMPI_COLL_ALLGATHER", 0, 3, false, "auto",
-     "MPI_Allgather and MPI_Allgatherv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Allgather and MPI_Allgatherv, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_alltoall, "RINGMPI_COLL_ALLTOALL", 0, 3, false, "auto",
-     "MPI_Alltoall and MPI_Alltoallv, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Alltoall and MPI_Alltoallv, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_reduce, "RINGMPI_COLL_REDUCE", 0, 3, false, "auto",
-     "MPI_Reduce, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Reduce, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_allreduce, "RINGMPI_COLL_ALLREDUCE", 0, 3, false, "auto",
-     "MPI_Allreduce, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Allreduce, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_reduce_scatter, "RINGMPI_COLL_REDUCE_SCATTER", 0, 3, false, "auto",
-     "MPI_Reduce_scatter(_block), blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Reduce_scatter(_block), blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_scan, "RINGMPI_COLL_SCAN", 0, 3, false, "auto",
-     "MPI_Scan and MPI_Exscan, blocking and nonblocking: an algorithm name (docs/guide/collective-algorithms.md) forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
+     "MPI_Scan and MPI_Exscan, blocking and nonblocking: an algorithm name, or for blocking calls one of the segment's ways (segment_slot, segment_address, ...: docs/guide/collective-algorithms.md), forces it, 0 or auto chooses by size, 1 prefers the flat segment, 2 messages, 3 the segment with NUMA leaders where the family has them (every rank must see the same value)"},
     {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "auto",
      "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: an algorithm name (local, segment, schedule) forces it, 0 or auto chooses, 1 prefers the shared segment, 2 messages, 3 as 1 (every rank must see the same value)"},
     {Id::coll_pair_bcast, "RINGMPI_COLL_PAIR_BCAST", 0, kNoMax, false, "262144",
@@ -85,19 +85,22 @@ constexpr std::array<Spec, kCount> kTable{{
      "(rendezvous) and sends eagerly if it does not match at once; above the eager limit the rendezvous is the rule"},
 }};
 
-// The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows).
+// The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows), the
+// segment's ways (forced only) last.
 const char* family_words(Id id) {
   switch (id) {
     case Id::coll_barrier: return "auto local numa_leaders segment world_counter messages schedule";
-    case Id::coll_bcast:
+    case Id::coll_bcast: return "auto numa_leaders segment messages schedule segment_slot segment_address segment_split";
     case Id::coll_reduce:
-    case Id::coll_allreduce: return "auto numa_leaders segment messages schedule";
+    case Id::coll_allreduce:
+      return "auto numa_leaders segment messages schedule segment_whole segment_blocks segment_address "
+             "segment_chunks";
     case Id::coll_scatter:
     case Id::coll_gather:
     case Id::coll_allgather:
-    case Id::coll_alltoall:
-    case Id::coll_reduce_scatter:
-    case Id::coll_scan: return "auto segment messages schedule";
+    case Id::coll_alltoall: return "auto segment messages schedule segment_slot segment_address";
+    case Id::coll_reduce_scatter: return "auto segment messages schedule segment_blocks segment_address";
+    case Id::coll_scan: return "auto segment messages schedule segment_slot segment_chain segment_address segment_split";
     case Id::coll_neighbor: return "auto local segment schedule";
     default: return "";
   }

@@ -40,7 +40,7 @@ TEST_CASE("one control variable per tunable, in the table's order") {
       const tool::Enum* e = tool::enum_of(v.enumtype);
       REQUIRE(e != nullptr);
       // One name per mode 0..max, then the families' forced algorithms (force_<name>).
-      CHECK(e->items.size() == s.max + 1 + (family ? 6 : 0));
+      CHECK(e->items.size() == s.max + 1 + (family ? coll::kAlgos - 1 : 0));
     }
   }
 }

@@ -56,6 +56,10 @@ TEST_CASE("rules files parse: bands, sizes, comments") {
   CHECK(problem("neighbor 2 * messages\n") == "line 1: neighbor has no algorithm 'messages' (one of: auto local "
                                                 "segment schedule)");
   CHECK(problem("bcast 99999999999999999999 * messages\n").rfind("line 1: np", 0) == 0);
+  // The segment's ways are forced only (RINGMPI_COLL_<FAMILY>), not named by rules yet.
+  CHECK(problem("reduce_scatter 2 * segment_blocks\n") ==
+        "line 1: 'segment_blocks' is a way of the segment, which a rules file cannot name yet (name segment, or force "
+        "segment_blocks with RINGMPI_COLL_REDUCE_SCATTER)");
 }
 
 TEST_CASE("a rule is a preference: in its band, where its algorithm can run the call") {

@@ -184,6 +184,61 @@ TEST_CASE("a forced algorithm runs where it can and says why where it cannot") {
   CHECK(choose(Family::barrier, Setting{0, Algo::world_counter}, t, s, &why) == Algo::world_counter);
 }
 
+TEST_CASE("a forced way of the segment runs blocking calls that fit it, and says why where it cannot") {
+  const Thresholds t;
+  const char* why = nullptr;
+  Shape s;
+  s.np = 4;
+  s.segment = s.fits = true;
+  s.bytes = 64;
+  // Forced ways are checked by coll/fits.cpp (Shape::way, way_refused); the
+  // default choice never returns one, and modes 1..3 do not either.
+  s.way = Algo::segment_slot;
+  CHECK(choose(Family::bcast, Setting{0, Algo::segment_slot}, t, s, &why) == Algo::segment_slot);
+  CHECK(why == nullptr);
+  s.way_refused = "the data is larger than a slot region";
+  CHECK(choose(Family::bcast, Setting{0, Algo::segment_slot}, t, s, &why) == Algo::none);
+  REQUIRE(why != nullptr);
+  CHECK(std::strstr(why, "slot region") != nullptr);
+  // ... whatever the segment's own fit says (a way may run where `segment` does not, e.g. chunks).
+  s.way = Algo::segment_chunks;
+  s.way_refused = nullptr;
+  s.fits = false;
+  CHECK(choose(Family::allreduce, Setting{0, Algo::segment_chunks}, t, s, &why) == Algo::segment_chunks);
+  s.fits = true;
+  // No nonblocking form, no intercommunicator, no single rank, no segment.
+  s.nonblocking = true;
+  CHECK(choose(Family::allreduce, Setting{0, Algo::segment_chunks}, t, s, &why) == Algo::none);
+  CHECK(std::strstr(why, "nonblocking") != nullptr);
+  s.nonblocking = false;
+  s.np = 1;
+  CHECK(choose(Family::allreduce, Setting{0, Algo::segment_chunks}, t, s, &why) == Algo::none);
+  s.np = 4;
+  s.segment = false;
+  CHECK(choose(Family::allreduce, Setting{0, Algo::segment_chunks}, t, s, &why) == Algo::none);
+  s.segment = true;
+  // A family takes only its own ways.
+  Setting set;
+  std::string text;
+  CHECK_FALSE(parse_setting(Family::bcast, "segment_chunks", &set, &text));
+  CHECK_FALSE(parse_setting(Family::gather, "segment_split", &set, &text));
+  CHECK(parse_setting(Family::scan, "segment_chain", &set, &text));
+  CHECK(set.forced == Algo::segment_chain);
+  // A forced way is the flat segment for the segment algorithms (no NUMA leaders).
+  CHECK(effective_mode(Setting{0, Algo::segment_blocks}) == 1);
+  for (Family f : kAll) {
+    int ways = 0;
+    for (const Row* r = rows_begin(); r != rows_end(); ++r)
+      if (r->family == f && is_way(r->algo)) {
+        ++ways;
+        CHECK(r->blocking);
+        CHECK_FALSE(r->nonblocking);
+        CHECK(has(f, Algo::segment));  // a way of the family's segment
+      }
+    CHECK((ways == 0) == (f == Family::barrier || f == Family::neighbor));
+  }
+}
+
 TEST_CASE("RINGMPI_COLL_<FAMILY> takes 0..3, auto and the family's names, as the tunables table does") {
   for (Family f : kAll) {
     Setting set;
