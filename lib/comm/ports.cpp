@@ -253,10 +253,14 @@ class SocketWaker {
 // all and sleeps after its yield window (200 us or more, RINGMPI_YIELD_US
 // may make it 0), so there the thread starts at once. (It started after
 // 1 ms there too, and such a root slept a whole 50 ms timeout: a connect
-// to a waiting accept at 3+3 ranks on 2 cores took 30-50 ms.)
+// to a waiting accept at 3+3 ranks on 2 cores took 30-50 ms.) While
+// another job's processes are bound, the spin may also end after 50 us
+// (a bound process queued on this core: p2p/wait.cpp, peer_queued_here), so
+// the thread starts at once there too.
 class LazyWaker {
  public:
-  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()), delay_ns_(p2p::oversubscribed() ? 0 : 1'000'000) {}
+  explicit LazyWaker(int fd)
+      : fd_(fd), start_(now_ns()), delay_ns_(p2p::oversubscribed() || p2p::foreign_bound() ? 0 : 1'000'000) {}
   void tick() {
     if (!waker_ && fd_ >= 0 && now_ns() - start_ >= delay_ns_) waker_.emplace(fd_);
   }
