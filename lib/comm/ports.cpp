@@ -567,6 +567,15 @@ void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std
     close(c);
     return;
   }
+  // An owner asleep in MPI_Comm_accept is woken by its socket thread
+  // (SocketWaker); when this process has mapped the owner's job's arena
+  // already (an earlier connection), it rings the owner's doorbell itself,
+  // one wake-up fewer (a spurious wake, harmless, if the slot's process is
+  // not the port's owner or not in accept).
+  if (auto it = g_arenas.find(pt.job); it != g_arenas.end() && pt.owner >= 0 &&
+                                       static_cast<std::uint32_t>(pt.owner) < it->second.header().nranks) {
+    p2p::ring_doorbell(it->second.slot(static_cast<std::uint32_t>(pt.owner)));
+  }
   // The owner answers once it is in MPI_Comm_accept: progress meanwhile.
   p2p::hold_foreign(1);
   {

@@ -460,8 +460,9 @@ shm::RankSlot& slot_of(int world_rank) {
 }
 }  // namespace
 
-void ring_doorbell(int world_rank) {
-  shm::RankSlot& peer = slot_of(world_rank);
+void ring_doorbell(int world_rank) { ring_doorbell(slot_of(world_rank)); }
+
+void ring_doorbell(shm::RankSlot& peer) {
   peer.doorbell.fetch_add(1, std::memory_order_release);
   futex(&peer.doorbell, FUTEX_WAKE, INT_MAX, nullptr);  // all its sleeping threads
 }
