@@ -29,6 +29,7 @@ std::vector<std::string> g_labels;
 std::vector<std::string> g_jobs;
 int g_bound = 0;  // indices with g_refs > 0
 int g_holds = 0;  // waits for another job under way (hold_foreign)
+int g_watches = 0;  // handshakes under way (watch_queued)
 std::uint64_t g_checked_ns = 0;
 
 std::uint64_t now_ns() {
@@ -170,6 +171,10 @@ void hold_foreign(int delta) { g_holds += delta; }
 
 bool foreign_bound() { return g_bound > 0; }
 
+bool queued_watch() { return g_bound > 0 || g_watches > 0; }
+
+void watch_queued(int delta) { g_watches += delta; }
+
 bool peer_queued_here(int waits_for) {
   const int cpu = sched_getcpu();
   if (cpu < 0) return false;
@@ -179,11 +184,22 @@ bool peer_queued_here(int waits_for) {
     const shm::RankSlot* slot = i < s.slots.size() ? s.slots[i] : nullptr;
     return slot && queued_on(slot->pid.load(std::memory_order_relaxed), cpu);
   }
-  for (std::size_t k = 0; k < g_refs.size(); ++k) {
-    const std::size_t i = (g_turn + k) % g_refs.size();
-    if (g_refs[i] <= 0) continue;
+  // A wait on several (a collective, MPI_ANY_SOURCE): one process of this
+  // job or a bound one of the other job at each look, in turn.
+  const core::Runtime& rt = core::rt();
+  const auto own = static_cast<std::size_t>(rt.processes());
+  const std::size_t total = own + g_refs.size();
+  for (std::size_t k = 0; k < total; ++k) {
+    const std::size_t i = (g_turn + k) % total;
+    const shm::RankSlot* slot = nullptr;
+    if (i < own) {
+      if (i != static_cast<std::size_t>(rt.rank)) slot = &rt.arena.slot(static_cast<std::uint32_t>(i));
+    } else if (g_refs[i - own] > 0) {
+      slot = s.slots[i - own];
+    }
+    if (!slot) continue;
     g_turn = i + 1;
-    return queued_on(s.slots[i]->pid.load(std::memory_order_relaxed), cpu);
+    return queued_on(slot->pid.load(std::memory_order_relaxed), cpu);
   }
   return false;
 }

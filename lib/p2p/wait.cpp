@@ -282,11 +282,12 @@ void wait_slow(const std::function<bool()>& done) {
   const bool over = oversubscribed();
   const std::uint64_t start = now_ns();
   if (!over) {
-    // With another job's processes bound, a peer may be queued on this very
-    // core (two mpiexec runs do not know of each other's processes): while
-    // nothing arrives, look every kQueuedCheckNs whether the peer waited for
-    // is; if so, stop spinning and go on to the yield phase.
-    const bool watch = foreign_bound();
+    // With another job's processes bound (or in the handshake of an accept
+    // or connect), a peer may be queued on this very core (two mpiexec runs
+    // do not know of each other's processes): while nothing arrives, look
+    // every kQueuedCheckNs whether the peer waited for is; if so, stop
+    // spinning and go on to the yield phase.
+    const bool watch = queued_watch();
     std::uint64_t check_at = start + kQueuedCheckNs;
     std::uint64_t seen_work = activity();
     int waits_for = -2;  // not asked yet
