@@ -212,17 +212,6 @@ ssize_t recv_with_fds(int sock, std::vector<std::byte>* msg, int fds[2]) {
   return n;
 }
 
-// For the calling thread while it lives: the shortest time slice the
-// scheduler grants (sched_attr.sched_runtime of SCHED_OTHER, 100 us; Linux
-// 6.12 and later; unprivileged), so that its wake-ups preempt a task in the
-// middle of its slice instead of queueing behind it. Every process of an
-// accept or connect holds one for the call: the handshake is a chain of
-// wake-ups (the accepting root asleep in its wait, its socket thread, the
-// members woken by their root's broadcast), and on a loaded machine each
-// could wait out another task's slice, 1-4 ms (a sleeper woken by a pipe
-// under load average 11: 14 us median either way, at most 1-4 ms with the
-// default slice, 60 us with this one). Restores the slice it found; does
-// nothing where the kernel refuses.
 // The group's exchanges of an accept or connect (before and after the
 // roots' handshake) watch for a process queued on the waiter's core
 // (p2p/foreign.hpp, watch_queued): each job counts a core per process, but
@@ -239,6 +228,17 @@ class Watch {
   Watch& operator=(const Watch&) = delete;
 };
 
+// For the calling thread while it lives: the shortest time slice the
+// scheduler grants (sched_attr.sched_runtime of SCHED_OTHER, 100 us; Linux
+// 6.12 and later; unprivileged), so that its wake-ups preempt a task in the
+// middle of its slice instead of queueing behind it. Every process of an
+// accept or connect holds one for the call: the handshake is a chain of
+// wake-ups (the accepting root asleep in its wait, its socket thread, the
+// members woken by their root's broadcast), and on a loaded machine each
+// could wait out another task's slice, 1-4 ms (a sleeper woken by a pipe
+// under load average 11: 14 us median either way, at most 1-4 ms with the
+// default slice, 60 us with this one). Restores the slice it found; does
+// nothing where the kernel refuses.
 class ShortSlice {
   struct Attr {  // struct sched_attr of <linux/sched/types.h> (which clashes with <sched.h>'s sched_param)
     std::uint32_t size = sizeof(Attr);

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -70,7 +70,7 @@ struct StatFd {
 };
 std::array<StatFd, 8> g_stat_fds;
 std::size_t g_stat_next = 0;  // the entry to replace next
-std::size_t g_turn = 0;       // peer_queued_here(-1): the bound index to look at next
+std::size_t g_turn = 0;       // peer_queued_here(-1): the process to look at next
 
 int stat_fd(int pid) {
   for (const StatFd& e : g_stat_fds)
@@ -182,6 +182,8 @@ bool peer_queued_here(int waits_for) {
   if (waits_for >= 0) {
     const auto i = static_cast<std::size_t>(waits_for);
     const shm::RankSlot* slot = i < s.slots.size() ? s.slots[i] : nullptr;
+    if (!slot && i < static_cast<std::size_t>(core::rt().processes()))
+      slot = &core::rt().arena.slot(static_cast<std::uint32_t>(i));
     return slot && queued_on(slot->pid.load(std::memory_order_relaxed), cpu);
   }
   // A wait on several (a collective, MPI_ANY_SOURCE): one process of this

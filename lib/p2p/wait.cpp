@@ -40,8 +40,9 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 // kQueuedCheckNs, below.)
 constexpr std::uint64_t kSpinNs = 2'000'000;
 constexpr std::uint64_t kYieldNs = 100'000;
-// While another job's processes are bound, a spin that has seen nothing
-// arrive for this long looks whether the peer it waits for is queued on
+// While another job's processes are bound (and in the group's exchanges of
+// an accept or connect: foreign.hpp, queued_watch), a spin that has seen
+// nothing arrive for this long looks whether the peer it waits for is queued on
 // its core (foreign.hpp, peer_queued_here), and again after as long; if it
 // is, the spin ends (the yield phase hands it the core). Each mpiexec counts
 // only its own processes, so two jobs of one process each "have a core
