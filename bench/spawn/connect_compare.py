@@ -5,6 +5,7 @@ rounds (the order rotating each round) so that the load of a shared machine
 falls on all of them alike.
 
     python3 bench/spawn/connect_compare.py [--build build] [--np 1,2] [--reps 10] [--rounds 3]
+                                           [--baseline DIR]
 
 Each measurement is two runs of the same binary: a server job that opens a
 port and writes its name to a file, then a client job (started once the file
@@ -17,6 +18,11 @@ runs. Every run has a timeout and runs in a process group of its own that is
 killed when it outlives it (bench/osu/compare.py, run_raw). An implementation
 that cannot connect two jobs is reported with the end of what it printed and
 left out of later rounds.
+
+--baseline DIR adds "ringmpi-base": the same launcher and binary run with
+LD_LIBRARY_PATH=DIR, a folder holding another build's libringmpi.so.0 (a
+copy of the library before a change), in the same alternating rounds; the
+table then has a column ringmpi / ringmpi-base.
 
 Prints, per np, a table of the medians (over the rounds) of each round's
 median, and the ratio ringmpi / better peer; exit status 1 when a ringmpi run
@@ -62,10 +68,17 @@ def parse_args():
     p.add_argument("--pause-ms", type=int, default=20,
                    help="the client sleeps this long before each connect (default 20)")
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--baseline", help="folder with another libringmpi.so.0: adds ringmpi-base (LD_LIBRARY_PATH)")
     p.add_argument("--timeout", type=float, default=60, help="seconds allowed to one run (default 60)")
     a = p.parse_args()
     a.impls = [i for i in a.impls.split(",") if i]
     a.np = [int(x) for x in a.np.split(",") if x]
+    if a.baseline:
+        if not os.path.exists(os.path.join(a.baseline, "libringmpi.so.0")):
+            osu.die("--baseline %s holds no libringmpi.so.0" % a.baseline)
+        a.baseline = os.path.abspath(a.baseline)
+        if "ringmpi" not in a.impls:
+            a.impls.insert(0, "ringmpi")
     for i in a.impls:
         if i != "ringmpi" and i not in osu.PEERS:
             osu.die("unknown implementation '%s' (known: ringmpi, mpich, openmpi)" % i)
@@ -82,6 +95,8 @@ def build(a, tmp):
             exe = os.path.join(tmp, "connect_bench_ringmpi")
             subprocess.run([os.path.join(a.build, "tools", "mpicc"), "-O2", "-o", exe, SRC], check=True)
         exes["ringmpi"] = exe
+        if a.baseline:
+            exes["ringmpi-base"] = exe
     for impl in a.impls:
         if impl == "ringmpi":
             continue
@@ -125,8 +140,9 @@ class OmpiServer:
 
 def command(impl, exe, np, role, portfile, a, ompi):
     args = [exe, role, portfile, str(a.reps), str(a.pause_ms)]
-    if impl == "ringmpi":
-        return [os.path.join(a.build, "launcher", "mpiexec"), "--bind-to", "none", "-n", str(np)] + args
+    if impl in ("ringmpi", "ringmpi-base"):
+        env = ["env", "LD_LIBRARY_PATH=" + a.baseline] if impl == "ringmpi-base" else []
+        return env + [os.path.join(a.build, "launcher", "mpiexec"), "--bind-to", "none", "-n", str(np)] + args
     if impl == "mpich":
         return [osu.PEERS[impl]["run"], "-n", str(np)] + args
     return ([osu.PEERS[impl]["run"], "--oversubscribe", "--bind-to", "none"] + ompi.flags()
@@ -185,8 +201,9 @@ def report(np, data, impls):
     print("\n## np %d + %d (ms; median over the rounds of each run's median over its connections, "
           "[range of the rounds], best)" % (np, np))
     have = [i for i in impls if data.get(i)]
-    print("| | " + " | ".join(have) + " | ringmpi / better peer |")
-    print("|---" * (len(have) + 2) + "|")
+    base = "ringmpi-base" in have
+    print("| | " + " | ".join(have) + " | ringmpi / better peer |" + (" ringmpi / ringmpi-base |" if base else ""))
+    print("|---" * (len(have) + 2 + base) + "|")
     for fig in FIGURES:
         cells, med = [], {}
         for i in have:
@@ -194,8 +211,10 @@ def report(np, data, impls):
             bests = [r[fig]["best"] for r in data[i]]
             med[i] = statistics.median(meds)
             cells.append("%.3f [%.3f-%.3f] %.3f" % (med[i], min(meds), max(meds), min(bests)))
-        peers = [med[i] for i in have if i != "ringmpi"]
+        peers = [med[i] for i in have if not i.startswith("ringmpi")]
         ratio = "%.2f" % (med["ringmpi"] / min(peers)) if "ringmpi" in med and peers and min(peers) > 0 else "-"
+        if base:
+            ratio += " | %.2f" % (med["ringmpi"] / med["ringmpi-base"]) if "ringmpi" in med and med["ringmpi-base"] > 0 else " | -"
         print("| %s | %s | %s |" % (fig, " | ".join(cells), ratio))
     firsts = ", ".join("%s %s" % (i, "/".join("%.2f" % r["connect"]["first"] for r in data[i])) for i in have)
     print("first connect of each run (ms): " + firsts)
@@ -219,7 +238,7 @@ def main():
                     for impl in order:
                         figs, why = pair(impl, exes[impl], np, a, ompi, tmp, k)
                         if figs is None:
-                            failed = failed or impl == "ringmpi"
+                            failed = failed or impl.startswith("ringmpi")
                             print("round %d, np %d, %s: cannot connect two jobs here, left out: %s"
                                   % (k + 1, np, impl, why))
                             active[np].remove(impl)

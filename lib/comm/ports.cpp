@@ -32,6 +32,7 @@
 #include <sched.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -211,6 +212,64 @@ ssize_t recv_with_fds(int sock, std::vector<std::byte>* msg, int fds[2]) {
   return n;
 }
 
+// The group's exchanges of an accept or connect (before and after the
+// roots' handshake) watch for a process queued on the waiter's core
+// (p2p/foreign.hpp, watch_queued): each job counts a core per process, but
+// the two jobs' processes and the machine's other work may share one (at
+// 2 + 2 on 2 cores under load, all four were seen on one core, each
+// member's 2 ms spin delaying the next: connects of 4-12 ms). Not around
+// the roots' waits on the socket: those yield at every check anyway, and a
+// spin that ended early would sleep before their LazyWaker's thread exists.
+class Watch {
+ public:
+  Watch() { p2p::watch_queued(1); }
+  ~Watch() { p2p::watch_queued(-1); }
+  Watch(const Watch&) = delete;
+  Watch& operator=(const Watch&) = delete;
+};
+
+// For the calling thread while it lives: the shortest time slice the
+// scheduler grants (sched_attr.sched_runtime of SCHED_OTHER, 100 us; Linux
+// 6.12 and later; unprivileged), so that its wake-ups preempt a task in the
+// middle of its slice instead of queueing behind it. Every process of an
+// accept or connect holds one for the call: the handshake is a chain of
+// wake-ups (the accepting root asleep in its wait, its socket thread, the
+// members woken by their root's broadcast), and on a loaded machine each
+// could wait out another task's slice, 1-4 ms (a sleeper woken by a pipe
+// under load average 11: 14 us median either way, at most 1-4 ms with the
+// default slice, 60 us with this one). Restores the slice it found; does
+// nothing where the kernel refuses.
+class ShortSlice {
+  struct Attr {  // struct sched_attr of <linux/sched/types.h> (which clashes with <sched.h>'s sched_param)
+    std::uint32_t size = sizeof(Attr);
+    std::uint32_t sched_policy = 0;
+    std::uint64_t sched_flags = 0;
+    std::int32_t sched_nice = 0;
+    std::uint32_t sched_priority = 0;
+    std::uint64_t sched_runtime = 0, sched_deadline = 0, sched_period = 0;
+    std::uint32_t sched_util_min = 0, sched_util_max = 0;
+  };
+
+ public:
+  ShortSlice() {
+    Attr a;
+    if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) != 0 || a.sched_policy != SCHED_OTHER) return;
+    saved_ = a;
+    a.sched_runtime = 100'000;
+    set_ = a.sched_runtime != saved_.sched_runtime && syscall(SYS_sched_setattr, 0, &a, 0) == 0;
+  }
+  ~ShortSlice() {
+    if (set_ && syscall(SYS_sched_setattr, 0, &saved_, 0) != 0) {
+    }
+  }
+  ShortSlice(const ShortSlice&) = delete;
+  ShortSlice& operator=(const ShortSlice&) = delete;
+
+ private:
+  Attr saved_;
+  bool set_ = false;
+};
+
 // While a root waits for another job on socket `fd` (an accept's listener,
 // a connect's answer), a helper thread blocked in poll() rings the root's
 // own doorbell when the socket becomes readable, so a root asleep in its
@@ -223,6 +282,7 @@ class SocketWaker {
     const int stop = stop_[0];
     const int me = core::rt().rank;
     thread_ = std::thread([fd, stop, me] {
+      const ShortSlice quick;  // its wake-up starts the chain (ShortSlice)
       pollfd p[2] = {{fd, POLLIN, 0}, {stop, POLLIN, 0}};
       while (poll(p, 2, -1) < 0 && errno == EINTR) {
       }
@@ -253,10 +313,14 @@ class SocketWaker {
 // all and sleeps after its yield window (200 us or more, RINGMPI_YIELD_US
 // may make it 0), so there the thread starts at once. (It started after
 // 1 ms there too, and such a root slept a whole 50 ms timeout: a connect
-// to a waiting accept at 3+3 ranks on 2 cores took 30-50 ms.)
+// to a waiting accept at 3+3 ranks on 2 cores took 30-50 ms.) While
+// another job's processes are bound, the spin may also end after 50 us
+// (a bound process queued on this core: p2p/wait.cpp, peer_queued_here), so
+// the thread starts at once there too.
 class LazyWaker {
  public:
-  explicit LazyWaker(int fd) : fd_(fd), start_(now_ns()), delay_ns_(p2p::oversubscribed() ? 0 : 1'000'000) {}
+  explicit LazyWaker(int fd)
+      : fd_(fd), start_(now_ns()), delay_ns_(p2p::oversubscribed() || p2p::foreign_bound() ? 0 : 1'000'000) {}
   void tick() {
     if (!waker_ && fd_ >= 0 && now_ns() - start_ >= delay_ns_) waker_.emplace(fd_);
   }
@@ -414,6 +478,7 @@ bool bind_job(const Comm& comm, bool am_root, const Outcome& o, const std::vecto
 // intercommunicator.
 Made finish_side(const Comm& comm, int root, const exchange::Peers& p, Outcome o, std::vector<int> remote,
                  bool local_first, const char* what) {
+  const Watch watch;
   std::vector<std::byte> buf;
   if (comm.rank == root) buf = pack(&o, sizeof o, remote);
   else buf.resize(sizeof o + max_world() * sizeof(int));
@@ -563,6 +628,15 @@ void connect_foreign(const Comm& comm, const Round& r, const Port& pt, const std
     close(c);
     return;
   }
+  // An owner asleep in MPI_Comm_accept is woken by its socket thread
+  // (SocketWaker); when this process has mapped the owner's job's arena
+  // already (an earlier connection), it rings the owner's doorbell itself,
+  // one wake-up fewer (a spurious wake, harmless, if the slot's process is
+  // not the port's owner or not in accept).
+  if (auto it = g_arenas.find(pt.job); it != g_arenas.end() && pt.owner >= 0 &&
+                                       static_cast<std::uint32_t>(pt.owner) < it->second.header().nranks) {
+    p2p::ring_doorbell(it->second.slot(static_cast<std::uint32_t>(pt.owner)));
+  }
   // The owner answers once it is in MPI_Comm_accept: progress meanwhile.
   p2p::hold_foreign(1);
   {
@@ -673,10 +747,11 @@ void drop_links(MPI_Comm h) {
 }
 
 Made accept(const Comm& comm, int root, const std::string& port, const LocalError& local) {
+  const ShortSlice quick;
   const exchange::Peers p = peers_of(comm);
   Round r;
   Made out;
-  if (root_round(p, root, local, "", &r, &out)) return out;
+  if (Watch w; root_round(p, root, local, "", &r, &out)) return out;
   Outcome o{};
   std::vector<int> remote;
   if (comm.rank == root) {
@@ -745,10 +820,11 @@ Made accept(const Comm& comm, int root, const std::string& port, const LocalErro
 }
 
 Made connect(const Comm& comm, int root, const std::string& port, const LocalError& local) {
+  const ShortSlice quick;
   const exchange::Peers p = peers_of(comm);
   Round r;
   Made out;
-  if (root_round(p, root, local, "", &r, &out)) return out;
+  if (Watch w; root_round(p, root, local, "", &r, &out)) return out;
   Outcome o{};
   std::vector<int> remote;
   if (comm.rank == root) {

@@ -1,14 +1,17 @@
 // Peers in another job (invariants: foreign.hpp).
 #include "p2p/foreign.hpp"
 
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "core/runtime.hpp"
@@ -26,6 +29,7 @@ std::vector<std::string> g_labels;
 std::vector<std::string> g_jobs;
 int g_bound = 0;  // indices with g_refs > 0
 int g_holds = 0;  // waits for another job under way (hold_foreign)
+int g_watches = 0;  // handshakes under way (watch_queued)
 std::uint64_t g_checked_ns = 0;
 
 std::uint64_t now_ns() {
@@ -55,6 +59,64 @@ void settle_policy(int pid) {
     g_oversubscribed = true;
     g_oversubscribed_known = true;
   }
+}
+
+// /proc/<pid>/stat descriptors of the processes looked at lately (reread
+// with pread, which regenerates the text: cheaper than open each time). A
+// descriptor of an ended process reads nothing; it is then dropped.
+struct StatFd {
+  int pid = 0;
+  int fd = -1;
+};
+std::array<StatFd, 8> g_stat_fds;
+std::size_t g_stat_next = 0;  // the entry to replace next
+std::size_t g_turn = 0;       // peer_queued_here(-1): the process to look at next
+
+int stat_fd(int pid) {
+  for (const StatFd& e : g_stat_fds)
+    if (e.pid == pid) return e.fd;
+  char path[48];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  StatFd& e = g_stat_fds[g_stat_next];
+  g_stat_next = (g_stat_next + 1) % g_stat_fds.size();
+  if (e.fd >= 0) close(e.fd);
+  e = StatFd{pid, fd};
+  return fd;
+}
+
+void drop_stat_fd(int pid) {
+  for (StatFd& e : g_stat_fds)
+    if (e.pid == pid) {
+      close(e.fd);
+      e = StatFd{};
+    }
+}
+
+// Whether process `pid` is runnable (state R) and queued on core `cpu`
+// (field 39 of /proc/<pid>/stat, the core whose run queue holds it; we run
+// on `cpu`, so it is not running there).
+bool queued_on(int pid, int cpu) {
+  if (pid <= 0 || pid == getpid()) return false;
+  const int fd = stat_fd(pid);
+  if (fd < 0) return false;
+  char buf[1024];
+  const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n <= 0) {
+    drop_stat_fd(pid);
+    return false;
+  }
+  buf[n] = '\0';
+  const char* p = std::strrchr(buf, ')');  // the command name may hold spaces and parentheses
+  if (!p || p[1] != ' ') return false;
+  p += 2;
+  const char state = *p;
+  for (int field = 3; field < 39 && p; ++field) {
+    p = std::strchr(p, ' ');
+    if (p) ++p;
+  }
+  return p && state == 'R' && std::atoi(p) == cpu;
 }
 
 }  // namespace
@@ -106,6 +168,43 @@ void unbind_foreign(int index) {
 }
 
 void hold_foreign(int delta) { g_holds += delta; }
+
+bool foreign_bound() { return g_bound > 0; }
+
+bool queued_watch() { return g_bound > 0 || g_watches > 0; }
+
+void watch_queued(int delta) { g_watches += delta; }
+
+bool peer_queued_here(int waits_for) {
+  const int cpu = sched_getcpu();
+  if (cpu < 0) return false;
+  const State& s = state();
+  if (waits_for >= 0) {
+    const auto i = static_cast<std::size_t>(waits_for);
+    const shm::RankSlot* slot = i < s.slots.size() ? s.slots[i] : nullptr;
+    if (!slot && i < static_cast<std::size_t>(core::rt().processes()))
+      slot = &core::rt().arena.slot(static_cast<std::uint32_t>(i));
+    return slot && queued_on(slot->pid.load(std::memory_order_relaxed), cpu);
+  }
+  // A wait on several (a collective, MPI_ANY_SOURCE): one process of this
+  // job or a bound one of the other job at each look, in turn.
+  const core::Runtime& rt = core::rt();
+  const auto own = static_cast<std::size_t>(rt.processes());
+  const std::size_t total = own + g_refs.size();
+  for (std::size_t k = 0; k < total; ++k) {
+    const std::size_t i = (g_turn + k) % total;
+    const shm::RankSlot* slot = nullptr;
+    if (i < own) {
+      if (i != static_cast<std::size_t>(rt.rank)) slot = &rt.arena.slot(static_cast<std::uint32_t>(i));
+    } else if (g_refs[i - own] > 0) {
+      slot = s.slots[i - own];
+    }
+    if (!slot) continue;
+    g_turn = i + 1;
+    return queued_on(slot->pid.load(std::memory_order_relaxed), cpu);
+  }
+  return false;
+}
 
 bool foreign_watch() {
   if (g_bound == 0) return g_holds > 0;

@@ -66,6 +66,20 @@ void unbind_foreign(int index);
 // For the sleeping waits (wait.cpp): true while a foreign process is bound;
 // ends the job when a bound one has ended without finalizing.
 bool foreign_watch();
+// True while a foreign process is bound (comm/ports.cpp, LazyWaker).
+bool foreign_bound();
+// For the spinning waits (wait.cpp): whether they look for a peer queued
+// on their core (peer_queued_here): while a foreign process is bound, and
+// inside the handshake of an accept or connect (+1/-1 around it: the
+// group's exchanges before and after the roots' handshake).
+bool queued_watch();
+void watch_queued(int delta);
+// Whether a process this one waits for is runnable but queued on this
+// process's own core (it cannot run while this process spins there): world
+// rank `waits_for` when it is known (>= 0), else one process of this job or
+// a bound one of the other job, the next one at each call. Reads
+// /proc/<pid>/stat (about 10-15 us).
+bool peer_queued_here(int waits_for);
 // +1/-1 around a wait for another job (an accept on a port, a connect's
 // answer): foreign_watch() is true meanwhile.
 void hold_foreign(int delta);

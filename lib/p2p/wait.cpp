@@ -35,9 +35,25 @@ long futex(std::atomic<std::uint32_t>* addr, int op, std::uint32_t val, const ti
 // sched_yield would hand the core to unrelated work. Oversubscribed, the
 // rank we wait for may need our core, so we yield at once and sleep soon.
 // (comm/ports.cpp, LazyWaker, starts its socket waker after 1 ms when not
-// oversubscribed, counting on this spin to last longer than that.)
+// oversubscribed and no other job's process is bound, counting on this spin
+// to last longer than that; with one bound the spin may stop after
+// kQueuedCheckNs, below.)
 constexpr std::uint64_t kSpinNs = 2'000'000;
 constexpr std::uint64_t kYieldNs = 100'000;
+// While another job's processes are bound (and in the group's exchanges of
+// an accept or connect: foreign.hpp, queued_watch), a spin that has seen
+// nothing arrive for this long looks whether the peer it waits for is queued on
+// its core (foreign.hpp, peer_queued_here), and again after as long; if it
+// is, the spin ends (the yield phase hands it the core). Each mpiexec counts
+// only its own processes, so two jobs of one process each "have a core
+// each" on 2 cores, yet the kernel often queues both on one (the other busy):
+// a spinning waiter then held the core its answer needed for the whole 2 ms
+// (a connect at 1 + 1: 2.4 ms of which 2.0 ms was the accepting side
+// spinning in its next receive; now about 0.5 ms). A look reads
+// /proc/<pid>/stat (10-15 us), so it is made only after the spin saw
+// nothing arrive for kQueuedCheckNs: a peer on another core answers within
+// microseconds, and steady traffic never looks.
+constexpr std::uint64_t kQueuedCheckNs = 50'000;
 constexpr std::uint64_t kYieldNsOversubscribed = 200'000;
 
 int online_cores() {
@@ -267,10 +283,33 @@ void wait_slow(const std::function<bool()>& done) {
   const bool over = oversubscribed();
   const std::uint64_t start = now_ns();
   if (!over) {
-    while (now_ns() - start < kSpinNs) {
+    // With another job's processes bound (or in the handshake of an accept
+    // or connect), a peer may be queued on this very core (two mpiexec runs
+    // do not know of each other's processes): while nothing arrives, look
+    // every kQueuedCheckNs whether the peer waited for is; if so, stop
+    // spinning and go on to the yield phase.
+    const bool watch = queued_watch();
+    std::uint64_t check_at = start + kQueuedCheckNs;
+    std::uint64_t seen_work = activity();
+    int waits_for = -2;  // not asked yet
+    for (std::uint64_t t = start; t - start < kSpinNs; t = now_ns()) {
       for (int i = 0; i < 64; ++i) {
         progress();
         if (done()) return;
+      }
+      if (watch && t >= check_at) {
+        check_at = t + kQueuedCheckNs;
+        const std::uint64_t work = activity();
+        if (work != seen_work) {  // the peer is evidently running
+          seen_work = work;
+          continue;
+        }
+        if (waits_for == -2) {
+          waits_for = -1;
+          char text[sizeof r.arena.slot(0).stuck_call];
+          if (r.describe_call && r.arena.mapped()) r.describe_call(text, sizeof text, &waits_for);
+        }
+        if (peer_queued_here(waits_for)) break;
       }
     }
   }
@@ -423,8 +462,9 @@ shm::RankSlot& slot_of(int world_rank) {
 }
 }  // namespace
 
-void ring_doorbell(int world_rank) {
-  shm::RankSlot& peer = slot_of(world_rank);
+void ring_doorbell(int world_rank) { ring_doorbell(slot_of(world_rank)); }
+
+void ring_doorbell(shm::RankSlot& peer) {
   peer.doorbell.fetch_add(1, std::memory_order_release);
   futex(&peer.doorbell, FUTEX_WAKE, INT_MAX, nullptr);  // all its sleeping threads
 }

@@ -34,6 +34,10 @@
 #include <cstdint>
 #include <functional>
 
+namespace ringmpi::shm {
+struct RankSlot;
+}
+
 namespace ringmpi::p2p {
 
 // Drains this rank's incoming traffic once (lib/p2p/progress.cpp); with
@@ -88,6 +92,9 @@ void wake(int world_rank);
 // callers that already checked `sleeping` under their own fence
 // (lib/p2p/progress.cpp, notify()).
 void ring_doorbell(int world_rank);
+// The same for a RankSlot reached otherwise (another job's arena, before its
+// processes are bound: comm/ports.cpp).
+void ring_doorbell(shm::RankSlot& slot);
 
 // Called by a waiter right before it sleeps (lib/p2p/progress.cpp): asks the
 // consumers of rings this rank could not finish writing to for a wake-up

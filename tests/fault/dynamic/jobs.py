@@ -3,7 +3,8 @@
 jobs_client.c connects, at 1+1, 2+2 and 3+3 ranks (3+3: more ranks than
 cores), through a published name, through a file, and with MPI_Comm_join
 over a Unix socket; messages both ways, intercommunicator collectives and a
-merged communicator (jobs_common.h); three connections in a row; both jobs
+merged communicator (jobs_common.h); three connections in a row, also
+with both jobs unbound (--bind-to none), and ping-pongs so; both jobs
 finalizing without a disconnect; a client
 that connects late is no deadlock. A client killed while connected ends
 the server's job with a line naming it; a client connecting to two jobs
@@ -19,12 +20,12 @@ import faultlib as fl  # noqa: E402
 SERVER = CLIENT = None
 
 
-def pair(ctx, np, mode, arg, client_mode=None, server_limit=60.0, client_env=None):
+def pair(ctx, np, mode, arg, client_mode=None, server_limit=60.0, client_env=None, launcher=(), env=None):
     """Starts the server job, then the client job; returns both results."""
-    s, stag = ctx.start(["-n", str(np), "--timeout", "60", SERVER, mode, arg])
+    s, stag = ctx.start(list(launcher) + ["-n", str(np), "--timeout", "60", SERVER, mode, arg], env=env)
     try:
-        c = ctx.mpiexec(["-n", str(np), "--timeout", "60", CLIENT, client_mode or mode, arg], limit=90.0,
-                        env=client_env)
+        c = ctx.mpiexec(list(launcher) + ["-n", str(np), "--timeout", "60", CLIENT, client_mode or mode, arg],
+                        limit=90.0, env=dict(env or {}, **(client_env or {})))
     finally:
         r = ctx.finish(s, limit=server_limit)
     r.tag = stag
@@ -66,6 +67,22 @@ def test_connect_again(ctx):
         path = ctx.path("again-%d" % np)
         r, c = pair(ctx, np, "again", path)
         check_pair(r, c, "again")
+
+
+def test_unbound(ctx):
+    # Both jobs --bind-to none (as the guide advises for two jobs that talk):
+    # each job counts a core per process, so its waits spin, and a spinning
+    # waiter stops once the peer it waits for is queued on its own core
+    # (p2p/wait.cpp, peer_queued_here; whether the kernel puts them on one
+    # core is its choice). Connections in a row, then ping-pongs (201 round
+    # trips of 8 B, 6 of 1 MiB) and a disconnect.
+    for np in (1, 3):
+        path = ctx.path("unbound-again-%d" % np)
+        r, c = pair(ctx, np, "again", path, launcher=["--bind-to", "none"])
+        check_pair(r, c, "again")
+    path = ctx.path("unbound-pingpong")
+    r, c = pair(ctx, 1, "pingpong", path, launcher=["--bind-to", "none"], env={"JOBS_PP_ITERS": "1"})
+    check_pair(r, c, "pingpong")
 
 
 def test_finalize_without_disconnect(ctx):
@@ -171,7 +188,7 @@ def main():
         else:
             CLIENT = os.path.abspath(argv[i + 1])
         del argv[i:i + 2]
-    fl.main([test_publish, test_file, test_join, test_connect_again, test_finalize_without_disconnect,
+    fl.main([test_publish, test_file, test_join, test_connect_again, test_unbound, test_finalize_without_disconnect,
              test_late_client_is_no_deadlock,
              test_peer_job_dies, test_two_jobs_same_slots, test_other_user_refused], argv)
 
