@@ -267,7 +267,14 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   const int e = deliver(
       call, with_segment(*c, [&](comm::SegmentOffer* seg) { return comm::split(*c, color, key, bad, split_type, seg); }),
       newcomm);
-  if (comm::Comm* n = e == MPI_SUCCESS ? comm::lookup(*newcomm) : nullptr) n->hints.hw_resource_type = resource;
+  if (comm::Comm* n = e == MPI_SUCCESS ? comm::lookup(*newcomm) : nullptr) {
+    n->hints.hw_resource_type = resource;
+    // HW_UNGUIDED: the level chosen also goes back in the info argument
+    // (MPI-4.0 §7.4.2 returns the resource type through it; MPICH writes
+    // it there, and mpi4py's testSplitTypeHWUnguided reads it from there).
+    if (split_type == MPI_COMM_TYPE_HW_UNGUIDED && info != MPI_INFO_NULL && !resource.empty())
+      if (core::Info* in = core::info_state().table.get(info)) in->set("mpi_hw_resource_type", resource);
+  }
   return e;
 }
 

@@ -92,6 +92,25 @@ int main(int argc, char** argv) {
   c = guided(MPI_COMM_TYPE_HW_GUIDED, NULL);
   CHECK(c == MPI_COMM_NULL);
 
+  /* UNGUIDED with an info object: the level chosen comes back in it too
+   * (as MPICH does; mpi4py's testSplitTypeHWUnguided reads it there), the
+   * same value as the new communicator's info reports. */
+  {
+    MPI_Info info;
+    CHECK_MPI(MPI_Info_create(&info));
+    MPI_Comm u;
+    CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_HW_UNGUIDED, rank, info, &u));
+    char v[MPI_MAX_INFO_VAL];
+    int len = sizeof v, flag;
+    CHECK_MPI(MPI_Info_get_string(info, "mpi_hw_resource_type", &len, v, &flag));
+    CHECK(flag == (u != MPI_COMM_NULL));
+    if (u != MPI_COMM_NULL) {
+      check_type(u, v);
+      CHECK_MPI(MPI_Comm_free(&u));
+    }
+    CHECK_MPI(MPI_Info_free(&info));
+  }
+
   /* UNGUIDED: each step a strict subset, all members agreeing on the level,
    * until no level splits the communicator any more. */
   MPI_Comm cur;
