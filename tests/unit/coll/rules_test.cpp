@@ -267,3 +267,47 @@ TEST_CASE("precedence: a given threshold, then the user's file, then the compile
   s.oversubscribed = false;
   CHECK(choose(Family::bcast, Setting{0, Algo::schedule}, t, s, &why) == Algo::schedule);
 }
+
+TEST_CASE("the thresholds' values (what MPI_T reads while unset) are the compiled rules' boundaries") {
+  const Thresholds t;  // the compiled rules, nothing given
+  REQUIRE(t.given == 0);
+  Shape s;
+  s.np = 2;
+  s.segment = s.fits = true;
+  s.inline_max = 1 << 20;
+  // Where the compiled two-rank messages band ends: the byte below the
+  // threshold still leaves the segment, the threshold itself does not.
+  struct Edge {
+    Family f;
+    std::size_t at;  // bytes as the rules match them (allgather: the total)
+  };
+  const Edge edges[] = {{Family::bcast, t.pair_bcast},       {Family::scatter, t.pair_scatter},
+                        {Family::alltoall, t.pair_other},    {Family::allreduce, t.pair_other},
+                        {Family::scan, t.pair_other},        {Family::reduce, t.pair_reduce},
+                        {Family::allgather, 2 * t.pair_other}};
+  for (const Edge& e : edges) {
+    INFO("family ", std::string(family_name(e.f)));
+    s.bytes = e.at - 1;
+    s.pair_bytes = e.f == Family::allgather ? s.bytes / 2 : s.bytes;
+    s.count = static_cast<long long>(s.bytes / 4);
+    CHECK(pair_rule(e.f, t, s));
+    s.bytes = e.at;
+    s.pair_bytes = e.f == Family::allgather ? s.bytes / 2 : s.bytes;
+    s.count = static_cast<long long>(s.bytes / 4);
+    CHECK_FALSE(pair_rule(e.f, t, s));
+  }
+  // The scan chain: oversubscribed scans up to scan_chain bytes by messages.
+  const char* why;
+  s.oversubscribed = true;
+  s.np = 5;
+  s.bytes = s.pair_bytes = t.scan_chain;
+  CHECK(choose(Family::scan, Setting{}, t, s, &why) == Algo::messages);
+  s.bytes = s.pair_bytes = t.scan_chain + 4;
+  CHECK(choose(Family::scan, Setting{}, t, s, &why) == Algo::segment);
+  // The defaults of the tunables are those values.
+  CHECK(std::to_string(t.pair_bcast) == tunables::spec(tunables::Id::coll_pair_bcast).fallback);
+  CHECK(std::to_string(t.pair_scatter) == tunables::spec(tunables::Id::coll_pair_scatter).fallback);
+  CHECK(std::to_string(t.pair_other) == tunables::spec(tunables::Id::coll_pair_max).fallback);
+  CHECK(std::to_string(t.pair_reduce) == tunables::spec(tunables::Id::coll_pair_reduce).fallback);
+  CHECK(std::to_string(t.scan_chain) == tunables::spec(tunables::Id::coll_scan_chain_max).fallback);
+}
