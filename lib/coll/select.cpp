@@ -189,8 +189,9 @@ const char* cannot(Family f, Algo a, const Shape& s) {
 // default with this rule against main's build, 4 B better in 11 of 14
 // pairs, 32 B in 7 of 8, 64 B in 7 of 14 (undecided), 128 B and 512 B
 // undecided: reduce takes messages below RINGMPI_COLL_PAIR_REDUCE (64)
-// bytes. Those bands are now lines of lib/coll/default.rules (compiled
-// in); the thresholds decide where they are given (given_decides).
+// bytes. Those bands became lines of lib/coll/default.rules (compiled in,
+// since retuned where two ringmpi-tune runs agreed); the thresholds decide
+// only where they are given (given_decides).
 namespace {
 
 bool pair_threshold(Family f, const Thresholds& t, const Shape& s) {
