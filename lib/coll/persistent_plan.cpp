@@ -497,7 +497,8 @@ class PairPlan : public PersistentPlan {
 };
 
 // Whether a family's call of `bytes` per moving block takes the two-rank
-// messages (the blocking call's choice, coll/select.cpp pair_rule, mode 0).
+// messages (the blocking call's choice, coll/select.cpp pair_rule, mode 0:
+// a given RINGMPI_COLL_PAIR_* threshold, else the rules).
 bool by_pair(const Segment& s, Family f, std::size_t bytes, bool exclusive = false) {
   if (s.size() != 2 || bytes == 0 || mode_now(f) != 0) return false;
   // Where the blocking call keeps the segment at np 2 (reduce, exscan), a
@@ -512,6 +513,7 @@ bool by_pair(const Segment& s, Family f, std::size_t bytes, bool exclusive = fal
   sh.np = 2;
   sh.oversubscribed = s.oversubscribed();
   sh.pair_bytes = bytes;
+  sh.bytes = f == Family::allgather ? 2 * bytes : bytes;  // the size the rules match: allgather's total
   sh.exclusive = exclusive;
   return pair_rule(f, thresholds(), sh);
 }

@@ -18,8 +18,9 @@
 // (it may wait, in Segment::reserve, for readers of its slot to finish
 // collectives they have started already, as every segment start does).
 //
-// Two ranks with a core each and data below the two-rank thresholds (the
-// selection table's pair_* rows, coll/select.hpp pair_rule, mode 0): the
+// Two ranks with a core each and data in the two-rank messages bands (the
+// compiled rules, a user's file or a set RINGMPI_COLL_PAIR_*: coll/select.hpp
+// pair_rule, mode 0): the
 // plan is the blocking call's own algorithm there, one internal message
 // each way that moves (PairPlan in persistent_plan.cpp). Its start sends
 // (eager: into the peer's ring at once; else a pooled request the epoch

@@ -239,8 +239,12 @@ const char* cannot(Family f, Algo a, const Shape& s) {
 // default with this rule against main's build, 4 B better in 11 of 14
 // pairs, 32 B in 7 of 8, 64 B in 7 of 14 (undecided), 128 B and 512 B
 // undecided: reduce takes messages below RINGMPI_COLL_PAIR_REDUCE (64)
-// bytes.
-bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
+// bytes. Those bands became lines of lib/coll/default.rules (compiled in,
+// since retuned where two ringmpi-tune runs agreed); the thresholds decide
+// only where they are given (given_decides).
+namespace {
+
+bool pair_threshold(Family f, const Thresholds& t, const Shape& s) {
   if (s.np != 2 || s.oversubscribed) return false;
   switch (f) {
     case Family::bcast: return s.pair_bytes < t.pair_bcast;
@@ -255,7 +259,25 @@ bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
   }
 }
 
-namespace {
+bool given(const Thresholds& t, int index) { return (t.given >> index & 1u) != 0; }
+
+// The index (kThresholdIds) of the two-rank threshold of a family, or -1.
+int pair_index(Family f) {
+  switch (f) {
+    case Family::bcast: return 0;
+    case Family::scatter: return 1;
+    case Family::gather:
+    case Family::allgather:
+    case Family::alltoall:
+    case Family::allreduce:
+    case Family::scan: return 2;
+    case Family::reduce: return 5;
+    default: return -1;
+  }
+}
+constexpr int kScanChainIndex = 4;
+
+bool pair_given(Family f, const Thresholds& t) { return pair_index(f) >= 0 && given(t, pair_index(f)); }
 
 // The message algorithm of a blocking intracommunicator call, or the
 // schedule where the size every rank knows says so.
@@ -282,8 +304,12 @@ Algo auto_choice(Family f, int mode, const Thresholds& t, const Shape& s) {
   if (s.inter) return f == Family::barrier && !s.nonblocking ? Algo::messages : Algo::schedule;
   if (s.nonblocking) return mode != 2 && !cannot(f, Algo::segment, s) ? Algo::segment : Algo::schedule;
   bool segment = mode != 2 && !cannot(f, Algo::segment, s);
-  if (segment && mode == 0 && pair_rule(f, t, s)) segment = false;
-  if (segment && f == Family::scan && mode == 0 && s.oversubscribed && s.bytes <= t.scan_chain) segment = false;
+  // The two-rank rule and the scan chain by their thresholds where those
+  // are given; otherwise the rules (prefer(), before this) hold them.
+  if (segment && mode == 0 && pair_given(f, t) && pair_threshold(f, t, s)) segment = false;
+  if (segment && f == Family::scan && mode == 0 && given(t, kScanChainIndex) && s.oversubscribed &&
+      s.bytes <= t.scan_chain)
+    segment = false;
   if (segment && f == Family::barrier && s.barrier_kind != Algo::none) return s.barrier_kind;
   if (segment) {
     // NUMA leaders where the family has them and the call takes them (the
@@ -346,7 +372,9 @@ void read_environment(Settings& s) {
   }
   for (int i = 0; i < kThresholds; ++i) {
     std::size_t* field = limit_field(s.limits, i);
-    *field = static_cast<std::size_t>(tunables::value(kThresholdIds[static_cast<std::size_t>(i)], *field));
+    const tunables::Id id = kThresholdIds[static_cast<std::size_t>(i)];
+    *field = static_cast<std::size_t>(tunables::value(id, *field));
+    if (tunables::is_set(id)) s.limits.given |= 1u << i;
   }
   s.limits.fan_out = static_cast<std::size_t>(tunables::value(tunables::Id::internal_eager_safe, 4096));
   // Every rank reads the same file (mpiexec checked it before the job
@@ -357,6 +385,24 @@ void read_environment(Settings& s) {
     if (tunables::load_coll_rules(s.rules_path, rules.get(), &s.rules_problem))
       s.limits.rules = std::move(rules);
   }
+  if (s.rules_problem.empty()) s.rules_problem = compiled_rules_problem();
+}
+
+struct Compiled {
+  std::shared_ptr<const std::vector<tunables::CollRule>> rules;
+  std::string problem;
+};
+const Compiled& compiled() {
+  static const Compiled* c = [] {
+    auto* out = new Compiled;  // never destroyed: plans copy the rules until exit
+    auto rules = std::make_shared<std::vector<tunables::CollRule>>();
+    if (tunables::parse_coll_rules(kDefaultRules, rules.get(), &out->problem))
+      out->rules = std::move(rules);
+    else
+      out->problem = "the compiled-in collective rules (lib/coll/default.rules), " + out->problem;
+    return out;
+  }();
+  return *c;
 }
 
 std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
@@ -438,8 +484,12 @@ int effective_mode(const Setting& set) {
   return set.mode;
 }
 
-Algo prefer(Family f, const Thresholds& t, const Shape& s) {
-  if (!t.rules || s.inter) return Algo::none;
+namespace {
+
+// The first rule of `rules` that matches call s: its algorithm when that
+// can run the call; Algo::none when no rule matches, or the first says
+// `auto`, or names an algorithm that cannot run the call.
+Algo first_match(const std::vector<tunables::CollRule>& rules, Family f, const Shape& s) {
   // The bytes every rank of the call knows alike (Shape's comments), if any.
   bool known = s.uniform || f == Family::allgather;
   std::uint64_t bytes = s.bytes;
@@ -447,15 +497,51 @@ Algo prefer(Family f, const Thresholds& t, const Shape& s) {
     known = true;
     bytes = s.pair_bytes;
   }
-  for (const tunables::CollRule& r : *t.rules) {
+  for (const tunables::CollRule& r : rules) {
     if (r.family != static_cast<int>(f) || !in_band(static_cast<std::uint64_t>(s.np), r.np_lo, r.np_hi)) continue;
+    if (r.exscan && !s.exclusive) continue;
+    if (r.cores == tunables::CollCores::bound && s.oversubscribed) continue;
+    if (r.cores == tunables::CollCores::oversubscribed && !s.oversubscribed) continue;
     if (!r.any_bytes && (!known || !in_band(bytes, r.bytes_lo, r.bytes_hi))) continue;
     // The first matching rule decides: its algorithm if it can run the
-    // call, else the built-in choice (a rule is a preference).
+    // call, else the next level (a rule is a preference).
     const Algo a = algo_by_name(r.algorithm.c_str());
     return a != Algo::none && !cannot(f, a, s) ? a : Algo::none;
   }
   return Algo::none;
+}
+
+}  // namespace
+
+Algo prefer(Family f, const Thresholds& t, const Shape& s) {
+  // Rules are for blocking intracommunicator calls (what ringmpi-tune times).
+  if (s.inter || s.nonblocking) return Algo::none;
+  if (t.rules)
+    if (const Algo a = first_match(*t.rules, f, s); a != Algo::none) return a;
+  if (t.compiled)
+    if (const Algo a = first_match(*t.compiled, f, s); a != Algo::none) return a;
+  return Algo::none;
+}
+
+bool given_decides(Family f, const Thresholds& t, const Shape& s) {
+  if (s.inter || s.nonblocking) return false;
+  if (f == Family::scan && s.oversubscribed && given(t, kScanChainIndex)) return true;
+  if (s.np != 2 || s.oversubscribed || !pair_given(f, t)) return false;
+  if (f == Family::alltoall) return s.uniform;
+  if (f == Family::scan) return !s.exclusive;
+  return true;
+}
+
+bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
+  if (s.np != 2 || s.oversubscribed) return false;
+  // The blocking call as the segment could run it: does mode 0 leave it?
+  Shape b = s;
+  b.inter = b.nonblocking = false;
+  b.segment = b.fits = true;
+  b.two_level = b.numa_fits = false;
+  const char* why = nullptr;
+  const Algo a = choose(f, Setting{}, t, b, &why);
+  return a == Algo::messages || a == Algo::schedule;
 }
 
 Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why) {
@@ -464,10 +550,15 @@ Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, c
     return *why ? Algo::none : set.forced;
   }
   *why = nullptr;
-  if (set.mode == 0)
+  // Mode 0: a given threshold, else the rules (the user's, the compiled
+  // ones), else the built-in choice.
+  if (set.mode == 0 && !given_decides(f, t, s))
     if (const Algo a = prefer(f, t, s); a != Algo::none) return a;
   return auto_choice(f, set.mode, t, s);
 }
+
+std::shared_ptr<const std::vector<tunables::CollRule>> compiled_rules() { return compiled().rules; }
+const std::string& compiled_rules_problem() { return compiled().problem; }
 
 const std::string& rules_path() {
   Settings& s = settings();
@@ -524,6 +615,7 @@ void set_threshold(int index, std::size_t value) {
   std::lock_guard<std::mutex> g(s.lock);
   read_environment(s);
   *limit_field(s.limits, index) = value;
+  s.limits.given |= 1u << index;
   s.generation.fetch_add(1, std::memory_order_release);
 }
 

@@ -93,11 +93,25 @@ const Row* rows_begin();
 const Row* rows_end();
 bool has(Family f, Algo a);
 
+// The rules compiled into the library: lib/coll/default.rules, measured on
+// the reference machine with ringmpi-tune and embedded at build time
+// (scripts/embed_text.py), parsed once by the parser that reads a user's
+// file (tunables/coll_rules.hpp). Empty when that text does not parse
+// (compiled_rules_problem() then says why; MPI_Init fails with it).
+std::shared_ptr<const std::vector<tunables::CollRule>> compiled_rules();
+const std::string& compiled_rules_problem();
+// The text itself (the generated default_rules.cpp).
+extern const char kDefaultRules[];
+
 // The thresholds of the default policy, each a RINGMPI_* tunable (read
 // once per process by thresholds(), the tunables table names and ranges).
 struct Thresholds {
   // Two ranks with a core each take messages below these sizes (bytes):
   // one ring entry the receiver polls beats the segment's three lines.
+  // These five (pair_*, scan_chain) decide only where they are `given`
+  // (set in the environment or through MPI_T); unset, the compiled rules
+  // (lib/coll/default.rules, whose bands they were) decide, and the values
+  // here are those rules' boundaries, as MPI_T reads them (select_test checks).
   // Measured at np 2 on the 2-core machine (docs/design/collectives.md,
   // "Two ranks"): bcast by messages 3-5x faster than the segment from 4 KiB
   // to 128 KiB, even at 256 KiB; gather and scan 2-3x faster from 4 KiB;
@@ -131,11 +145,16 @@ struct Thresholds {
   // alltoall_reduce_ranks ranks as one all-to-all round.
   std::size_t block_reduction = 32768;       // RINGMPI_COLL_BLOCK_REDUCTION_MIN
   std::size_t alltoall_reduce_ranks = 16;    // RINGMPI_COLL_ALLTOALL_REDUCE_RANKS
-  // The rules file's lines (RINGMPI_COLL_RULES, tunables/coll_rules.hpp),
-  // none when there is no file: in mode 0 the first line that matches a
-  // call names the algorithm preferred for it, taken when it can run the
-  // call (prefer()).
+  // Which of the thresholds above were set (environment or MPI_T): bit i
+  // for kThresholdIds[i]. A given pair_* or scan_chain decides the calls it
+  // covers ahead of every rules file (given_decides()).
+  std::uint32_t given = 0;
+  // The user's rules file's lines (RINGMPI_COLL_RULES, tunables/coll_rules.hpp),
+  // none when there is no file, then the compiled rules: in mode 0 the
+  // first line of each that matches a call names the algorithm preferred
+  // for it, taken when it can run the call (prefer()).
   std::shared_ptr<const std::vector<tunables::CollRule>> rules;
+  std::shared_ptr<const std::vector<tunables::CollRule>> compiled = compiled_rules();
 };
 
 // One call, as choose() needs it. Every field is the same on every rank of
@@ -189,26 +208,41 @@ struct Setting {
 // family's names ("auto" too); false with *why otherwise.
 bool parse_setting(Family f, const char* text, Setting* out, std::string* why);
 
-// The two-rank rule of mode 0 (Thresholds::pair_*): whether a blocking
-// call of shape s leaves the segment for messages (np 2, a core each, below
-// the family's size). Persistent plans (coll/persistent_plan.cpp) ask it too.
+// The two-rank rule of mode 0: whether the default choice sends a blocking
+// call of shape s (np 2, a core each) that the segment could hold to
+// messages (or a schedule): by a given RINGMPI_COLL_PAIR_* threshold, else
+// by the rules (the user's file, then the compiled ones). Persistent plans
+// (coll/persistent_plan.cpp) ask it; s.bytes and s.pair_bytes as the
+// blocking call has them.
 bool pair_rule(Family f, const Thresholds& t, const Shape& s);
 
 // The choice for one call: the algorithm, or Algo::none with *why (a
 // forced one that cannot run this call).
 Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why);
 
-// The algorithm the rules in t prefer for call s of family f, when the
-// first rule that matches the call names one that can run it; Algo::none
-// otherwise (the built-in choice then decides). A rule matches by family,
-// np and bytes: the Shape's bytes where every rank knows them (the plain
-// forms, MPI_Allgatherv's total, and at np 2 the v forms of scatter and
-// gather by the one moving block, as pair_rule does), else only a rule
-// for any bytes ("*"). Intercommunicator calls take no rules.
+// The algorithm the rules in t prefer for call s of family f: the user's
+// file's first rule that matches the call, when it names an algorithm that
+// can run the call, else the compiled rules' first match, alike; Algo::none
+// otherwise (the built-in choice then decides). `auto`, or an algorithm
+// that cannot run the call, passes the call to the next level. A rule
+// matches by family (exscan: MPI_Exscan only), np, bytes and cores: the
+// Shape's bytes where every rank knows them (the plain forms,
+// MPI_Allgatherv's total, and at np 2 the v forms of scatter and gather by
+// the one moving block), else only a rule for any bytes ("*"); bound or
+// oversubscribed as Shape::oversubscribed says. Rules are for blocking
+// intracommunicator calls, the calls ringmpi-tune times: nonblocking and
+// intercommunicator calls take none.
 Algo prefer(Family f, const Thresholds& t, const Shape& s);
 
+// Whether a given threshold (Thresholds::given) decides call s, so that no
+// rules are read for it (the environment and MPI_T come first): a
+// RINGMPI_COLL_PAIR_* for the blocking calls of its families at np 2 with a
+// core each, RINGMPI_COLL_SCAN_CHAIN_MAX for oversubscribed blocking scans.
+bool given_decides(Family f, const Thresholds& t, const Shape& s);
+
 // The rules file this process read (its path, "" for none) and, when it
-// could not be read or parsed, why in one line (MPI_Init fails with it).
+// (or the compiled rules) could not be read or parsed, why in one line
+// (MPI_Init fails with it).
 const std::string& rules_path();
 const std::string& rules_problem();
 

@@ -116,8 +116,9 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
     for (std::string w; fields >> w;) f.push_back(w);
     if (f.empty()) continue;
     const std::string at = "line " + std::to_string(number) + ": ";
-    if (f.size() != 4) {
-      *why = at + "expected '<family> <np> <bytes> <algorithm>', found " + std::to_string(f.size()) + " fields";
+    if (f.size() != 4 && f.size() != 5) {
+      *why = at + "expected '<family> <np> <bytes> <algorithm> [<cores>]', found " + std::to_string(f.size()) +
+             " fields";
       return false;
     }
     CollRule r;
@@ -125,10 +126,15 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
     r.family = -1;
     for (int i = 0; i < kFamilies; ++i)
       if (family_name(i) == f[0]) r.family = i;
+    // "exscan": MPI_Exscan alone, of the scan family (which "scan" names whole).
+    if (f[0] == "exscan") {
+      r.family = static_cast<int>(Id::coll_scan) - static_cast<int>(Id::coll_barrier);
+      r.exscan = true;
+    }
     if (r.family < 0) {
       *why = at + "no collective family '" + f[0] + "' (one of:";
       for (int i = 0; i < kFamilies; ++i) *why += " " + family_name(i);
-      *why += ")";
+      *why += " exscan)";
       return false;
     }
     if (!parse_band(f[1], &r.np_lo, &r.np_hi) || r.np_hi == 0) {
@@ -154,6 +160,14 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
       return false;
     }
     r.algorithm = f[3];
+    if (f.size() == 5) {
+      if (f[4] == "bound") r.cores = CollCores::bound;
+      else if (f[4] == "oversubscribed") r.cores = CollCores::oversubscribed;
+      else if (f[4] != "*") {
+        *why = at + "cores '" + f[4] + "' is not bound, oversubscribed or *";
+        return false;
+      }
+    }
     rules.push_back(std::move(r));
   }
   *out = std::move(rules);

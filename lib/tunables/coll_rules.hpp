@@ -13,14 +13,23 @@
 
 namespace ringmpi::tunables {
 
+// Which jobs a rule holds for (its optional fifth field).
+enum class CollCores : std::uint8_t {
+  any,             // "*" or no fifth field
+  bound,           // "bound": every rank of the job has a core of its own
+  oversubscribed,  // "oversubscribed": the job has more ranks than cores
+};
+
 // One line of a rules file. Bands are inclusive; np_hi and bytes_hi are
 // UINT64_MAX for an open end.
 struct CollRule {
   int family = 0;  // index in the RINGMPI_COLL_<FAMILY> tunables (0: barrier ... 10: neighbor)
+  bool exscan = false;  // family "exscan": the scan family's MPI_Exscan (and MPI_Iexscan) only
   std::uint64_t np_lo = 0, np_hi = 0;
   std::uint64_t bytes_lo = 0, bytes_hi = 0;
   bool any_bytes = false;  // bytes "*": the rule holds for the v forms too
-  std::string algorithm;   // one of the family's names, or "auto" (the built-in choice)
+  CollCores cores = CollCores::any;
+  std::string algorithm;   // one of the family's names, or "auto" (no preference: the next level decides)
   int line = 0;
 };
 

@@ -56,17 +56,17 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::coll_neighbor, "RINGMPI_COLL_NEIGHBOR", 0, 3, false, "auto",
      "MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v,w), blocking and nonblocking: an algorithm name (local, segment, schedule) forces it, 0 or auto chooses, 1 prefers the shared segment, 2 messages, 3 as 1 (every rank must see the same value)"},
     {Id::coll_pair_bcast, "RINGMPI_COLL_PAIR_BCAST", 0, kNoMax, false, "262144",
-     "two ranks with a core each broadcast messages below this size (bytes) over messages, not the segment (every rank must see the same value)"},
+     "set: two ranks with a core each broadcast messages below this size (bytes) over messages, not the segment, ahead of any rules file; unset, the compiled-in rules decide (262144 is their boundary) (every rank must see the same value)"},
     {Id::coll_pair_scatter, "RINGMPI_COLL_PAIR_SCATTER", 0, kNoMax, false, "2048",
-     "two ranks with a core each scatter blocks below this size (bytes) over messages (every rank must see the same value)"},
+     "set: two ranks with a core each scatter blocks below this size (bytes) over messages, ahead of any rules file; unset, the compiled-in rules decide (2048 is their boundary) (every rank must see the same value)"},
     {Id::coll_pair_max, "RINGMPI_COLL_PAIR_MAX", 0, kNoMax, false, "8192",
-     "two ranks with a core each gather, allgather (half the total), alltoall, allreduce and scan below this size (bytes) over messages (every rank must see the same value)"},
+     "set: two ranks with a core each gather, allgather (half the total), alltoall, allreduce and scan below this size (bytes) over messages, ahead of any rules file; unset, the compiled-in rules decide (8192 is their boundary) (every rank must see the same value)"},
     {Id::coll_pair_reduce, "RINGMPI_COLL_PAIR_REDUCE", 0, kNoMax, false, "64",
-     "two ranks with a core each reduce (MPI_Reduce) vectors below this size (bytes) over messages (every rank must see the same value)"},
+     "set: two ranks with a core each reduce (MPI_Reduce) vectors below this size (bytes) over messages, ahead of any rules file; unset, the compiled-in rules decide (64 is their boundary) (every rank must see the same value)"},
     {Id::coll_schedule_min, "RINGMPI_COLL_SCHEDULE_MIN", 0, kNoMax, false, "32768",
      "blocking reductions and allgathers without the segment run as a schedule by blocks from this size (bytes; every rank must see the same value)"},
     {Id::coll_scan_chain_max, "RINGMPI_COLL_SCAN_CHAIN_MAX", 0, kNoMax, false, "256",
-     "with more ranks than cores, scans up to this size (bytes) take the message chain, not the segment (every rank must see the same value)"},
+     "set: with more ranks than cores, scans up to this size (bytes) take the message chain, not the segment, ahead of any rules file; unset, the compiled-in rules decide (256 is their boundary) (every rank must see the same value)"},
     {Id::coll_split_min, "RINGMPI_COLL_SPLIT_MIN", 0, kNoMax, false, "65536",
      "on the shared segment, two ranks with a core each split a copy from this size (bytes): a two-rank bcast above a slot region, a large scan's hop (every rank must see the same value)"},
     {Id::coll_fold_whole_max, "RINGMPI_COLL_FOLD_WHOLE_MAX", 0, kNoMax, false, "2048",
@@ -203,7 +203,8 @@ std::string help() {
   }
   // Not a number, so not in the table: the collective rules file (tunables/coll_rules.hpp).
   out += "  RINGMPI_COLL_RULES\n      the collective rules file (ringmpi-tune writes one): which algorithm each family "
-         "prefers by np and bytes\n      a path; set and empty: none; default: $XDG_CONFIG_HOME/ringmpi/coll-rules "
+         "prefers by np and bytes, ahead of the compiled-in rules\n      a path; set and empty: no file (the compiled rules "
+         "still hold); default: $XDG_CONFIG_HOME/ringmpi/coll-rules "
          "or ~/.config/ringmpi/coll-rules, then <prefix>/share/ringmpi/coll-rules, where one exists\n";
   return out;
 }

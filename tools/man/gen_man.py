@@ -193,10 +193,11 @@ def ringmpi_page(t, wrappers):
         out += tagged(bold(name), meaning)
     out += ".SS Read by the library\n"
     out += tagged(bold("RINGMPI_COLL_RULES"), "the collective rules file (written by ringmpi-tune): which algorithm "
-                  "each collective family prefers by communicator size and message size; unset: "
+                  "each collective family prefers by communicator size and message size, ahead of the rules compiled "
+                  "into the library; unset: "
                   "$XDG_CONFIG_HOME/ringmpi/coll-rules (or ~/.config/ringmpi/coll-rules), then "
-                  "<prefix>/share/ringmpi/coll-rules, where one exists; empty: none. mpiexec refuses a malformed "
-                  "file before the job starts (exit status 2)")
+                  "<prefix>/share/ringmpi/coll-rules, where one exists; empty: no file (the compiled rules "
+                  "still hold). mpiexec refuses a malformed file before the job starts (exit status 2)")
     out += ".SS Read by the commands\n"
     out += tagged(bold("MPIEXEC_TIMEOUT"), "mpiexec's time limit in seconds, as --timeout")
     for w, envvar in wrappers:

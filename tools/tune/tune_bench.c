@@ -5,11 +5,14 @@
  *   ringmpi-tune-bench FAMILY ITERS SIZE...
  *
  * FAMILY is barrier, bcast, scatter, gather, allgather, alltoall, reduce,
- * allreduce, reduce_scatter or scan; SIZE the bytes the default choice
+ * allreduce, reduce_scatter, scan or exscan (MPI_Exscan: the scan family,
+ * RINGMPI_COLL_SCAN); SIZE the bytes the default choice
  * looks at (docs/guide/collective-algorithms.md, "Rules files"). Rank 0
- * prints one line per size: "SIZE USEC" (the slowest rank's mean time per
- * call) or "SIZE -" when the forced algorithm cannot run that call (the
- * call fails alike on every rank: MPI_ERRORS_RETURN). Ranks meet and
+ * prints one line per size: "SIZE USEC ALGORITHM" (the slowest rank's mean
+ * time per call, and the algorithm that ran the timed calls on rank 0, from
+ * the counters coll_<family>_<algorithm>) or "SIZE -" when the forced
+ * algorithm cannot run that call (the call fails alike on every rank:
+ * MPI_ERRORS_RETURN). Ranks meet and
  * report through point-to-point messages only, so that the forced family
  * is never needed for that. */
 #include <mpi.h>
@@ -33,6 +36,18 @@ static void meet(void) {
 
 static char *a, *b;
 
+/* The algorithms' counters of a family (MPIX_Query_counter coll_<family>_<algo>). */
+static const char* const kAlgos[] = {"local", "segment", "numa_leaders", "world_counter", "messages", "schedule"};
+enum { kAlgoCount = 6 };
+static void counters(const char* family, MPI_Count* out) {
+  char name[64];
+  for (int i = 0; i < kAlgoCount; ++i) {
+    snprintf(name, sizeof name, "coll_%s_%s", strcmp(family, "exscan") ? family : "scan", kAlgos[i]);
+    out[i] = 0;
+    if (MPIX_Query_counter(name, &out[i]) != MPI_SUCCESS) out[i] = 0;
+  }
+}
+
 /* One call of the family with `bytes` (the size the choice looks at). */
 static int call(const char* f, size_t bytes) {
   const int n = (int)bytes;
@@ -53,6 +68,7 @@ static int call(const char* f, size_t bytes) {
     return MPI_Reduce_scatter_block(a, b, each, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   }
   if (!strcmp(f, "scan")) return MPI_Scan(a, b, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (!strcmp(f, "exscan")) return MPI_Exscan(a, b, ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   return -1;
 }
 
@@ -84,13 +100,23 @@ int main(int argc, char** argv) {
     meet();
     int ok = call(family, bytes) == MPI_SUCCESS; /* warm up, and can it run? */
     double t = -1;
+    const char* ran = "?";
     if (ok) {
       for (int w = 0; w < 2; ++w) call(family, bytes);
+      MPI_Count before[kAlgoCount], after[kAlgoCount];
+      counters(family, before);
       meet();
       const double t0 = MPI_Wtime();
       for (int k = 0; k < iters; ++k)
         if (call(family, bytes) != MPI_SUCCESS) ok = 0;
       t = (MPI_Wtime() - t0) / iters * 1e6;
+      counters(family, after);
+      MPI_Count most = 0;
+      for (int i = 0; i < kAlgoCount; ++i)
+        if (after[i] - before[i] > most) {
+          most = after[i] - before[i];
+          ran = kAlgos[i];
+        }
     }
     if (me == 0) {
       double worst = ok ? t : -1;
@@ -101,7 +127,7 @@ int main(int argc, char** argv) {
         else if (theirs > worst) worst = theirs;
       }
       if (worst < 0) printf("%zu -\n", bytes);
-      else printf("%zu %.3f\n", bytes, worst);
+      else printf("%zu %.3f %s\n", bytes, worst, ran);
       fflush(stdout);
     } else {
       const double mine = ok ? t : -1;

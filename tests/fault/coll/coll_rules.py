@@ -14,7 +14,9 @@ BAD = [
     ("# fine\n\nbroadcast 2 * messages\n", "line 3: no collective family 'broadcast'"),
     ("scan * * numa_leaders\n", "line 1: scan has no algorithm 'numa_leaders' (one of: auto segment messages schedule)"),
     ("gather 2 4Q messages\n", "line 1: bytes '4Q' is not N, N-M, N- or *"),
-    ("gather 2 * messages extra\n", "line 1: expected '<family> <np> <bytes> <algorithm>', found 5 fields"),
+    ("gather 2 * messages extra\n", "line 1: cores 'extra' is not bound, oversubscribed or *"),
+    ("gather 2 * messages bound extra\n",
+     "line 1: expected '<family> <np> <bytes> <algorithm> [<cores>]', found 6 fields"),
     ("bcast 4-2 * messages\n", "line 1: np '4-2' is not N, N-M, N- or *"),
 ]
 

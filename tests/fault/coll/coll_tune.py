@@ -33,8 +33,9 @@ def main():
         text = open(out).read() if os.path.exists(out) else ""
         rules = [l.split() for l in text.splitlines() if l.strip() and not l.startswith("#")]
         measured = [l for l in text.splitlines() if l.startswith("# bcast np 2: auto=[")]
+        ran = [l for l in text.splitlines() if l.startswith("# bcast np 2: auto ran ")]
         expect("the file has the measurements and well-formed rules",
-               measured and all(len(r) == 4 for r in rules), p)
+               measured and ran and all(len(r) == 5 and r[4] in ("bound", "oversubscribed") for r in rules), p)
         for np in (2, 3):
             q = subprocess.run([args.mpiexec, "-n", str(np), hello], env=dict(env, RINGMPI_COLL_RULES=out),
                                capture_output=True, text=True, timeout=60)

@@ -6,7 +6,9 @@
  * (seg_single_copy does not move); larger blocks still go by address. Every
  * root, odd block sizes (blocks at unaligned offsets in the slot), a
  * strided send type, MPI_IN_PLACE at the scatter root; each block's bytes
- * name its sender, receiver and call. Run with many more ranks than cores. */
+ * name its sender, receiver and call. Run with many more ranks than cores,
+ * with RINGMPI_COLL_SCATTER=1 (the flat segment where it applies: the
+ * compiled rules send small blocks of oversubscribed jobs to messages). */
 #include <stdlib.h>
 #include <string.h>
 

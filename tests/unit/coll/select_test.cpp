@@ -85,6 +85,8 @@ TEST_CASE("the default choice is the old ladder's over a grid of shapes") {
   t.pair_bcast = 16384;
   t.pair_other = 1024;
   t.pair_reduce = 0;  // the ladder had no two-rank rule for reduce (below: its own case)
+  t.given = ~0u;      // set, as in the environment: the thresholds decide ahead of every rules file
+  t.compiled = nullptr;  // and no rules (the ladder had none; lib/coll/default.rules has more bands now)
   const std::size_t sizes[] = {0, 4, 1000, 1023, 1024, 2047, 2048, 4096, 4097, 16383, 16384, 32768, 1 << 20};
   long checked = 0;
   for (Family f : kAll)
@@ -135,6 +137,7 @@ TEST_CASE("spot checks of the default choice") {
   // ... unless the threshold says otherwise.
   Thresholds higher;
   higher.pair_bcast = 1 << 20;
+  higher.given = 1;  // RINGMPI_COLL_PAIR_BCAST set (environment or MPI_T): ahead of the rules
   CHECK(choose(Family::bcast, Setting{}, higher, s, &why) == Algo::messages);
   // Oversubscribed: the segment at any size.
   s.oversubscribed = true;
@@ -276,7 +279,7 @@ TEST_CASE("RINGMPI_COLL_<FAMILY> takes 0..3, auto and the family's names, as the
 }
 
 TEST_CASE("two ranks with a core each reduce below RINGMPI_COLL_PAIR_REDUCE by messages") {
-  const Thresholds t;  // the defaults
+  const Thresholds t;  // the defaults: the compiled rules' band
   Shape s;
   s.np = 2;
   s.segment = s.fits = true;
