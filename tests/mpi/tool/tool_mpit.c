@@ -81,8 +81,9 @@ static void check_enum(MPI_T_enum e, int value) {
   }
 #ifdef RINGMPI
   TCHECK(found); /* the variable's value is one of the enumeration's (Open MPI has flag sets) */
-  /* 0..3 the modes; the families' variables then force_<algorithm> (4..9). */
-  TCHECK(num == 4 || num == 10);
+  /* 0..3 the modes; the families' variables then force_<algorithm> (4..9)
+   * and force_segment_<way> (10..16). */
+  TCHECK(num == 4 || num == 17);
   EXPECT(MPI_T_enum_get_item(e, num, NULL, NULL, NULL), MPI_T_ERR_INVALID_ITEM);
   EXPECT(MPI_T_enum_get_item(e, -1, NULL, NULL, NULL), MPI_T_ERR_INVALID_ITEM);
 #endif
