@@ -916,9 +916,10 @@ struct WideBlock {
 };
 
 // The blocks as the schedule takes them: a count above INT_MAX becomes one
-// element of a contiguous type of that many elements, kept by the schedule.
+// element of a contiguous type of that many elements; the derived types,
+// the caller's and those built, go to *kept.
 int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const char* bufname, const char* cname,
-           coll::Schedule& s, std::vector<Block>* out) {
+           std::vector<std::shared_ptr<const void>>* kept, std::vector<Block>* out) {
   out->resize(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
     const WideBlock& b = in[i];
@@ -932,7 +933,8 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
     if (int e = call.datatype(b.type, "datatype", &t)) return e;
     if (null_data_at(buf, b.displ, *t))
       return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%zu]=%lld", bufname, cname, i, b.count);
-    keep_type(s, b.type);
+    if (dtype::TypePtr held = dtype::lookup_shared(b.type); held && !held->predefined)
+      kept->push_back(std::move(held));
     if (b.count <= INT_MAX) {
       (*out)[i] = Block{b.displ, static_cast<int>(b.count), t};
       continue;
@@ -942,7 +944,7 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
     if (!big) return call.fail(MPI_ERR_COUNT, "argument %s[%zu]=%lld: %s", cname, i, b.count, why.c_str());
     dtype::commit(*big);
     (*out)[i] = Block{b.displ, 1, big.get()};
-    s.keep(std::move(big));
+    kept->push_back(std::move(big));
   }
   return MPI_SUCCESS;
 }
@@ -951,21 +953,20 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
 // (what MPI_Alltoallw does): each rank describes only its own blocks, so all
 // ranks of a _c call take this path whatever their counts (the tuned
 // segment paths of the int v forms take int counts and displacements).
-int exchange_c(Call& call, MPI_Comm comm, const void* sendbuf, const std::vector<WideBlock>& sends, void* recvbuf,
-               const std::vector<WideBlock>& recvs, bool in_place, MPI_Request* req) {
+// describe() checks and narrows the blocks once (forms::WideExchange);
+// forms::exchange runs them, once per call or once per MPI_Start of a
+// persistent _init_c form.
+int describe(Call& call, MPI_Comm comm, const void* sendbuf, const std::vector<WideBlock>& sends, void* recvbuf,
+             const std::vector<WideBlock>& recvs, bool in_place, forms::WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
-  note(comm, -1, -1, MPI_DATATYPE_NULL);
-  auto s = coll::make_schedule(*c);
-  std::vector<Block> sb, rb;
+  x->comm = comm;
+  x->sendbuf = sendbuf;
+  x->recvbuf = recvbuf;
+  x->in_place = in_place;
   if (!in_place)
-    if (int e = narrow(call, sendbuf, sends, "sendbuf", "sendcounts", *s, &sb)) return e;
-  if (int e = narrow(call, recvbuf, recvs, "recvbuf", "recvcounts", *s, &rb)) return e;
-  if (c->inter)
-    coll::inter_alltoallw(*s, *c, sendbuf, sb, recvbuf, rb);
-  else
-    coll::sched_alltoallw(*s, sendbuf, sb, recvbuf, rb, in_place);
-  return dispatch(call, std::move(s), comm, req, Pending{});
+    if (int e = narrow(call, sendbuf, sends, "sendbuf", "sendcounts", &x->kept, &x->sends)) return e;
+  return narrow(call, recvbuf, recvs, "recvbuf", "recvcounts", &x->kept, &x->recvs);
 }
 
 // The blocks of one side of a v form: counts and displacements (in
@@ -984,9 +985,65 @@ int vector_side(Call& call, bool significant, int n, const MPI_Count* counts, co
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+namespace ringmpi::api::forms {
+
+int uniform_c(Call& call, Uniform kind, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              const void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Counted* s,
+              Counted* r) {
+  const Rooted at = rooted(comm, root);
+  const MPI_Count per_block = INT_MAX / group_of(comm);  // the uniform displacements i * count stay ints
+  bool sends = true, receives = true;
+  MPI_Count send_limit = INT_MAX, recv_limit = INT_MAX;
+  switch (kind) {
+    case Uniform::gather:
+      sends = at.takes_part && !(at.root_here && sendbuf == MPI_IN_PLACE);
+      receives = at.root_here;
+      recv_limit = INT_MAX / at.n;
+      break;
+    case Uniform::scatter:
+      sends = at.root_here;
+      send_limit = INT_MAX / at.n;
+      receives = at.takes_part && !(at.root_here && recvbuf == MPI_IN_PLACE);
+      break;
+    case Uniform::allgather:
+      sends = sendbuf != MPI_IN_PLACE;
+      recv_limit = per_block;
+      break;
+    case Uniform::alltoall:
+      sends = sendbuf != MPI_IN_PLACE;
+      send_limit = recv_limit = per_block;
+      break;
+    case Uniform::neighbor:  // 64-bit block offsets (neighbor.cpp)
+      break;
+  }
+  // A side that is not significant here goes on as 0 elements of the caller's type.
+  s->datatype = sendtype;
+  r->datatype = recvtype;
+  if (sends)
+    if (int e = s->set(call, sendcount, sendtype, "sendcount", "sendtype", send_limit)) return e;
+  if (receives)
+    if (int e = r->set(call, recvcount, recvtype, "recvcount", "recvtype", recv_limit)) return e;
+  return MPI_SUCCESS;
+}
+
+int exchange(Call& call, const WideExchange& x, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, x.comm, &c)) return e;
+  note(x.comm, -1, -1, MPI_DATATYPE_NULL);
+  auto s = coll::make_schedule(*c);
+  for (const auto& k : x.kept) s->keep(k);
+  if (c->inter)
+    coll::inter_alltoallw(*s, *c, x.sendbuf, x.sends, x.recvbuf, x.recvs);
+  else
+    coll::sched_alltoallw(*s, x.sendbuf, x.sends, x.recvbuf, x.recvs, x.in_place);
+  return dispatch(call, std::move(s), x.comm, req, Pending{});
+}
+
 int gatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-              MPI_Request* req) {
+              WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -1002,12 +1059,12 @@ int gatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype
   if (int e = vector_side(call, root_here, n, recvcounts, displs, recvtype, "recvcounts", "displs", "recvtype", &rb))
     return e;
   if (in_place) rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int scatterv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-               MPI_Comm comm, MPI_Request* req) {
+               MPI_Comm comm, WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -1023,12 +1080,12 @@ int scatterv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], co
   if (int e = vector_side(call, root_here, n, sendcounts, displs, sendtype, "sendcounts", "displs", "sendtype", &sb))
     return e;
   if (in_place) sb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                 MPI_Request* req) {
+                 WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   const int n = group_size(*c);
@@ -1043,16 +1100,16 @@ int allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datat
     const WideBlock mine = rb[static_cast<std::size_t>(c->rank)];
     for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = j == c->rank ? WideBlock{} : mine;
     rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-    return exchange_c(call, comm, recvbuf, sb, recvbuf, rb, false, req);
+    return describe(call, comm, recvbuf, sb, recvbuf, rb, false, x);
   }
   if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = WideBlock{0, sendcount, sendtype};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                 MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+                MPI_Datatype recvtype, MPI_Comm comm, WideExchange* x) {
   const int n = group_of(comm);
   const comm::Comm* c = comm::lookup(comm);
   const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
@@ -1062,12 +1119,12 @@ int alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
     return e;
   if (int e = vector_side(call, true, n, recvcounts, rdispls, recvtype, "recvcounts", "rdispls", "recvtype", &rb))
     return e;
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, in_place, x);
 }
 
 int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                 const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
-                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, WideExchange* x) {
   const int n = group_of(comm);
   const comm::Comm* c = comm::lookup(comm);
   const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
@@ -1084,8 +1141,12 @@ int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
   if (!in_place)
     if (int e = side(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes", &sb)) return e;
   if (int e = side(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes", &rb)) return e;
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, in_place, x);
 }
+
+}  // namespace ringmpi::api::forms
+
+namespace {
 
 // Reductions of more than INT_MAX elements: blocking ones run as reductions
 // of 2^30 elements at a time (element by element, so the result is the same,
@@ -1203,46 +1264,39 @@ int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_C
   return reduce_scatter_c(call, sendbuf, recvbuf, counts.data(), datatype, op, comm, req);
 }
 
+// The four uniform forms' _c calls: their counts narrowed (forms::uniform_c),
+// then the int form.
 int gather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-  const Rooted r = rooted(comm, root);
   Counted s, v;
-  if (r.takes_part && !(r.root_here && sendbuf == MPI_IN_PLACE))
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
-  if (r.root_here)
-    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / r.n)) return e;
-  return gather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm, &s, &v))
+    return e;
+  return gather(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, root, comm, req);
 }
 int scatter_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
               MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-  const Rooted r = rooted(comm, root);
   Counted s, v;
-  if (r.root_here)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", INT_MAX / r.n)) return e;
-  if (r.takes_part && !(r.root_here && recvbuf == MPI_IN_PLACE))
-    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype")) return e;
-  return scatter(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                 v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm, &s, &v))
+    return e;
+  return scatter(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, root, comm, req);
 }
 int allgather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   Counted s, v;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
-  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / group_of(comm))) return e;
-  return allgather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                   v.datatype, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, 0, comm, &s, &v))
+    return e;
+  return allgather(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, comm, req);
 }
 int alltoall_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-  const MPI_Count limit = INT_MAX / group_of(comm);
   Counted s, v;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", limit)) return e;
-  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", limit)) return e;
-  return alltoall(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                  v.datatype, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, 0, comm, &s, &v))
+    return e;
+  return alltoall(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, comm, req);
 }
 
 }  // namespace
@@ -1587,74 +1641,90 @@ int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
-// The v and w forms: per-peer blocks (exchange_c).
+// The v and w forms: per-peer blocks (forms::exchange).
 
 int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm) {
   Call call("MPI_Gatherv_c");
-  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Igatherv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call("MPI_Scatterv_c");
-  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                     MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Iscatterv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Allgatherv_c");
-  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                       MPI_Request* request) {
   Call call("MPI_Iallgatherv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                     MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Alltoallv_c");
-  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                     nullptr);
+  forms::WideExchange x;
+  if (int e = forms::alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                     request);
+  forms::WideExchange x;
+  if (int e = forms::alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   Call call("MPI_Alltoallw_c");
-  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                     nullptr);
+  forms::WideExchange x;
+  if (int e = forms::alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallw_c");
   if (int e = call.not_null(request, "request")) return e;
-  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                     request);
+  forms::WideExchange x;
+  if (int e = forms::alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 
 // Reductions.

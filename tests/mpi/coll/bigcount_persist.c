@@ -1,9 +1,12 @@
 /* The large-count forms of the persistent collectives (MPI_*_init_c, MPI-4.1
  * annex A): each one started twice gives what its int form gives, with the
- * v and w forms' MPI_Count counts and MPI_Aint displacements; a count beyond
- * INT_MAX is MPI_ERR_UNSUPPORTED_OPERATION (the stored arguments are ints)
- * before anything starts, except in a bcast or a reduction with a
- * predefined op, which is made as one element of a contiguous type. mpi4py 4.x calls these whenever mpi.h declares them. */
+ * v and w forms' MPI_Count counts and MPI_Aint displacements. Every form
+ * takes counts beyond INT_MAX (one element of a contiguous type per block),
+ * started here with a zero-size type (the same path at no memory cost;
+ * bigcount_huge_persist* move real data), except a reduction with a user
+ * op and a reduce-scatter whose counts sum beyond INT_MAX
+ * (MPI_ERR_UNSUPPORTED_OPERATION). A negative count is MPI_ERR_COUNT.
+ * mpi4py 4.x calls these whenever mpi.h declares them. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -81,6 +84,10 @@ static void check_neighbor_alltoall(void) {
     CHECK(rbuf[k] == left * 1000 + K + k);
     CHECK(rbuf[K + k] == right * 1000 + k);
   }
+}
+
+static void check_untouched(void) {
+  for (int i = 0; i < 64 * K; ++i) CHECK(rbuf[i] == -1 && sbuf[i] == rank * 1000 + i);
 }
 
 static void user_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
@@ -176,17 +183,97 @@ int main(int argc, char** argv) {
   CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
   CHECK(r == MPI_REQUEST_NULL);
   MPI_Op_free(&user_op);
+  /* The other forms take any count too: made at _init (never started
+   * here; bigcount_huge_persist_forms moves such blocks). */
   counts[size - 1] = big;
-  MPI_Error_class(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
-  CHECK(r == MPI_REQUEST_NULL);
+  CHECK_MPI(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Gather_init_c(sbuf, K, MPI_INT, rbuf, big, MPI_INT, 0, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
   nc[1] = big;
-  MPI_Error_class(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r), &cls);
+  CHECK_MPI(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  nc[1] = K;
+  /* A reduce-scatter whose counts sum beyond INT_MAX: only the blocking form. */
+  r = MPI_REQUEST_NULL;
+  MPI_Error_class(MPI_Reduce_scatter_init_c(sbuf, rbuf, counts, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &r), &cls);
   CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
   CHECK(r == MPI_REQUEST_NULL);
-  /* A negative count is the int form's MPI_ERR_COUNT. */
+  counts[size - 1] = K;
+
+  /* Counts beyond INT_MAX of a zero-size type: the large-count path of every
+   * form (a contiguous type of `big` elements per block) at no memory cost,
+   * each started twice. */
+  MPI_Datatype none;
+  CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &none));
+  CHECK_MPI(MPI_Type_commit(&none));
+  MPI_Count bigs[64];
+  MPI_Aint zeros[64];
+  MPI_Datatype nones[64];
+  CHECK(size <= 64);
+  for (int i = 0; i < 64; ++i) { /* also the two ring neighbours at np 1 */
+    bigs[i] = big;
+    zeros[i] = 0;
+    nones[i] = none;
+  }
+  CHECK_MPI(MPI_Bcast_init_c(sbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Gather_init_c(sbuf, big, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Scatter_init_c(sbuf, big, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Allgather_init_c(sbuf, big, none, rbuf, big, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoall_init_c(sbuf, big, none, rbuf, big, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Gatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Scatterv_init_c(sbuf, bigs, zeros, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Allgatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoallv_init_c(sbuf, bigs, zeros, none, rbuf, bigs, zeros, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoallw_init_c(sbuf, bigs, zeros, nones, rbuf, bigs, zeros, nones, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_allgather_init_c(sbuf, big, none, rbuf, big, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_allgatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoall_init_c(sbuf, big, none, rbuf, big, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoallv_init_c(sbuf, bigs, zeros, none, rbuf, bigs, zeros, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoallw_init_c(sbuf, bigs, zeros, nones, rbuf, bigs, zeros, nones, ring, MPI_INFO_NULL, &r));
+  /* The request holds its types: freeing the caller's handle changes nothing. */
+  CHECK_MPI(MPI_Type_free(&none));
+  start_twice(&r, reset_bufs, check_untouched);
+
+  /* A negative count is MPI_ERR_COUNT, and no request. */
   MPI_Error_class(MPI_Bcast_init_c(sbuf, -1, MPI_INT, 0, w, MPI_INFO_NULL, &r), &cls);
   CHECK(cls == MPI_ERR_COUNT);
+  r = MPI_REQUEST_NULL;
+  MPI_Error_class(MPI_Allgather_init_c(sbuf, -1, MPI_INT, rbuf, K, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Alltoall_init_c(sbuf, K, MPI_INT, rbuf, -1, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  counts[0] = -1;
+  MPI_Error_class(MPI_Alltoallv_init_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, w,
+                                       MPI_INFO_NULL, &r),
+                  &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Reduce_scatter_init_c(sbuf, rbuf, counts, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  counts[0] = K;
+  nc[0] = -1;
+  MPI_Error_class(MPI_Neighbor_alltoallv_init_c(sbuf, nc, nd, MPI_INT, rbuf, nc, nd, MPI_INT, ring, MPI_INFO_NULL, &r),
+                  &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  CHECK(r == MPI_REQUEST_NULL);
 
   MPI_Comm_free(&ring);
   free(counts);
