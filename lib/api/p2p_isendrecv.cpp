@@ -105,6 +105,9 @@ int isendrecv_replace(Call& call, void* buf, int count, MPI_Datatype datatype, i
   p2p::RecvArgs ra;
   if (int e = api::check_recv(call, buf, count, datatype, source, recvtag, comm, &ra)) return e;
   if (int e = call.not_null(request, "request")) return e;
+  // Nothing to keep apart when one side is MPI_PROC_NULL: the send leaves
+  // from buf (no receive writes it) or sends nothing.
+  if (sa.dest == MPI_PROC_NULL || ra.source == MPI_PROC_NULL) return start(call, comm, sa, ra, {}, request);
   // The outgoing data is copied first (its packed stream), so the receive
   // may overwrite buf while the send is in flight; the copy lives in the
   // request until both parts are done.
