@@ -1152,8 +1152,8 @@ namespace {
 // of 2^30 elements at a time (element by element, so the result is the same,
 // and a user function sees the caller's datatype). A nonblocking one with a
 // predefined op runs on one element of a contiguous type of `count`
-// elements (api::large_reduction); with a user op it would need one request
-// for several collectives, which is not built.
+// elements (api::large_reduction); with a user op, whose function must see
+// the caller's datatype, it is one schedule of such pieces (reduce_pieces).
 constexpr MPI_Count kReduceChunk = MPI_Count(1) << 30;
 const void* advanced(const void* p, std::ptrdiff_t bytes) {
   return p == nullptr || p == MPI_IN_PLACE ? p : static_cast<const char*>(p) + bytes;
@@ -1176,11 +1176,97 @@ int by_chunks(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, M
   return MPI_SUCCESS;
 }
 
+// The schedule of a reduction beyond INT_MAX that runs as pieces: its
+// datatype and op checked (*r gets both, count 0), the buffers that matter
+// here not NULL.
+int piece_args(Call& call, const void* mine, bool send_significant, void* recvbuf, bool recv_significant,
+               MPI_Datatype datatype, MPI_Op op, coll::Reduction* r) {
+  const dtype::Datatype* t = nullptr;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  const dtype::Op* o;
+  if (int e = check_op(call, op, *t, &o)) return e;
+  if (send_significant && null_data(mine, *t)) return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL");
+  if (recv_significant && null_data(recvbuf, *t)) return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL");
+  *r = coll::Reduction{*o, datatype, t, 0};
+  return MPI_SUCCESS;
+}
+
+// f(piece, done) for each piece of kReduceChunk elements (the last one
+// shorter) of `count` elements of r: piece is r with its count.
+template <class F>
+void pieces(const coll::Reduction& r, MPI_Count count, F f) {
+  for (MPI_Count done = 0; done < count; done += kReduceChunk) {
+    coll::Reduction piece = r;
+    piece.count = static_cast<int>(std::min(kReduceChunk, count - done));
+    f(piece, static_cast<std::ptrdiff_t>(done) * r.type->extent);
+  }
+}
+
+// A reduction of more than INT_MAX elements as one schedule: the schedule
+// algorithms' reduction (coll/scheduled.hpp, coll/inter.cpp) of each piece
+// of kReduceChunk elements, one after the other. Every rank adds the same
+// pieces in the same order, so the messages of the pieces between two ranks
+// match in order under the schedule's one tag; a user function sees the
+// caller's datatype. Kind: reduce (root), allreduce, scan or exscan.
+enum class Kind { reduce, allreduce, scan, exscan };
+int reduce_pieces(Call& call, Kind kind, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  const bool scans = kind == Kind::scan || kind == Kind::exscan, rooted = kind == Kind::reduce;
+  if (int e = coll_comm(call, comm, &c, scans)) return e;
+  if (rooted)
+    if (int e = check_root(call, *c, root)) return e;
+  const bool root_here = rooted && is_root(*c, root);
+  if (rooted ? !root_here || c->inter : c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  if (!rooted)
+    if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  note(comm, rooted ? root : -1, -1, datatype);
+  auto s = schedule_for(*c, {datatype});
+  if (!rooted || takes_part(*c, root)) {
+    coll::Reduction r;
+    if (int e = piece_args(call, mine, !(c->inter && root_here), recvbuf, !rooted || root_here, datatype, op, &r))
+      return e;
+    pieces(r, count, [&](const coll::Reduction& p, std::ptrdiff_t at) {
+      const void* m = advanced(mine, at);
+      void* res = advanced(recvbuf, at);
+      switch (kind) {
+        case Kind::reduce:
+          if (c->inter)
+            coll::inter_reduce(*s, *c, p, m, res, root);
+          else
+            coll::sched_reduce(*s, p, m, res, root);
+          break;
+        case Kind::allreduce:
+          if (c->inter)
+            coll::inter_allreduce(*s, *c, p, m, res);
+          else
+            coll::sched_allreduce(*s, p, m, res);
+          break;
+        case Kind::scan:
+        case Kind::exscan:
+          coll::sched_scan(*s, p, m, res, kind == Kind::exscan);
+          break;
+      }
+    });
+  }
+  return dispatch(call, std::move(s), comm, req, Pending{});
+}
+
+// Whether a nonblocking reduction beyond INT_MAX runs as pieces: a user op
+// (or an op handle that is not valid, which reduce_pieces reports).
+bool as_pieces(MPI_Op op) {
+  const dtype::Op* o = dtype::lookup_op(op);
+  return !o || o->user();
+}
+
 int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
              int root, MPI_Comm comm, MPI_Request* req) {
   if (count >= 0 && count <= INT_MAX)
     return reduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, root, comm, req);
   if (req && count > 0) {
+    if (as_pieces(op)) return reduce_pieces(call, Kind::reduce, sendbuf, recvbuf, count, datatype, op, root, comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return reduce(call, sendbuf, recvbuf, n.count, n.datatype, op, root, comm, req);
@@ -1195,6 +1281,7 @@ int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count,
   if (count >= 0 && count <= INT_MAX)
     return allreduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, req);
   if (req && count > 0) {
+    if (as_pieces(op)) return reduce_pieces(call, Kind::allreduce, sendbuf, recvbuf, count, datatype, op, 0, comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return allreduce(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, req);
@@ -1209,6 +1296,9 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
   if (count >= 0 && count <= INT_MAX)
     return scan(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, exclusive, req);
   if (req && count > 0) {
+    if (as_pieces(op))
+      return reduce_pieces(call, exclusive ? Kind::exscan : Kind::scan, sendbuf, recvbuf, count, datatype, op, 0,
+                           comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return scan(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, exclusive, req);
@@ -1218,9 +1308,13 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
   });
 }
 
-// Reduce-scatter with counts (or their sum) beyond an int: on an
-// intracommunicator, blocking, not in place, rank j's block is a
-// reduction to root j (in chunks); everything else is refused.
+// Reduce-scatter with counts summing beyond an int, on an intracommunicator:
+// rank j's block is a reduction to root j. Blocking and not in place: each
+// one a blocking reduce_c (in chunks, any algorithm); nonblocking or in
+// place: one schedule of their pieces (as reduce_pieces), in place this
+// rank's result waiting in scratch memory until every piece has read the
+// input, then copied to recvbuf. Intercommunicators: refused (the two
+// groups' reductions would need one order of pieces agreed across them).
 int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
@@ -1237,21 +1331,54 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
     const std::vector<int> counts(recvcounts, recvcounts + n);
     return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
   }
-  if (req || c->inter || sendbuf == MPI_IN_PLACE)
+  if (c->inter)
     return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "recvcounts summing to %lld elements (more than INT_MAX) are supported only by the blocking "
-                     "form on an intracommunicator without MPI_IN_PLACE (docs/guide/large-counts.md)",
+                     "recvcounts summing to %lld elements (more than INT_MAX) on an intercommunicator are not "
+                     "supported (docs/guide/large-counts.md)",
                      total);
   const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!req && !in_place) {
+    MPI_Count first = 0;
+    for (int j = 0; j < n; ++j) {
+      const void* from = advanced(sendbuf, static_cast<std::ptrdiff_t>(first) * t->extent);
+      if (int e = reduce_c(call, from, j == c->rank ? recvbuf : nullptr, recvcounts[j], datatype, op, j, comm, nullptr))
+        return e;
+      first += recvcounts[j];
+    }
+    return MPI_SUCCESS;
+  }
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  const void* mine = in_place ? recvbuf : sendbuf;
+  coll::Reduction r;
+  if (int e = piece_args(call, mine, true, recvbuf, recvcounts[c->rank] > 0, datatype, op, &r)) return e;
+  note(comm, -1, -1, datatype);
+  auto s = schedule_for(*c, {datatype});
+  std::vector<void*> held;  // in place: this rank's result pieces
   MPI_Count first = 0;
   for (int j = 0; j < n; ++j) {
-    const void* from = advanced(sendbuf, static_cast<std::ptrdiff_t>(first) * t->extent);
-    if (int e = reduce_c(call, from, j == c->rank ? recvbuf : nullptr, recvcounts[j], datatype, op, j, comm, nullptr))
-      return e;
+    const bool here = j == c->rank;
+    pieces(r, recvcounts[j], [&](const coll::Reduction& p, std::ptrdiff_t at) {
+      void* res = here ? advanced(recvbuf, at) : nullptr;
+      if (here && in_place) {
+        const coll::Footprint f = coll::footprint(p.count, *p.type);
+        res = s->scratch(f.bytes) - f.offset;
+        held.push_back(res);
+      }
+      coll::sched_reduce(*s, p, advanced(mine, static_cast<std::ptrdiff_t>(first) * t->extent + at), res, j);
+    });
     first += recvcounts[j];
   }
-  return MPI_SUCCESS;
+  if (!held.empty()) {
+    s->round();
+    std::size_t k = 0;
+    pieces(r, recvcounts[c->rank], [&](const coll::Reduction& p, std::ptrdiff_t at) {
+      coll::sched_copy(*s, Typed{held[k++], p.count, p.type}, Typed{advanced(recvbuf, at), p.count, p.type});
+    });
+    s->round();
+  }
+  return dispatch(call, std::move(s), comm, req, Pending{});
 }
 
 int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
@@ -1366,6 +1493,27 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
          bool exclusive, MPI_Request* req) {
   return ::scan(call, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
 }
+int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_c(call, sendbuf, recvbuf, count, datatype, op, root, comm, req);
+}
+int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request* req) {
+  return ::allreduce_c(call, sendbuf, recvbuf, count, datatype, op, comm, req);
+}
+int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, bool exclusive, MPI_Request* req) {
+  return ::scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
+}
+int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter_c(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
+}
+int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter_block_c(call, sendbuf, recvbuf, recvcount, datatype, op, comm, req);
+}
+bool reduces_in_pieces(MPI_Op op) { return ::as_pieces(op); }
 }  // namespace ringmpi::api::forms
 
 extern "C" {

@@ -114,6 +114,24 @@ int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, WideExchange* x);
 int exchange(Call& call, const WideExchange& x, MPI_Request* req);
 
+// The reductions' _c bodies (coll.cpp): beyond INT_MAX elements, a
+// predefined op reduces one element of a contiguous type; a user op (or an
+// op handle that is not valid: reported then), and every reduce-scatter
+// whose counts sum beyond INT_MAX that is nonblocking or in place, run as
+// one schedule of reductions of 2^30 elements each (reduces_in_pieces(op)
+// says which). Blocking (req null) or started.
+int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request* req);
+int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request* req);
+int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, bool exclusive, MPI_Request* req);
+int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req);
+int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req);
+bool reduces_in_pieces(MPI_Op op);
+
 // The neighbourhood v and w forms with MPI_Count counts and MPI_Aint
 // displacements (neighbor.cpp): the exchange of the int forms, a block
 // beyond INT_MAX elements moving as one element of a contiguous type that

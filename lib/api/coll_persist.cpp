@@ -973,8 +973,10 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
 //    running them as one schedule, as MPI_I*v_c does;
 //  - the neighbourhood v and w forms: the stored MPI_Count/MPI_Aint arrays,
 //    each start running the nonblocking _c form's body on them;
-//  - reduce_scatter: counts summing to at most INT_MAX run the int form;
-//    beyond, MPI_ERR_UNSUPPORTED_OPERATION (the nonblocking form refuses them too).
+//  - a reduction beyond INT_MAX with a user op, and a reduce-scatter whose
+//    counts sum beyond INT_MAX: the nonblocking _c form at each start (one
+//    schedule of pieces of 2^30 elements, coll.cpp), its datatype held and
+//    its counts copied at _init (pieces_init).
 // The narrowing happens in a call of the _c name, which ends before the
 // int form's call begins (calls do not nest).
 
@@ -1015,6 +1017,30 @@ int exchange_init(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* r
   op->set_starter([x](Call& k, MPI_Request* r) { return forms::exchange(k, *x, r); });
   return finish_init(call, std::move(op), comm, request);
 }
+
+// A reduction whose nonblocking _c form runs as a schedule of pieces
+// (forms::reduces_in_pieces: beyond INT_MAX with a user op; a reduce-scatter
+// beyond INT_MAX): _init checks the communicator, root (rooted: reduce),
+// datatype and op; each start runs that nonblocking _c form,
+// start(call, held datatype, request).
+template <class Start>
+int pieces_init(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request, bool intra_only, bool rooted,
+                int root, MPI_Datatype datatype, MPI_Op op, Start start) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c, intra_only)) return e;
+  if (rooted)
+    if (int e = root_of(call, *c, root)) return e;
+  if (!rooted || takes_part(*c, root))
+    if (int e = rside(call, 0, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) { return start(k, t, r); });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+// Whether a reduction of `count` elements with op runs in pieces.
+bool in_pieces(MPI_Count count, MPI_Op op) { return count > INT_MAX && forms::reduces_in_pieces(op); }
 
 // n MPI_Count counts of a neighbourhood _c form: not NULL (n > 0), none negative.
 int wide_counts(Call& call, int n, const MPI_Count* counts, const char* cn) {
@@ -1112,6 +1138,11 @@ int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_D
 
 int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Reduce_init_c", comm, info, request, false, true, root, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_c(k, sendbuf, recvbuf, count, t, op, root, comm, r);
+                       });
   Counted n;
   if (int e = narrow_one("MPI_Reduce_init_c", count, datatype, "count", &n, op)) return e;
   return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, root, comm, info, request);
@@ -1119,6 +1150,11 @@ int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_D
 
 int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Allreduce_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::allreduce_c(k, sendbuf, recvbuf, count, t, op, comm, r);
+                       });
   Counted n;
   if (int e = narrow_one("MPI_Allreduce_init_c", count, datatype, "count", &n, op)) return e;
   return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
@@ -1126,6 +1162,13 @@ int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MP
 
 int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  // Blocks summing beyond INT_MAX: the nonblocking _c form (pieces) at each start.
+  const comm::Comm* c = comm::lookup(comm);
+  if (c && !c->inter && recvcount > INT_MAX / std::max(c->size(), 1))
+    return pieces_init("MPI_Reduce_scatter_block_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_scatter_block_c(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
+                       });
   Counted n;
   if (int e = narrow_one("MPI_Reduce_scatter_block_init_c", recvcount, datatype, "recvcount", &n, op)) return e;
   return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n.count, n.datatype, op,
@@ -1134,6 +1177,11 @@ int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Coun
 
 int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Scan_init_c", comm, info, request, true, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::scan_c(k, sendbuf, recvbuf, count, t, op, comm, false, r);
+                       });
   Counted n;
   if (int e = narrow_one("MPI_Scan_init_c", count, datatype, "count", &n, op)) return e;
   return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
@@ -1141,6 +1189,11 @@ int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Dat
 
 int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Exscan_init_c", comm, info, request, true, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::scan_c(k, sendbuf, recvbuf, count, t, op, comm, true, r);
+                       });
   Counted n;
   if (int e = narrow_one("MPI_Exscan_init_c", count, datatype, "count", &n, op)) return e;
   return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
@@ -1195,12 +1248,12 @@ int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], cons
 int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   std::vector<int> v;
+  MPI_Count total = 0;
   {
     Call call("MPI_Reduce_scatter_init_c");
     comm::Comm* c;
     if (int e = call.comm(comm, "comm", &c)) return e;
     if (recvcounts) {
-      MPI_Count total = 0;
       v.resize(static_cast<std::size_t>(c->size()));
       for (int i = 0; i < c->size(); ++i) {
         if (recvcounts[i] < 0)
@@ -1208,12 +1261,20 @@ int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Coun
         total += recvcounts[i];
         v[static_cast<std::size_t>(i)] = static_cast<int>(std::min<MPI_Count>(recvcounts[i], INT_MAX));
       }
-      if (total > INT_MAX)
+      if (total > INT_MAX && c->inter)
         return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                         "recvcounts summing to %lld elements (more than INT_MAX): a persistent reduce-scatter "
-                         "beyond INT_MAX is not supported (the blocking form is; docs/guide/large-counts.md)",
+                         "recvcounts summing to %lld elements (more than INT_MAX) on an intercommunicator are not "
+                         "supported (docs/guide/large-counts.md)",
                          total);
     }
+  }
+  if (total > INT_MAX) {
+    // The nonblocking _c form at each start (pieces), on a copy of the counts.
+    auto counts = std::make_shared<std::vector<MPI_Count>>(recvcounts, recvcounts + v.size());
+    return pieces_init("MPI_Reduce_scatter_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_scatter_c(k, sendbuf, recvbuf, counts->data(), t, op, comm, r);
+                       });
   }
   return reduce_scatter_init_as("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, recvcounts ? v.data() : nullptr,
                                 datatype, op, comm, info, request);
