@@ -1191,14 +1191,15 @@ int piece_args(Call& call, const void* mine, bool send_significant, void* recvbu
   return MPI_SUCCESS;
 }
 
-// f(piece, done) for each piece of kReduceChunk elements (the last one
-// shorter) of `count` elements of r: piece is r with its count.
+// f(piece, at, done) for each piece of kReduceChunk elements (the last one
+// shorter) of `count` elements of r: piece is r with its count, `done` the
+// elements before it, `at` their bytes (done extents).
 template <class F>
 void pieces(const coll::Reduction& r, MPI_Count count, F f) {
   for (MPI_Count done = 0; done < count; done += kReduceChunk) {
     coll::Reduction piece = r;
     piece.count = static_cast<int>(std::min(kReduceChunk, count - done));
-    f(piece, static_cast<std::ptrdiff_t>(done) * r.type->extent);
+    f(piece, static_cast<std::ptrdiff_t>(done) * r.type->extent, done);
   }
 }
 
@@ -1228,7 +1229,7 @@ int reduce_pieces(Call& call, Kind kind, const void* sendbuf, void* recvbuf, MPI
     coll::Reduction r;
     if (int e = piece_args(call, mine, !(c->inter && root_here), recvbuf, !rooted || root_here, datatype, op, &r))
       return e;
-    pieces(r, count, [&](const coll::Reduction& p, std::ptrdiff_t at) {
+    pieces(r, count, [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
       const void* m = advanced(mine, at);
       void* res = advanced(recvbuf, at);
       switch (kind) {
@@ -1308,13 +1309,35 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
   });
 }
 
+// An intercommunicator reduce-scatter beyond INT_MAX: one schedule of
+// pieces of the whole vector (each group's recvcounts sum to the same
+// total), every rank sending its piece to every remote rank and keeping the
+// part of its block that the piece holds (coll::inter_reduce_scatter_piece;
+// the pieces are cut at the same places in both groups, which do not know
+// each other's blocks).
+int inter_reduce_scatter_pieces(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                                MPI_Count total, MPI_Datatype datatype, MPI_Op op, comm::Comm& c, MPI_Comm comm,
+                                MPI_Request* req) {
+  if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  coll::Reduction r;
+  if (int e = piece_args(call, sendbuf, true, recvbuf, recvcounts[c.rank] > 0, datatype, op, &r)) return e;
+  MPI_Count block_first = 0;
+  for (int i = 0; i < c.rank; ++i) block_first += recvcounts[i];
+  note(comm, -1, -1, datatype);
+  auto s = schedule_for(c, {datatype});
+  pieces(r, total, [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count done) {
+    coll::inter_reduce_scatter_piece(*s, c, p, advanced(sendbuf, at), done, recvbuf, block_first,
+                                     recvcounts[c.rank]);
+  });
+  return dispatch(call, std::move(s), comm, req, Pending{});
+}
+
 // Reduce-scatter with counts summing beyond an int, on an intracommunicator:
 // rank j's block is a reduction to root j. Blocking and not in place: each
 // one a blocking reduce_c (in chunks, any algorithm); nonblocking or in
 // place: one schedule of their pieces (as reduce_pieces), in place this
 // rank's result waiting in scratch memory until every piece has read the
-// input, then copied to recvbuf. Intercommunicators: refused (the two
-// groups' reductions would need one order of pieces agreed across them).
+// input, then copied to recvbuf. Intercommunicators: inter_reduce_scatter_pieces.
 int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
@@ -1331,11 +1354,7 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
     const std::vector<int> counts(recvcounts, recvcounts + n);
     return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
   }
-  if (c->inter)
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "recvcounts summing to %lld elements (more than INT_MAX) on an intercommunicator are not "
-                     "supported (docs/guide/large-counts.md)",
-                     total);
+  if (c->inter) return inter_reduce_scatter_pieces(call, sendbuf, recvbuf, recvcounts, total, datatype, op, *c, comm, req);
   const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
   const bool in_place = sendbuf == MPI_IN_PLACE;
@@ -1359,7 +1378,7 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
   MPI_Count first = 0;
   for (int j = 0; j < n; ++j) {
     const bool here = j == c->rank;
-    pieces(r, recvcounts[j], [&](const coll::Reduction& p, std::ptrdiff_t at) {
+    pieces(r, recvcounts[j], [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
       void* res = here ? advanced(recvbuf, at) : nullptr;
       if (here && in_place) {
         const coll::Footprint f = coll::footprint(p.count, *p.type);
@@ -1373,7 +1392,7 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
   if (!held.empty()) {
     s->round();
     std::size_t k = 0;
-    pieces(r, recvcounts[c->rank], [&](const coll::Reduction& p, std::ptrdiff_t at) {
+    pieces(r, recvcounts[c->rank], [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
       coll::sched_copy(*s, Typed{held[k++], p.count, p.type}, Typed{advanced(recvbuf, at), p.count, p.type});
     });
     s->round();

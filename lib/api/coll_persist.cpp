@@ -1164,7 +1164,7 @@ int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Coun
                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   // Blocks summing beyond INT_MAX: the nonblocking _c form (pieces) at each start.
   const comm::Comm* c = comm::lookup(comm);
-  if (c && !c->inter && recvcount > INT_MAX / std::max(c->size(), 1))
+  if (c && recvcount > INT_MAX / std::max(c->size(), 1))
     return pieces_init("MPI_Reduce_scatter_block_init_c", comm, info, request, false, false, 0, datatype, op,
                        [=](Call& k, MPI_Datatype t, MPI_Request* r) {
                          return forms::reduce_scatter_block_c(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
@@ -1261,11 +1261,6 @@ int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Coun
         total += recvcounts[i];
         v[static_cast<std::size_t>(i)] = static_cast<int>(std::min<MPI_Count>(recvcounts[i], INT_MAX));
       }
-      if (total > INT_MAX && c->inter)
-        return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                         "recvcounts summing to %lld elements (more than INT_MAX) on an intercommunicator are not "
-                         "supported (docs/guide/large-counts.md)",
-                         total);
     }
   }
   if (total > INT_MAX) {

@@ -277,6 +277,20 @@ int main(int argc, char** argv) {
   start_twice(&r, reset_bufs, check_untouched);
   CHECK_MPI(MPI_Reduce_scatter_init_c(sbuf, rbuf, bigs, none, pieces_op, w, MPI_INFO_NULL, &r));
   start_twice(&r, reset_bufs, check_untouched);
+  if (size >= 2) { /* an intercommunicator (even ranks, odd ranks): pieces of the whole vector */
+    MPI_Comm half, inter;
+    CHECK_MPI(MPI_Comm_split(w, rank % 2, rank, &half));
+    CHECK_MPI(MPI_Intercomm_create(half, 0, w, 1 - rank % 2, 5, &inter));
+    MPI_Count each[64];
+    for (int i = 0; i < 64; ++i) each[i] = i == 0 ? 2 * big : 0; /* both groups: 2 big in all */
+    CHECK_MPI(MPI_Ireduce_scatter_c(sbuf, rbuf, each, none, pieces_op, inter, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Reduce_scatter_c(sbuf, rbuf, each, none, MPI_SUM, inter));
+    CHECK_MPI(MPI_Reduce_scatter_init_c(sbuf, rbuf, each, none, pieces_op, inter, MPI_INFO_NULL, &r));
+    start_twice(&r, reset_bufs, check_untouched);
+    CHECK_MPI(MPI_Comm_free(&inter));
+    CHECK_MPI(MPI_Comm_free(&half));
+  }
   CHECK_MPI(MPI_Reduce_scatter_block_init_c(MPI_IN_PLACE, rbuf, big, none, MPI_SUM, w, MPI_INFO_NULL, &r));
   CHECK_MPI(MPI_Type_free(&none));
   start_twice(&r, reset_bufs, check_untouched);
