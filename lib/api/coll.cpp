@@ -926,9 +926,10 @@ struct WideBlock {
 };
 
 // The blocks as the schedule takes them: a count above INT_MAX becomes one
-// element of a contiguous type of that many elements, kept by the schedule.
+// element of a contiguous type of that many elements; the derived types,
+// the caller's and those built, go to *kept.
 int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const char* bufname, const char* cname,
-           coll::Schedule& s, std::vector<Block>* out) {
+           std::vector<std::shared_ptr<const void>>* kept, std::vector<Block>* out) {
   out->resize(in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
     const WideBlock& b = in[i];
@@ -942,7 +943,8 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
     if (int e = call.datatype(b.type, "datatype", &t)) return e;
     if (null_data_at(buf, b.displ, *t))
       return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s[%zu]=%lld", bufname, cname, i, b.count);
-    keep_type(s, b.type);
+    if (dtype::TypePtr held = dtype::lookup_shared(b.type); held && !held->predefined)
+      kept->push_back(std::move(held));
     if (b.count <= INT_MAX) {
       (*out)[i] = Block{b.displ, static_cast<int>(b.count), t};
       continue;
@@ -952,7 +954,7 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
     if (!big) return call.fail(MPI_ERR_COUNT, "argument %s[%zu]=%lld: %s", cname, i, b.count, why.c_str());
     dtype::commit(*big);
     (*out)[i] = Block{b.displ, 1, big.get()};
-    s.keep(std::move(big));
+    kept->push_back(std::move(big));
   }
   return MPI_SUCCESS;
 }
@@ -961,21 +963,20 @@ int narrow(Call& call, const void* buf, const std::vector<WideBlock>& in, const 
 // (what MPI_Alltoallw does): each rank describes only its own blocks, so all
 // ranks of a _c call take this path whatever their counts (the tuned
 // segment paths of the int v forms take int counts and displacements).
-int exchange_c(Call& call, MPI_Comm comm, const void* sendbuf, const std::vector<WideBlock>& sends, void* recvbuf,
-               const std::vector<WideBlock>& recvs, bool in_place, MPI_Request* req) {
+// describe() checks and narrows the blocks once (forms::WideExchange);
+// forms::exchange runs them, once per call or once per MPI_Start of a
+// persistent _init_c form.
+int describe(Call& call, MPI_Comm comm, const void* sendbuf, const std::vector<WideBlock>& sends, void* recvbuf,
+             const std::vector<WideBlock>& recvs, bool in_place, forms::WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
-  note(comm, -1, -1, MPI_DATATYPE_NULL);
-  auto s = coll::make_schedule(*c);
-  std::vector<Block> sb, rb;
+  x->comm = comm;
+  x->sendbuf = sendbuf;
+  x->recvbuf = recvbuf;
+  x->in_place = in_place;
   if (!in_place)
-    if (int e = narrow(call, sendbuf, sends, "sendbuf", "sendcounts", *s, &sb)) return e;
-  if (int e = narrow(call, recvbuf, recvs, "recvbuf", "recvcounts", *s, &rb)) return e;
-  if (c->inter)
-    coll::inter_alltoallw(*s, *c, sendbuf, sb, recvbuf, rb);
-  else
-    coll::sched_alltoallw(*s, sendbuf, sb, recvbuf, rb, in_place);
-  return dispatch(call, std::move(s), comm, req, Pending{});
+    if (int e = narrow(call, sendbuf, sends, "sendbuf", "sendcounts", &x->kept, &x->sends)) return e;
+  return narrow(call, recvbuf, recvs, "recvbuf", "recvcounts", &x->kept, &x->recvs);
 }
 
 // The blocks of one side of a v form: counts and displacements (in
@@ -994,9 +995,65 @@ int vector_side(Call& call, bool significant, int n, const MPI_Count* counts, co
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+namespace ringmpi::api::forms {
+
+int uniform_c(Call& call, Uniform kind, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+              const void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, Counted* s,
+              Counted* r) {
+  const Rooted at = rooted(comm, root);
+  const MPI_Count per_block = INT_MAX / group_of(comm);  // the uniform displacements i * count stay ints
+  bool sends = true, receives = true;
+  MPI_Count send_limit = INT_MAX, recv_limit = INT_MAX;
+  switch (kind) {
+    case Uniform::gather:
+      sends = at.takes_part && !(at.root_here && sendbuf == MPI_IN_PLACE);
+      receives = at.root_here;
+      recv_limit = INT_MAX / at.n;
+      break;
+    case Uniform::scatter:
+      sends = at.root_here;
+      send_limit = INT_MAX / at.n;
+      receives = at.takes_part && !(at.root_here && recvbuf == MPI_IN_PLACE);
+      break;
+    case Uniform::allgather:
+      sends = sendbuf != MPI_IN_PLACE;
+      recv_limit = per_block;
+      break;
+    case Uniform::alltoall:
+      sends = sendbuf != MPI_IN_PLACE;
+      send_limit = recv_limit = per_block;
+      break;
+    case Uniform::neighbor:  // 64-bit block offsets (neighbor.cpp)
+      break;
+  }
+  // A side that is not significant here goes on as 0 elements of the caller's type.
+  s->datatype = sendtype;
+  r->datatype = recvtype;
+  if (sends)
+    if (int e = s->set(call, sendcount, sendtype, "sendcount", "sendtype", send_limit)) return e;
+  if (receives)
+    if (int e = r->set(call, recvcount, recvtype, "recvcount", "recvtype", recv_limit)) return e;
+  return MPI_SUCCESS;
+}
+
+int exchange(Call& call, const WideExchange& x, MPI_Request* req) {
+  comm::Comm* c;
+  if (int e = coll_comm(call, x.comm, &c)) return e;
+  note(x.comm, -1, -1, MPI_DATATYPE_NULL);
+  auto s = coll::make_schedule(*c);
+  for (const auto& k : x.kept) s->keep(k);
+  if (c->inter)
+    coll::inter_alltoallw(*s, *c, x.sendbuf, x.sends, x.recvbuf, x.recvs);
+  else
+    coll::sched_alltoallw(*s, x.sendbuf, x.sends, x.recvbuf, x.recvs, x.in_place);
+  return dispatch(call, std::move(s), x.comm, req, Pending{});
+}
+
 int gatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-              MPI_Request* req) {
+              WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -1012,12 +1069,12 @@ int gatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype
   if (int e = vector_side(call, root_here, n, recvcounts, displs, recvtype, "recvcounts", "displs", "recvtype", &rb))
     return e;
   if (in_place) rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int scatterv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
-               MPI_Comm comm, MPI_Request* req) {
+               MPI_Comm comm, WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -1033,12 +1090,12 @@ int scatterv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], co
   if (int e = vector_side(call, root_here, n, sendcounts, displs, sendtype, "sendcounts", "displs", "sendtype", &sb))
     return e;
   if (in_place) sb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                  const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                 MPI_Request* req) {
+                 WideExchange* x) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   const int n = group_size(*c);
@@ -1053,16 +1110,16 @@ int allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datat
     const WideBlock mine = rb[static_cast<std::size_t>(c->rank)];
     for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = j == c->rank ? WideBlock{} : mine;
     rb[static_cast<std::size_t>(c->rank)] = WideBlock{};
-    return exchange_c(call, comm, recvbuf, sb, recvbuf, rb, false, req);
+    return describe(call, comm, recvbuf, sb, recvbuf, rb, false, x);
   }
   if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   for (int j = 0; j < n; ++j) sb[static_cast<std::size_t>(j)] = WideBlock{0, sendcount, sendtype};
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, false, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, false, x);
 }
 
 int alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                 MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
-                MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+                MPI_Datatype recvtype, MPI_Comm comm, WideExchange* x) {
   const int n = group_of(comm);
   const comm::Comm* c = comm::lookup(comm);
   const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
@@ -1072,12 +1129,12 @@ int alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
     return e;
   if (int e = vector_side(call, true, n, recvcounts, rdispls, recvtype, "recvcounts", "rdispls", "recvtype", &rb))
     return e;
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, in_place, x);
 }
 
 int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                 const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
-                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, WideExchange* x) {
   const int n = group_of(comm);
   const comm::Comm* c = comm::lookup(comm);
   const bool in_place = c && !c->inter && sendbuf == MPI_IN_PLACE;
@@ -1094,15 +1151,19 @@ int alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], c
   if (!in_place)
     if (int e = side(sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes", &sb)) return e;
   if (int e = side(recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes", &rb)) return e;
-  return exchange_c(call, comm, sendbuf, sb, recvbuf, rb, in_place, req);
+  return describe(call, comm, sendbuf, sb, recvbuf, rb, in_place, x);
 }
+
+}  // namespace ringmpi::api::forms
+
+namespace {
 
 // Reductions of more than INT_MAX elements: blocking ones run as reductions
 // of 2^30 elements at a time (element by element, so the result is the same,
 // and a user function sees the caller's datatype). A nonblocking one with a
 // predefined op runs on one element of a contiguous type of `count`
-// elements (api::large_reduction); with a user op it would need one request
-// for several collectives, which is not built.
+// elements (api::large_reduction); with a user op, whose function must see
+// the caller's datatype, it is one schedule of such pieces (reduce_pieces).
 constexpr MPI_Count kReduceChunk = MPI_Count(1) << 30;
 const void* advanced(const void* p, std::ptrdiff_t bytes) {
   return p == nullptr || p == MPI_IN_PLACE ? p : static_cast<const char*>(p) + bytes;
@@ -1125,11 +1186,98 @@ int by_chunks(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, M
   return MPI_SUCCESS;
 }
 
+// The schedule of a reduction beyond INT_MAX that runs as pieces: its
+// datatype and op checked (*r gets both, count 0), the buffers that matter
+// here not NULL.
+int piece_args(Call& call, const void* mine, bool send_significant, void* recvbuf, bool recv_significant,
+               MPI_Datatype datatype, MPI_Op op, coll::Reduction* r) {
+  const dtype::Datatype* t = nullptr;
+  if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  const dtype::Op* o;
+  if (int e = check_op(call, op, *t, &o)) return e;
+  if (send_significant && null_data(mine, *t)) return call.fail(MPI_ERR_BUFFER, "argument sendbuf is NULL");
+  if (recv_significant && null_data(recvbuf, *t)) return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL");
+  *r = coll::Reduction{*o, datatype, t, 0};
+  return MPI_SUCCESS;
+}
+
+// f(piece, at, done) for each piece of kReduceChunk elements (the last one
+// shorter) of `count` elements of r: piece is r with its count, `done` the
+// elements before it, `at` their bytes (done extents).
+template <class F>
+void pieces(const coll::Reduction& r, MPI_Count count, F f) {
+  for (MPI_Count done = 0; done < count; done += kReduceChunk) {
+    coll::Reduction piece = r;
+    piece.count = static_cast<int>(std::min(kReduceChunk, count - done));
+    f(piece, static_cast<std::ptrdiff_t>(done) * r.type->extent, done);
+  }
+}
+
+// A reduction of more than INT_MAX elements as one schedule: the schedule
+// algorithms' reduction (coll/scheduled.hpp, coll/inter.cpp) of each piece
+// of kReduceChunk elements, one after the other. Every rank adds the same
+// pieces in the same order, so the messages of the pieces between two ranks
+// match in order under the schedule's one tag; a user function sees the
+// caller's datatype. Kind: reduce (root), allreduce, scan or exscan.
+enum class Kind { reduce, allreduce, scan, exscan };
+int reduce_pieces(Call& call, Kind kind, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype,
+                  MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  const bool scans = kind == Kind::scan || kind == Kind::exscan, rooted = kind == Kind::reduce;
+  if (int e = coll_comm(call, comm, &c, scans)) return e;
+  if (rooted)
+    if (int e = check_root(call, *c, root)) return e;
+  const bool root_here = rooted && is_root(*c, root);
+  if (rooted ? !root_here || c->inter : c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  if (!rooted)
+    if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  note(comm, rooted ? root : -1, -1, datatype);
+  auto s = schedule_for(*c, {datatype});
+  if (!rooted || takes_part(*c, root)) {
+    coll::Reduction r;
+    if (int e = piece_args(call, mine, !(c->inter && root_here), recvbuf, !rooted || root_here, datatype, op, &r))
+      return e;
+    pieces(r, count, [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
+      const void* m = advanced(mine, at);
+      void* res = advanced(recvbuf, at);
+      switch (kind) {
+        case Kind::reduce:
+          if (c->inter)
+            coll::inter_reduce(*s, *c, p, m, res, root);
+          else
+            coll::sched_reduce(*s, p, m, res, root);
+          break;
+        case Kind::allreduce:
+          if (c->inter)
+            coll::inter_allreduce(*s, *c, p, m, res);
+          else
+            coll::sched_allreduce(*s, p, m, res);
+          break;
+        case Kind::scan:
+        case Kind::exscan:
+          coll::sched_scan(*s, p, m, res, kind == Kind::exscan);
+          break;
+      }
+    });
+  }
+  return dispatch(call, std::move(s), comm, req, Pending{});
+}
+
+// Whether a nonblocking reduction beyond INT_MAX runs as pieces: a user op
+// (or an op handle that is not valid, which reduce_pieces reports).
+bool as_pieces(MPI_Op op) {
+  const dtype::Op* o = dtype::lookup_op(op);
+  return !o || o->user();
+}
+
 int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
              int root, MPI_Comm comm, MPI_Request* req) {
   if (count >= 0 && count <= INT_MAX)
     return reduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, root, comm, req);
   if (req && count > 0) {
+    if (as_pieces(op)) return reduce_pieces(call, Kind::reduce, sendbuf, recvbuf, count, datatype, op, root, comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return reduce(call, sendbuf, recvbuf, n.count, n.datatype, op, root, comm, req);
@@ -1144,6 +1292,7 @@ int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count,
   if (count >= 0 && count <= INT_MAX)
     return allreduce(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, req);
   if (req && count > 0) {
+    if (as_pieces(op)) return reduce_pieces(call, Kind::allreduce, sendbuf, recvbuf, count, datatype, op, 0, comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return allreduce(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, req);
@@ -1158,6 +1307,9 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
   if (count >= 0 && count <= INT_MAX)
     return scan(call, sendbuf, recvbuf, static_cast<int>(count), datatype, op, comm, exclusive, req);
   if (req && count > 0) {
+    if (as_pieces(op))
+      return reduce_pieces(call, exclusive ? Kind::exscan : Kind::scan, sendbuf, recvbuf, count, datatype, op, 0,
+                           comm, req);
     Counted n;
     if (int e = large_reduction(call, count, datatype, op, "count", "nonblocking", &n)) return e;
     return scan(call, sendbuf, recvbuf, n.count, n.datatype, op, comm, exclusive, req);
@@ -1167,9 +1319,35 @@ int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_
   });
 }
 
-// Reduce-scatter with counts (or their sum) beyond an int: on an
-// intracommunicator, blocking, not in place, rank j's block is a
-// reduction to root j (in chunks); everything else is refused.
+// An intercommunicator reduce-scatter beyond INT_MAX: one schedule of
+// pieces of the whole vector (each group's recvcounts sum to the same
+// total), every rank sending its piece to every remote rank and keeping the
+// part of its block that the piece holds (coll::inter_reduce_scatter_piece;
+// the pieces are cut at the same places in both groups, which do not know
+// each other's blocks).
+int inter_reduce_scatter_pieces(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                                MPI_Count total, MPI_Datatype datatype, MPI_Op op, comm::Comm& c, MPI_Comm comm,
+                                MPI_Request* req) {
+  if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  coll::Reduction r;
+  if (int e = piece_args(call, sendbuf, true, recvbuf, recvcounts[c.rank] > 0, datatype, op, &r)) return e;
+  MPI_Count block_first = 0;
+  for (int i = 0; i < c.rank; ++i) block_first += recvcounts[i];
+  note(comm, -1, -1, datatype);
+  auto s = schedule_for(c, {datatype});
+  pieces(r, total, [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count done) {
+    coll::inter_reduce_scatter_piece(*s, c, p, advanced(sendbuf, at), done, recvbuf, block_first,
+                                     recvcounts[c.rank]);
+  });
+  return dispatch(call, std::move(s), comm, req, Pending{});
+}
+
+// Reduce-scatter with counts summing beyond an int, on an intracommunicator:
+// rank j's block is a reduction to root j. Blocking and not in place: each
+// one a blocking reduce_c (in chunks, any algorithm); nonblocking or in
+// place: one schedule of their pieces (as reduce_pieces), in place this
+// rank's result waiting in scratch memory until every piece has read the
+// input, then copied to recvbuf. Intercommunicators: inter_reduce_scatter_pieces.
 int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
@@ -1186,21 +1364,50 @@ int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_C
     const std::vector<int> counts(recvcounts, recvcounts + n);
     return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
   }
-  if (req || c->inter || sendbuf == MPI_IN_PLACE)
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "recvcounts summing to %lld elements (more than INT_MAX) are supported only by the blocking "
-                     "form on an intracommunicator without MPI_IN_PLACE (docs/guide/large-counts.md)",
-                     total);
+  if (c->inter) return inter_reduce_scatter_pieces(call, sendbuf, recvbuf, recvcounts, total, datatype, op, *c, comm, req);
   const dtype::Datatype* t = nullptr;
   if (int e = call.datatype(datatype, "datatype", &t)) return e;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!req && !in_place) {
+    MPI_Count first = 0;
+    for (int j = 0; j < n; ++j) {
+      const void* from = advanced(sendbuf, static_cast<std::ptrdiff_t>(first) * t->extent);
+      if (int e = reduce_c(call, from, j == c->rank ? recvbuf : nullptr, recvcounts[j], datatype, op, j, comm, nullptr))
+        return e;
+      first += recvcounts[j];
+    }
+    return MPI_SUCCESS;
+  }
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  const void* mine = in_place ? recvbuf : sendbuf;
+  coll::Reduction r;
+  if (int e = piece_args(call, mine, true, recvbuf, recvcounts[c->rank] > 0, datatype, op, &r)) return e;
+  note(comm, -1, -1, datatype);
+  auto s = schedule_for(*c, {datatype});
+  std::vector<void*> held;  // in place: this rank's result pieces
   MPI_Count first = 0;
   for (int j = 0; j < n; ++j) {
-    const void* from = advanced(sendbuf, static_cast<std::ptrdiff_t>(first) * t->extent);
-    if (int e = reduce_c(call, from, j == c->rank ? recvbuf : nullptr, recvcounts[j], datatype, op, j, comm, nullptr))
-      return e;
+    const bool here = j == c->rank;
+    pieces(r, recvcounts[j], [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
+      void* res = here ? advanced(recvbuf, at) : nullptr;
+      if (here && in_place) {
+        const coll::Footprint f = coll::footprint(p.count, *p.type);
+        res = s->scratch(f.bytes) - f.offset;
+        held.push_back(res);
+      }
+      coll::sched_reduce(*s, p, advanced(mine, static_cast<std::ptrdiff_t>(first) * t->extent + at), res, j);
+    });
     first += recvcounts[j];
   }
-  return MPI_SUCCESS;
+  if (!held.empty()) {
+    s->round();
+    std::size_t k = 0;
+    pieces(r, recvcounts[c->rank], [&](const coll::Reduction& p, std::ptrdiff_t at, MPI_Count) {
+      coll::sched_copy(*s, Typed{held[k++], p.count, p.type}, Typed{advanced(recvbuf, at), p.count, p.type});
+    });
+    s->round();
+  }
+  return dispatch(call, std::move(s), comm, req, Pending{});
 }
 
 int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
@@ -1213,46 +1420,39 @@ int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_C
   return reduce_scatter_c(call, sendbuf, recvbuf, counts.data(), datatype, op, comm, req);
 }
 
+// The four uniform forms' _c calls: their counts narrowed (forms::uniform_c),
+// then the int form.
 int gather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
              MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-  const Rooted r = rooted(comm, root);
   Counted s, v;
-  if (r.takes_part && !(r.root_here && sendbuf == MPI_IN_PLACE))
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
-  if (r.root_here)
-    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / r.n)) return e;
-  return gather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::gather, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype,
+                               root, comm, &s, &v))
+    return e;
+  return gather(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, root, comm, req);
 }
 int scatter_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
               MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
-  const Rooted r = rooted(comm, root);
   Counted s, v;
-  if (r.root_here)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", INT_MAX / r.n)) return e;
-  if (r.takes_part && !(r.root_here && recvbuf == MPI_IN_PLACE))
-    if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype")) return e;
-  return scatter(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                 v.datatype == MPI_DATATYPE_NULL ? recvtype : v.datatype, root, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::scatter, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, root, comm, &s, &v))
+    return e;
+  return scatter(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, root, comm, req);
 }
 int allgather_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                 MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   Counted s, v;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype")) return e;
-  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", INT_MAX / group_of(comm))) return e;
-  return allgather(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                   v.datatype, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::allgather, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, 0, comm, &s, &v))
+    return e;
+  return allgather(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, comm, req);
 }
 int alltoall_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
-  const MPI_Count limit = INT_MAX / group_of(comm);
   Counted s, v;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = s.set(call, sendcount, sendtype, "sendcount", "sendtype", limit)) return e;
-  if (int e = v.set(call, recvcount, recvtype, "recvcount", "recvtype", limit)) return e;
-  return alltoall(call, sendbuf, s.count, s.datatype == MPI_DATATYPE_NULL ? sendtype : s.datatype, recvbuf, v.count,
-                  v.datatype, comm, req);
+  if (int e = forms::uniform_c(call, forms::Uniform::alltoall, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                               recvtype, 0, comm, &s, &v))
+    return e;
+  return alltoall(call, sendbuf, s.count, s.datatype, recvbuf, v.count, v.datatype, comm, req);
 }
 
 }  // namespace
@@ -1322,6 +1522,27 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
          bool exclusive, MPI_Request* req) {
   return ::scan(call, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
 }
+int reduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+             int root, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_c(call, sendbuf, recvbuf, count, datatype, op, root, comm, req);
+}
+int allreduce_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request* req) {
+  return ::allreduce_c(call, sendbuf, recvbuf, count, datatype, op, comm, req);
+}
+int scan_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
+           MPI_Comm comm, bool exclusive, MPI_Request* req) {
+  return ::scan_c(call, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
+}
+int reduce_scatter_c(Call& call, const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[],
+                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter_c(call, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
+}
+int reduce_scatter_block_c(Call& call, const void* sendbuf, void* recvbuf, MPI_Count recvcount,
+                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return ::reduce_scatter_block_c(call, sendbuf, recvbuf, recvcount, datatype, op, comm, req);
+}
+bool reduces_in_pieces(MPI_Op op) { return ::as_pieces(op); }
 }  // namespace ringmpi::api::forms
 
 extern "C" {
@@ -1597,74 +1818,90 @@ int MPI_Ialltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendt
   return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
-// The v and w forms: per-peer blocks (exchange_c).
+// The v and w forms: per-peer blocks (forms::exchange).
 
 int MPI_Gatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                   const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                   MPI_Comm comm) {
   Call call("MPI_Gatherv_c");
-  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Igatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                    MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Igatherv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Scatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[], MPI_Datatype sendtype,
                    void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   Call call("MPI_Scatterv_c");
-  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Iscatterv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                     MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                     MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Iscatterv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                      const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Allgatherv_c");
-  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, nullptr);
+  forms::WideExchange x;
+  if (int e = forms::allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Iallgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                       const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
                       MPI_Request* request) {
   Call call("MPI_Iallgatherv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request);
+  forms::WideExchange x;
+  if (int e = forms::allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                     MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Alltoallv_c");
-  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                     nullptr);
+  forms::WideExchange x;
+  if (int e = forms::alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Ialltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                      MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm,
-                     request);
+  forms::WideExchange x;
+  if (int e = forms::alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 int MPI_Alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                     const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   Call call("MPI_Alltoallw_c");
-  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                     nullptr);
+  forms::WideExchange x;
+  if (int e = forms::alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &x)) return e;
+  return forms::exchange(call, x, nullptr);
 }
 int MPI_Ialltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                      const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ialltoallw_c");
   if (int e = call.not_null(request, "request")) return e;
-  return alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm,
-                     request);
+  forms::WideExchange x;
+  if (int e = forms::alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, &x)) return e;
+  return forms::exchange(call, x, request);
 }
 
 // Reductions.

@@ -37,6 +37,7 @@
 // operation (PersistentColl) runs its plan, or holds the inner request of
 // the running epoch and finishes when that one completes, taking its error
 // class and message.
+#include <algorithm>
 #include <climits>
 #include <cstring>
 #include <functional>
@@ -122,6 +123,7 @@ class PersistentColl final : public PersistentOp {
   // Copies of the caller's arrays (n entries; nullptr stays nullptr).
   const int* ints(const int* a, int n) { return copy(ints_, a, n); }
   const MPI_Aint* aints(const MPI_Aint* a, int n) { return copy(aints_, a, n); }
+  const MPI_Count* counts(const MPI_Count* a, int n) { return copy(counts_, a, n); }
   const MPI_Datatype* types(const MPI_Datatype* a, int n) {
     if (!a) return nullptr;
     types_.emplace_back();
@@ -254,6 +256,7 @@ class PersistentColl final : public PersistentOp {
   // whose buffers stay put.
   std::vector<std::vector<int>> ints_;
   std::vector<std::vector<MPI_Aint>> aints_;
+  std::vector<std::vector<MPI_Count>> counts_;
   std::vector<std::vector<MPI_Datatype>> types_;
   int error_ = MPI_SUCCESS;
   std::string why_;
@@ -479,9 +482,10 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
 }
 
 // The counts, displacements and datatypes of n blocks (alltoallw and its
-// neighbourhood form, whose displacements are int and MPI_Aint).
-template <class Displ>
-int wside(Call& call, int n, const int* counts, const Displ* displs, const MPI_Datatype* types, const char* cn,
+// neighbourhood form, whose displacements are int and MPI_Aint; the _c
+// neighbourhood form's counts are MPI_Count).
+template <class Count, class Displ>
+int wside(Call& call, int n, const Count* counts, const Displ* displs, const MPI_Datatype* types, const char* cn,
           const char* dn, const char* tn) {
   if (n > 0 && (counts == nullptr || displs == nullptr || types == nullptr))
     return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cn : displs == nullptr ? dn : tn);
@@ -489,7 +493,8 @@ int wside(Call& call, int n, const int* counts, const Displ* displs, const MPI_D
     const dtype::Datatype* t;
     const std::string arg = std::string(tn) + "[" + std::to_string(i) + "]";
     if (int e = call.datatype(types[i], arg.c_str(), &t)) return e;
-    if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%d is negative", cn, i, counts[i]);
+    if (counts[i] < 0)
+      return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%lld is negative", cn, i, static_cast<long long>(counts[i]));
   }
   return MPI_SUCCESS;
 }
@@ -955,83 +960,103 @@ int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], con
 }  // extern "C"
 
 // ---- the large-count (_c) forms (MPI-4.1 annex A) ----
-// The stored arguments of a persistent collective are the int form's. A
-// bcast's or a reduction's count beyond INT_MAX becomes one element of a
-// contiguous type (Narrow::wide, as in the nonblocking _c forms), so those
-// really move more than 2^31 elements; the other forms narrow their counts
-// (and MPI_Aint displacements) to ints and run the int form, a value beyond
-// INT_MAX there being MPI_ERR_UNSUPPORTED_OPERATION
-// (docs/design/large-counts.md). The narrowing happens in a call of the _c
-// name, which ends before the int form's call begins (calls do not nest).
+// Each runs what the nonblocking _c form runs (docs/design/large-counts.md),
+// decided once at _init:
+//  - bcast, the reductions and the six uniform forms (gather, scatter,
+//    allgather, alltoall and the two neighbourhood ones): their counts as
+//    the nonblocking _c forms narrow them (Counted: a count beyond the
+//    limit becomes one element of a contiguous type; forms::uniform_c,
+//    api::large_reduction), then the int form's _init, whose request takes
+//    its own handle on that type (hold) until MPI_Request_free;
+//  - the v and w forms: the _c exchange (forms::WideExchange), its blocks
+//    and their types made at _init and kept by the request, each start
+//    running them as one schedule, as MPI_I*v_c does;
+//  - the neighbourhood v and w forms: the stored MPI_Count/MPI_Aint arrays,
+//    each start running the nonblocking _c form's body on them;
+//  - a reduction beyond INT_MAX with a user op, and a reduce-scatter whose
+//    counts sum beyond INT_MAX: the nonblocking _c form at each start (one
+//    schedule of pieces of 2^30 elements, coll.cpp), its datatype held and
+//    its counts copied at _init (pieces_init).
+// The narrowing happens in a call of the _c name, which ends before the
+// int form's call begins (calls do not nest).
 
 namespace {
 
-class Narrow {
- public:
-  explicit Narrow(const char* name) : call_(name) {}
-  Call& call() { return call_; }
-  // The neighbour counts of a communicator with a topology.
-  int degrees(comm::Comm& c, MPI_Comm h, int* in, int* out) { return ::degrees(call_, c, h, in, out); }
-  // MPI_SUCCESS or the dispatched error. A negative count goes on (the int
-  // form reports it).
-  template <class T>
-  int one(T v, const char* arg, int* out) {
-    if (v > INT_MAX) return too_large(arg, -1, static_cast<long long>(v));
-    *out = v < INT_MIN ? -1 : static_cast<int>(v);
-    return MPI_SUCCESS;
-  }
-  // n entries of a (nullptr stays nullptr) into v, which outlives this call.
-  template <class T>
-  int many(const T* a, int n, const char* arg, std::vector<int>& v, const int** out) {
-    if (!a) {
-      *out = nullptr;
-      return MPI_SUCCESS;
-    }
-    v.assign(static_cast<std::size_t>(n > 0 ? n : 0), 0);
-    for (int i = 0; i < n; ++i) {
-      if (a[i] > INT_MAX) return too_large(arg, i, static_cast<long long>(a[i]));
-      v[i] = a[i] < INT_MIN ? -1 : static_cast<int>(a[i]);
-    }
-    *out = v.data();
-    return MPI_SUCCESS;
-  }
-  // The communicator and the length of its per-peer arrays.
-  int comm(MPI_Comm h, comm::Comm** c) { return call_.comm(h, "comm", c); }
-  // A count of a bcast: one beyond INT_MAX becomes one element of a
-  // contiguous type of `v` elements in *out (as the nonblocking _c forms
-  // do, api/large_count.hpp), which the request holds from its _init on.
-  // A negative count goes on, as in one() (the int form reports it).
-  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out) {
-    return negative(v, t, out) ? MPI_SUCCESS : out->set(call_, v, t, arg, "datatype");
-  }
-  // A count of a reduction: the same, with a predefined op (api::large_reduction).
-  int wide(MPI_Count v, MPI_Datatype t, const char* arg, Counted* out, MPI_Op op) {
-    return negative(v, t, out) ? MPI_SUCCESS : large_reduction(call_, v, t, op, arg, "persistent", out);
-  }
+// The counts of the uniform forms (forms::uniform_c).
+int narrow_uniform(const char* name, forms::Uniform kind, const void* sendbuf, MPI_Count sendcount,
+                   MPI_Datatype sendtype, const void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
+                   MPI_Comm comm, Counted* s, Counted* r) {
+  Call call(name);
+  return forms::uniform_c(call, kind, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, s, r);
+}
 
- private:
-  int too_large(const char* arg, int i, long long v) {
-    if (i < 0)
-      return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                        "argument %s=%lld is beyond INT_MAX, which persistent collectives do not support", arg, v);
-    return call_.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                      "argument %s[%d]=%lld is beyond INT_MAX, which persistent collectives do not support", arg, i,
-                      v);
-  }
-  static bool negative(MPI_Count v, MPI_Datatype t, Counted* out) {
-    if (v >= 0) return false;
+// A count of a bcast (op MPI_OP_NULL) or a reduction: as the nonblocking
+// _c forms take it; a negative one goes on (the int form reports it).
+int narrow_one(const char* name, MPI_Count v, MPI_Datatype t, const char* arg, Counted* out,
+               MPI_Op op = MPI_OP_NULL) {
+  if (v < 0) {
     out->count = -1;
     out->datatype = t;
-    return true;
+    return MPI_SUCCESS;
   }
-  Call call_;
-};
+  Call call(name);
+  return op == MPI_OP_NULL ? out->set(call, v, t, arg, "datatype")
+                           : large_reduction(call, v, t, op, arg, "persistent", out);
+}
 
-// The sendcount and recvcount of the uniform two-buffer forms, narrowed.
-int narrow_pair(const char* name, MPI_Count sendcount, MPI_Count recvcount, int* sc, int* rc) {
-  Narrow w(name);
-  if (int e = w.one(sendcount, "sendcount", sc)) return e;
-  return w.one(recvcount, "recvcount", rc);
+// A v or w form: describe(call, x) checks its arguments and makes its
+// blocks (forms::gatherv_c ...) once; every start runs them.
+template <class Describe>
+int exchange_init(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request, Describe describe) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  auto x = std::make_shared<forms::WideExchange>();
+  if (int e = describe(call, x.get())) return e;
+  auto op = std::make_unique<PersistentColl>();
+  op->set_starter([x](Call& k, MPI_Request* r) { return forms::exchange(k, *x, r); });
+  return finish_init(call, std::move(op), comm, request);
+}
+
+// A reduction whose nonblocking _c form runs as a schedule of pieces
+// (forms::reduces_in_pieces: beyond INT_MAX with a user op; a reduce-scatter
+// beyond INT_MAX): _init checks the communicator, root (rooted: reduce),
+// datatype and op; each start runs that nonblocking _c form,
+// start(call, held datatype, request).
+template <class Start>
+int pieces_init(const char* name, MPI_Comm comm, MPI_Info info, MPI_Request* request, bool intra_only, bool rooted,
+                int root, MPI_Datatype datatype, MPI_Op op, Start start) {
+  Call call(name);
+  comm::Comm* c;
+  if (int e = begin(call, comm, info, request, &c, intra_only)) return e;
+  if (rooted)
+    if (int e = root_of(call, *c, root)) return e;
+  if (!rooted || takes_part(*c, root))
+    if (int e = rside(call, 0, datatype, op)) return e;
+  auto p = std::make_unique<PersistentColl>();
+  const MPI_Datatype t = p->hold(datatype);
+  p->set_starter([=](Call& k, MPI_Request* r) { return start(k, t, r); });
+  return finish_init(call, std::move(p), comm, request);
+}
+
+// Whether a reduction of `count` elements with op runs in pieces.
+bool in_pieces(MPI_Count count, MPI_Op op) { return count > INT_MAX && forms::reduces_in_pieces(op); }
+
+// n MPI_Count counts of a neighbourhood _c form: not NULL (n > 0), none negative.
+int wide_counts(Call& call, int n, const MPI_Count* counts, const char* cn) {
+  if (n > 0 && counts == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", cn);
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%lld is negative", cn, i, counts[i]);
+  return MPI_SUCCESS;
+}
+// A v side of a neighbourhood _c form: its counts, displacements and datatype.
+int wide_vside(Call& call, int n, const MPI_Count* counts, const MPI_Aint* displs, MPI_Datatype t, const char* cn,
+               const char* dn, const char* tn) {
+  const dtype::Datatype* dt;
+  if (int e = call.datatype(t, tn, &dt)) return e;
+  if (int e = wide_counts(call, n, counts, cn)) return e;
+  if (n > 0 && displs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", dn);
+  return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -1041,278 +1066,284 @@ extern "C" {
 int MPI_Bcast_init_c(void* buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request* request) {
   Counted n;
-  {
-    Narrow w("MPI_Bcast_init_c");
-    if (int e = w.wide(count, datatype, "count", &n)) return e;
-  }
+  if (int e = narrow_one("MPI_Bcast_init_c", count, datatype, "count", &n)) return e;
   return bcast_init_as("MPI_Bcast_init_c", buffer, n.count, n.datatype, root, comm, info, request);
 }
 
 int MPI_Gather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                       MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Gather_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return gather_init_as("MPI_Gather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Gather_init_c", forms::Uniform::gather, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, root, comm, &s, &r))
+    return e;
+  return gather_init_as("MPI_Gather_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count, r.datatype, root, comm,
+                        info, request);
 }
 
 int MPI_Scatter_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                        MPI_Count recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
                        MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Scatter_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return scatter_init_as("MPI_Scatter_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Scatter_init_c", forms::Uniform::scatter, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, root, comm, &s, &r))
+    return e;
+  return scatter_init_as("MPI_Scatter_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count, r.datatype, root,
+                         comm, info, request);
 }
 
 int MPI_Allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                          MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Allgather_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return allgather_init_as("MPI_Allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Allgather_init_c", forms::Uniform::allgather, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, 0, comm, &s, &r))
+    return e;
+  return allgather_init_as("MPI_Allgather_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count, r.datatype, comm,
+                           info, request);
 }
 
 int MPI_Alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                         MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Alltoall_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return alltoall_init_as("MPI_Alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Alltoall_init_c", forms::Uniform::alltoall, sendbuf, sendcount, sendtype, recvbuf,
+                             recvcount, recvtype, 0, comm, &s, &r))
+    return e;
+  return alltoall_init_as("MPI_Alltoall_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count, r.datatype, comm,
+                          info, request);
 }
 
 int MPI_Neighbor_allgather_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                   MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Neighbor_allgather_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return neighbor_allgather_init_as("MPI_Neighbor_allgather_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Neighbor_allgather_init_c", forms::Uniform::neighbor, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, 0, comm, &s, &r))
+    return e;
+  return neighbor_allgather_init_as("MPI_Neighbor_allgather_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count,
+                                    r.datatype, comm, info, request);
 }
 
 int MPI_Neighbor_alltoall_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                  MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                  MPI_Request* request) {
-  int sc = 0, rc = 0;
-  if (int e = narrow_pair("MPI_Neighbor_alltoall_init_c", sendcount, recvcount, &sc, &rc)) return e;
-  return neighbor_alltoall_init_as("MPI_Neighbor_alltoall_init_c", sendbuf, sc, sendtype, recvbuf, rc, recvtype, comm, info, request);
+  Counted s, r;
+  if (int e = narrow_uniform("MPI_Neighbor_alltoall_init_c", forms::Uniform::neighbor, sendbuf, sendcount, sendtype,
+                             recvbuf, recvcount, recvtype, 0, comm, &s, &r))
+    return e;
+  return neighbor_alltoall_init_as("MPI_Neighbor_alltoall_init_c", sendbuf, s.count, s.datatype, recvbuf, r.count,
+                                   r.datatype, comm, info, request);
 }
 
 int MPI_Reduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Reduce_init_c", comm, info, request, false, true, root, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_c(k, sendbuf, recvbuf, count, t, op, root, comm, r);
+                       });
   Counted n;
-  {
-    Narrow w("MPI_Reduce_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
-  }
+  if (int e = narrow_one("MPI_Reduce_init_c", count, datatype, "count", &n, op)) return e;
   return reduce_init_as("MPI_Reduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, root, comm, info, request);
 }
 
 int MPI_Allreduce_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Allreduce_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::allreduce_c(k, sendbuf, recvbuf, count, t, op, comm, r);
+                       });
   Counted n;
-  {
-    Narrow w("MPI_Allreduce_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
-  }
+  if (int e = narrow_one("MPI_Allreduce_init_c", count, datatype, "count", &n, op)) return e;
   return allreduce_init_as("MPI_Allreduce_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 int MPI_Reduce_scatter_block_init_c(const void* sendbuf, void* recvbuf, MPI_Count recvcount, MPI_Datatype datatype,
                                     MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  // Blocks summing beyond INT_MAX: the nonblocking _c form (pieces) at each start.
+  const comm::Comm* c = comm::lookup(comm);
+  if (c && recvcount > INT_MAX / std::max(c->size(), 1))
+    return pieces_init("MPI_Reduce_scatter_block_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_scatter_block_c(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
+                       });
   Counted n;
-  {
-    Narrow w("MPI_Reduce_scatter_block_init_c");
-    if (int e = w.wide(recvcount, datatype, "recvcount", &n, op)) return e;
-  }
-  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
+  if (int e = narrow_one("MPI_Reduce_scatter_block_init_c", recvcount, datatype, "recvcount", &n, op)) return e;
+  return reduce_scatter_block_init_as("MPI_Reduce_scatter_block_init_c", sendbuf, recvbuf, n.count, n.datatype, op,
+                                      comm, info, request);
 }
 
 int MPI_Scan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                     MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Scan_init_c", comm, info, request, true, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::scan_c(k, sendbuf, recvbuf, count, t, op, comm, false, r);
+                       });
   Counted n;
-  {
-    Narrow w("MPI_Scan_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
-  }
+  if (int e = narrow_one("MPI_Scan_init_c", count, datatype, "count", &n, op)) return e;
   return scan_init_as("MPI_Scan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
 int MPI_Exscan_init_c(const void* sendbuf, void* recvbuf, MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                       MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  if (in_pieces(count, op))
+    return pieces_init("MPI_Exscan_init_c", comm, info, request, true, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::scan_c(k, sendbuf, recvbuf, count, t, op, comm, true, r);
+                       });
   Counted n;
-  {
-    Narrow w("MPI_Exscan_init_c");
-    if (int e = w.wide(count, datatype, "count", &n, op)) return e;
-  }
+  if (int e = narrow_one("MPI_Exscan_init_c", count, datatype, "count", &n, op)) return e;
   return exscan_init_as("MPI_Exscan_init_c", sendbuf, recvbuf, n.count, n.datatype, op, comm, info, request);
 }
 
-// The v and w forms: the per-peer arrays, of the length the int form reads.
+// The v and w forms: the blocks of the nonblocking _c forms (forms::WideExchange).
 
 int MPI_Gatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                        const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                        MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int sc = 0;
-  std::vector<int> rcv, dv;
-  const int *rc = nullptr, *d = nullptr;
-  {
-    Narrow w("MPI_Gatherv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (is_root(*c, root)) {
-      if (int e = w.many(recvcounts, group_size(*c), "recvcounts", rcv, &rc)) return e;
-      if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
-    }
-  }
-  return gatherv_init_as("MPI_Gatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, root, comm, info, request);
+  return exchange_init("MPI_Gatherv_init_c", comm, info, request, [&](Call& call, forms::WideExchange* x) {
+    return forms::gatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm, x);
+  });
 }
 
 int MPI_Scatterv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint displs[],
                         MPI_Datatype sendtype, void* recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, int root,
                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int rc = 0;
-  std::vector<int> scv, dv;
-  const int *sc = nullptr, *d = nullptr;
-  {
-    Narrow w("MPI_Scatterv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    if (int e = w.one(recvcount, "recvcount", &rc)) return e;
-    if (is_root(*c, root)) {
-      if (int e = w.many(sendcounts, group_size(*c), "sendcounts", scv, &sc)) return e;
-      if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
-    }
-  }
-  return scatterv_init_as("MPI_Scatterv_init_c", sendbuf, sc, d, sendtype, recvbuf, rc, recvtype, root, comm, info, request);
+  return exchange_init("MPI_Scatterv_init_c", comm, info, request, [&](Call& call, forms::WideExchange* x) {
+    return forms::scatterv_c(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                             x);
+  });
 }
 
 int MPI_Allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                           const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                           MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int sc = 0;
-  std::vector<int> rcv, dv;
-  const int *rc = nullptr, *d = nullptr;
-  {
-    Narrow w("MPI_Allgatherv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.many(recvcounts, group_size(*c), "recvcounts", rcv, &rc)) return e;
-    if (int e = w.many(displs, group_size(*c), "displs", dv, &d)) return e;
-  }
-  return allgatherv_init_as("MPI_Allgatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, comm, info, request);
+  return exchange_init("MPI_Allgatherv_init_c", comm, info, request, [&](Call& call, forms::WideExchange* x) {
+    return forms::allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, x);
+  });
 }
 
 int MPI_Alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                          MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  std::vector<int> a, b, x, y;
-  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
-  {
-    Narrow w("MPI_Alltoallv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    const int n = group_size(*c);
-    if (sendbuf != MPI_IN_PLACE) {
-      if (int e = w.many(sendcounts, n, "sendcounts", a, &sc)) return e;
-      if (int e = w.many(sdispls, n, "sdispls", b, &sd)) return e;
-    }
-    if (int e = w.many(recvcounts, n, "recvcounts", x, &rc)) return e;
-    if (int e = w.many(rdispls, n, "rdispls", y, &rd)) return e;
-  }
-  return alltoallv_init_as("MPI_Alltoallv_init_c", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, info, request);
+  return exchange_init("MPI_Alltoallv_init_c", comm, info, request, [&](Call& call, forms::WideExchange* x) {
+    return forms::alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                              comm, x);
+  });
 }
 
 int MPI_Alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                          const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info,
                          MPI_Request* request) {
-  std::vector<int> a, b, x, y;
-  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
-  {
-    Narrow w("MPI_Alltoallw_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    const int n = group_size(*c);
-    if (sendbuf != MPI_IN_PLACE) {
-      if (int e = w.many(sendcounts, n, "sendcounts", a, &sc)) return e;
-      if (int e = w.many(sdispls, n, "sdispls", b, &sd)) return e;
-    }
-    if (int e = w.many(recvcounts, n, "recvcounts", x, &rc)) return e;
-    if (int e = w.many(rdispls, n, "rdispls", y, &rd)) return e;
-  }
-  return alltoallw_init_as("MPI_Alltoallw_init_c", sendbuf, sc, sd, sendtypes, recvbuf, rc, rd, recvtypes, comm, info, request);
+  return exchange_init("MPI_Alltoallw_init_c", comm, info, request, [&](Call& call, forms::WideExchange* x) {
+    return forms::alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                              comm, x);
+  });
 }
 
 int MPI_Reduce_scatter_init_c(const void* sendbuf, void* recvbuf, const MPI_Count recvcounts[], MPI_Datatype datatype,
                               MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   std::vector<int> v;
-  const int* rc = nullptr;
+  MPI_Count total = 0;
   {
-    Narrow w("MPI_Reduce_scatter_init_c");
+    Call call("MPI_Reduce_scatter_init_c");
     comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    if (int e = w.many(recvcounts, c->size(), "recvcounts", v, &rc)) return e;
+    if (int e = call.comm(comm, "comm", &c)) return e;
+    if (recvcounts) {
+      v.resize(static_cast<std::size_t>(c->size()));
+      for (int i = 0; i < c->size(); ++i) {
+        if (recvcounts[i] < 0)
+          return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%lld is negative", i, recvcounts[i]);
+        total += recvcounts[i];
+        v[static_cast<std::size_t>(i)] = static_cast<int>(std::min<MPI_Count>(recvcounts[i], INT_MAX));
+      }
+    }
   }
-  return reduce_scatter_init_as("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, rc, datatype, op, comm, info, request);
+  if (total > INT_MAX) {
+    // The nonblocking _c form at each start (pieces), on a copy of the counts.
+    auto counts = std::make_shared<std::vector<MPI_Count>>(recvcounts, recvcounts + v.size());
+    return pieces_init("MPI_Reduce_scatter_init_c", comm, info, request, false, false, 0, datatype, op,
+                       [=](Call& k, MPI_Datatype t, MPI_Request* r) {
+                         return forms::reduce_scatter_c(k, sendbuf, recvbuf, counts->data(), t, op, comm, r);
+                       });
+  }
+  return reduce_scatter_init_as("MPI_Reduce_scatter_init_c", sendbuf, recvbuf, recvcounts ? v.data() : nullptr,
+                                datatype, op, comm, info, request);
 }
+
+// The neighbourhood v and w forms: the nonblocking _c body on copies of the arrays.
 
 int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                    const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-  int sc = 0;
-  std::vector<int> x, y;
-  const int *rc = nullptr, *d = nullptr;
-  {
-    Narrow w("MPI_Neighbor_allgatherv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    int in, out;
-    if (int e = w.degrees(*c, comm, &in, &out)) return e;
-    if (int e = w.one(sendcount, "sendcount", &sc)) return e;
-    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
-    if (int e = w.many(displs, in, "displs", y, &d)) return e;
-  }
-  return neighbor_allgatherv_init_as("MPI_Neighbor_allgatherv_init_c", sendbuf, sc, sendtype, recvbuf, rc, d, recvtype, comm, info, request);
+  Call call("MPI_Neighbor_allgatherv_init_c");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  const dtype::Datatype* st;
+  if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
+  if (sendcount < 0) return call.fail(MPI_ERR_COUNT, "argument sendcount=%lld is negative", sendcount);
+  if (int e = wide_vside(call, in, recvcounts, displs, recvtype, "recvcounts", "displs", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype sh = op->hold(sendtype), rh = op->hold(recvtype);
+  const MPI_Count* rc = op->counts(recvcounts, in);
+  const MPI_Aint* d = op->aints(displs, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_allgatherv_c(k, sendbuf, sendcount, sh, recvbuf, rc, d, rh, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
 }
 
 int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                   MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                                   const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                   MPI_Request* request) {
-  std::vector<int> a, b, x, y;
-  const int *sc = nullptr, *sd = nullptr, *rc = nullptr, *rd = nullptr;
-  {
-    Narrow w("MPI_Neighbor_alltoallv_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    int in, out;
-    if (int e = w.degrees(*c, comm, &in, &out)) return e;
-    if (int e = w.many(sendcounts, out, "sendcounts", a, &sc)) return e;
-    if (int e = w.many(sdispls, out, "sdispls", b, &sd)) return e;
-    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
-    if (int e = w.many(rdispls, in, "rdispls", y, &rd)) return e;
-  }
-  return neighbor_alltoallv_init_as("MPI_Neighbor_alltoallv_init_c", sendbuf, sc, sd, sendtype, recvbuf, rc, rd, recvtype, comm, info, request);
+  Call call("MPI_Neighbor_alltoallv_init_c");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = wide_vside(call, out, sendcounts, sdispls, sendtype, "sendcounts", "sdispls", "sendtype")) return e;
+  if (int e = wide_vside(call, in, recvcounts, rdispls, recvtype, "recvcounts", "rdispls", "recvtype")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Datatype sh = op->hold(sendtype), rh = op->hold(recvtype);
+  const MPI_Count* sc = op->counts(sendcounts, out);
+  const MPI_Aint* sd = op->aints(sdispls, out);
+  const MPI_Count* rc = op->counts(recvcounts, in);
+  const MPI_Aint* rd = op->aints(rdispls, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_alltoallv_c(k, sendbuf, sc, sd, sh, recvbuf, rc, rd, rh, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
 }
 
 int MPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                   const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                   MPI_Info info, MPI_Request* request) {
-  std::vector<int> a, x;
-  const int *sc = nullptr, *rc = nullptr;
-  {
-    Narrow w("MPI_Neighbor_alltoallw_init_c");
-    comm::Comm* c;
-    if (int e = w.comm(comm, &c)) return e;
-    int in, out;
-    if (int e = w.degrees(*c, comm, &in, &out)) return e;
-    if (int e = w.many(sendcounts, out, "sendcounts", a, &sc)) return e;
-    if (int e = w.many(recvcounts, in, "recvcounts", x, &rc)) return e;
-  }
-  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init_c", sendbuf, sc, sdispls, sendtypes, recvbuf, rc, rdispls, recvtypes, comm, info,
-                                     request);
+  Call call("MPI_Neighbor_alltoallw_init_c");
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = wside(call, out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = wside(call, in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const MPI_Count* sc = op->counts(sendcounts, out);
+  const MPI_Aint* sd = op->aints(sdispls, out);
+  const MPI_Datatype* st = op->types(sendtypes, out);
+  const MPI_Count* rc = op->counts(recvcounts, in);
+  const MPI_Aint* rd = op->aints(rdispls, in);
+  const MPI_Datatype* rt = op->types(recvtypes, in);
+  op->set_starter([=](Call& k, MPI_Request* r) {
+    return forms::neighbor_alltoallw_c(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
+  });
+  return finish_init(call, std::move(op), comm, request);
 }
 
 }  // extern "C"

@@ -45,9 +45,11 @@ class Counted {
 
 // The count of a reduction that does not run in chunks (nonblocking,
 // persistent) in *n: beyond INT_MAX it is one element of a contiguous type,
-// which the predefined ops' kernels walk in 64-bit pieces; with a user op
-// that is MPI_ERR_UNSUPPORTED_OPERATION (`form` names the kind of call in
-// the message: "nonblocking", "persistent").
+// which the predefined ops' kernels walk in 64-bit pieces. A user op cannot
+// (its function must see the caller's datatype): the callers send those to
+// the pieces path first (coll.cpp's reduce_pieces, forms::reduces_in_pieces),
+// so here it is only a guard, MPI_ERR_UNSUPPORTED_OPERATION (`form` names
+// the kind of call in the message: "nonblocking", "persistent").
 int large_reduction(Call& call, MPI_Count count, MPI_Datatype datatype, MPI_Op op, const char* count_arg,
                     const char* form, Counted* n);
 

@@ -253,6 +253,24 @@ int neighbor_alltoallw(Call& call, const void* sendbuf, const int sendcounts[], 
   return neighbor_exchange(call, comm, wide(sendbuf, sendcounts, sdispls, sendtypes),
                            wide(recvbuf, recvcounts, rdispls, recvtypes), false, req);
 }
+int neighbor_allgatherv_c(Call& call, const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Request* req) {
+  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
+                           vector_c(recvbuf, recvcounts, displs, recvtype), true, req);
+}
+int neighbor_alltoallv_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                         MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[], const MPI_Aint rdispls[],
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, vector_c(sendbuf, sendcounts, sdispls, sendtype),
+                           vector_c(recvbuf, recvcounts, rdispls, recvtype), false, req);
+}
+int neighbor_alltoallw_c(Call& call, const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
+                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request* req) {
+  return neighbor_exchange(call, comm, wide_c(sendbuf, sendcounts, sdispls, sendtypes),
+                           wide_c(recvbuf, recvcounts, rdispls, recvtypes), false, req);
+}
 }  // namespace ringmpi::api::forms
 
 extern "C" {
@@ -354,16 +372,16 @@ int MPI_Neighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Data
                               const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                               MPI_Comm comm) {
   Call call("MPI_Neighbor_allgatherv_c");
-  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
-                           vector_c(recvbuf, recvcounts, displs, recvtype), true, nullptr);
+  return forms::neighbor_allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                      nullptr);
 }
 int MPI_Ineighbor_allgatherv_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const MPI_Count recvcounts[], const MPI_Aint displs[], MPI_Datatype recvtype,
                                MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ineighbor_allgatherv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return neighbor_exchange(call, comm, uniform(sendbuf, sendcount, sendtype),
-                           vector_c(recvbuf, recvcounts, displs, recvtype), true, request);
+  return forms::neighbor_allgatherv_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                                      request);
 }
 
 int MPI_Neighbor_alltoall_c(const void* sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -384,24 +402,24 @@ int MPI_Neighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], 
                              MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                              const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   Call call("MPI_Neighbor_alltoallv_c");
-  return neighbor_exchange(call, comm, vector_c(sendbuf, sendcounts, sdispls, sendtype),
-                           vector_c(recvbuf, recvcounts, rdispls, recvtype), false, nullptr);
+  return forms::neighbor_alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                     recvtype, comm, nullptr);
 }
 int MPI_Ineighbor_alltoallv_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const MPI_Count recvcounts[],
                               const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   Call call("MPI_Ineighbor_alltoallv_c");
   if (int e = call.not_null(request, "request")) return e;
-  return neighbor_exchange(call, comm, vector_c(sendbuf, sendcounts, sdispls, sendtype),
-                           vector_c(recvbuf, recvcounts, rdispls, recvtype), false, request);
+  return forms::neighbor_alltoallv_c(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                     recvtype, comm, request);
 }
 
 int MPI_Neighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                              const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   Call call("MPI_Neighbor_alltoallw_c");
-  return neighbor_exchange(call, comm, wide_c(sendbuf, sendcounts, sdispls, sendtypes),
-                           wide_c(recvbuf, recvcounts, rdispls, recvtypes), false, nullptr);
+  return forms::neighbor_alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                     recvtypes, comm, nullptr);
 }
 int MPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                               const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
@@ -409,8 +427,8 @@ int MPI_Ineighbor_alltoallw_c(const void* sendbuf, const MPI_Count sendcounts[],
                               MPI_Request* request) {
   Call call("MPI_Ineighbor_alltoallw_c");
   if (int e = call.not_null(request, "request")) return e;
-  return neighbor_exchange(call, comm, wide_c(sendbuf, sendcounts, sdispls, sendtypes),
-                           wide_c(recvbuf, recvcounts, rdispls, recvtypes), false, request);
+  return forms::neighbor_alltoallw_c(call, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                     recvtypes, comm, request);
 }
 
 }  // extern "C"

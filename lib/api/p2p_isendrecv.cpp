@@ -8,7 +8,6 @@
 // any other request; its status is the receive's (source, tag, count). To
 // this rank itself the receive is posted before the send, as in MPI_Sendrecv
 // (api/sendrecv.hpp), so the message goes straight into it.
-#include <climits>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -106,18 +105,24 @@ int isendrecv_replace(Call& call, void* buf, int count, MPI_Datatype datatype, i
   p2p::RecvArgs ra;
   if (int e = api::check_recv(call, buf, count, datatype, source, recvtag, comm, &ra)) return e;
   if (int e = call.not_null(request, "request")) return e;
+  // Nothing to keep apart when one side is MPI_PROC_NULL: the send leaves
+  // from buf (no receive writes it) or sends nothing.
+  if (sa.dest == MPI_PROC_NULL || ra.source == MPI_PROC_NULL) return start(call, comm, sa, ra, {}, request);
   // The outgoing data is copied first (its packed stream), so the receive
   // may overwrite buf while the send is in flight; the copy lives in the
   // request until both parts are done.
   const std::size_t bytes = static_cast<std::size_t>(count) * sa.type->size;
-  if (bytes > INT_MAX)  // the copy goes as MPI_BYTEs of an int count
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "argument count=%d of %s: %zu bytes, more than INT_MAX", count,
-                     dtype::describe(datatype).c_str(), bytes);
   std::vector<std::byte> copy(bytes);
   if (bytes) dtype::pack(buf, count, *sa.type, 0, copy.data(), bytes);
-  sa.type = dtype::lookup(MPI_BYTE);
-  sa.datatype = MPI_BYTE;
-  sa.count = static_cast<int>(bytes);
+  // The copy goes as MPI_BYTEs; more than INT_MAX of them (a large count's
+  // type) as one element of a contiguous type of that many bytes, as
+  // MPI_Sendrecv_replace sends its copy (p2p_recv.cpp): the send request
+  // holds that type until it completes, this handle ends with the call.
+  api::Counted n;
+  if (int e = n.set(call, static_cast<MPI_Count>(bytes), MPI_BYTE, "count", "datatype")) return e;
+  sa.type = dtype::lookup(n.datatype);
+  sa.datatype = n.datatype;
+  sa.count = n.count;
   sa.buf = nullptr;
   return start(call, comm, sa, ra, std::move(copy), request);
 }

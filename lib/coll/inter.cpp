@@ -1,5 +1,6 @@
 // Intercommunicator collectives as schedules (MPI-3.1 §5.2.2, §5.3 ff.):
 // data moves between the two groups; see scheduled.hpp.
+#include <algorithm>
 #include <vector>
 
 #include "coll/scheduled.hpp"
@@ -111,6 +112,25 @@ void inter_reduce_scatter(Schedule& s, const comm::Comm& c, const Reduction& r, 
   int displ = 0;
   for (int i = 0; i < c.rank; ++i) displ += counts[i];
   sched_copy(s, block(all, *r.type, displ, counts[c.rank]), Typed{result, counts[c.rank], r.type});
+  s.round();
+}
+
+void inter_reduce_scatter_piece(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine,
+                                std::int64_t first, void* result, std::int64_t block_first, std::int64_t block_count) {
+  for (int j = 0; j < c.remote_size(); ++j) sched_send(s, remote(c, j), Typed{mine, r.count, r.type});
+  std::vector<const void*> x = receive_all(s, c, r);
+  s.round();
+  const std::int64_t lo = std::max(first, block_first);
+  const std::int64_t hi = std::min(first + r.count, block_first + block_count);
+  if (hi > lo && !x.empty()) {  // this piece holds part of this rank's block
+    const Footprint f = footprint(r.count, *r.type);
+    void* all = s.scratch(f.bytes) - f.offset;
+    sched_fold(s, r, std::move(x), all);
+    const std::ptrdiff_t extent = r.type->extent;
+    const int n = static_cast<int>(hi - lo);
+    sched_copy(s, Typed{static_cast<const std::byte*>(all) + (lo - first) * extent, n, r.type},
+               Typed{static_cast<std::byte*>(result) + (lo - block_first) * extent, n, r.type});
+  }
   s.round();
 }
 

@@ -13,6 +13,7 @@
 // rank order, so non-commutative operations get the standard's result.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -107,5 +108,14 @@ void inter_allreduce(Schedule& s, const comm::Comm& c, const Reduction& r, const
 // local group's counts[i] elements to local rank i.
 void inter_reduce_scatter(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine, void* result,
                           const int* counts);
+// One piece of an intercommunicator reduce-scatter of more than INT_MAX
+// elements (api/coll.cpp): elements [first, first + r.count) of the
+// vectors, `mine` pointing at this rank's piece. As inter_reduce_scatter,
+// every rank sends its piece to every remote rank and folds the remote
+// group's pieces, then keeps the part of its own block [block_first,
+// block_first + block_count) that lies in the piece, at that place of
+// `result` (the block's start).
+void inter_reduce_scatter_piece(Schedule& s, const comm::Comm& c, const Reduction& r, const void* mine,
+                                std::int64_t first, void* result, std::int64_t block_first, std::int64_t block_count);
 
 }  // namespace ringmpi::coll

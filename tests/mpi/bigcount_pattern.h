@@ -31,6 +31,19 @@ static inline void huge_verify(const unsigned char* b, MPI_Count n, int salt) {
   for (MPI_Count i = edge; i < n - edge; i += 4093) CHECK(b[i] == huge_byte(i, salt));
 }
 
+/* Every byte of b[0 .. n) (memcmp against one period of the pattern, then
+ * the first differing byte named). */
+static inline void huge_verify_all(const unsigned char* b, MPI_Count n, int salt) {
+  enum { kPeriod = 251 * 64 };
+  unsigned char ref[kPeriod];
+  for (int i = 0; i < kPeriod; ++i) ref[i] = huge_byte(i, salt);
+  for (MPI_Count at = 0; at < n; at += kPeriod) {
+    const size_t k = (size_t)(n - at < kPeriod ? n - at : kPeriod);
+    if (memcmp(b + at, ref, k) != 0)
+      for (size_t i = 0; i < k; ++i) CHECK(b[at + (MPI_Count)i] == huge_byte(at + (MPI_Count)i, salt));
+  }
+}
+
 static inline unsigned char* huge_alloc(void) {
   unsigned char* b = malloc((size_t)kHuge);
   CHECK(b != NULL);

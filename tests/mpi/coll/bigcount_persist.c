@@ -1,9 +1,12 @@
 /* The large-count forms of the persistent collectives (MPI_*_init_c, MPI-4.1
  * annex A): each one started twice gives what its int form gives, with the
- * v and w forms' MPI_Count counts and MPI_Aint displacements; a count beyond
- * INT_MAX is MPI_ERR_UNSUPPORTED_OPERATION (the stored arguments are ints)
- * before anything starts, except in a bcast or a reduction with a
- * predefined op, which is made as one element of a contiguous type. mpi4py 4.x calls these whenever mpi.h declares them. */
+ * v and w forms' MPI_Count counts and MPI_Aint displacements. Every form
+ * takes counts beyond INT_MAX (one element of a contiguous type per block),
+ * started here with a zero-size type (the same path at no memory cost;
+ * bigcount_huge_persist* move real data), the reductions with a user op
+ * and the reduce-scatters beyond INT_MAX in pieces of 2^30 elements (also
+ * the nonblocking forms). A negative count is MPI_ERR_COUNT.
+ * mpi4py 4.x calls these whenever mpi.h declares them. */
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
@@ -83,6 +86,18 @@ static void check_neighbor_alltoall(void) {
   }
 }
 
+static void check_untouched(void) {
+  for (int i = 0; i < 64 * K; ++i) CHECK(rbuf[i] == -1 && sbuf[i] == rank * 1000 + i);
+}
+
+/* A user op on the zero-size type: called on pieces of at most 2^30 elements. */
+static void piece_len(void* in, void* inout, int* len, MPI_Datatype* type) {
+  (void)in;
+  (void)inout;
+  (void)type;
+  CHECK(*len > 0 && *len <= (1 << 30));
+}
+
 static void user_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
   (void)type;
   for (int i = 0; i < *len; i++) ((int*)inout)[i] += ((int*)in)[i];
@@ -157,36 +172,155 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r));
   start_twice(&r, reset_bufs, check_neighbor_alltoall);
 
-  /* Beyond INT_MAX: the error class, and no request. Local checks: every rank sees the same. */
+  /* Beyond INT_MAX every form makes its request (never started here with
+   * MPI_INT; bigcount_huge_persist* move such data). */
   MPI_Comm_set_errhandler(w, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
   const MPI_Count big = (MPI_Count)INT_MAX + 1;
   int cls;
-  r = MPI_REQUEST_NULL;
-  /* A reduction beyond INT_MAX with a predefined op is made (one element of
-   * a contiguous type; bigcount_huge_persist starts one), with a user op it
-   * is refused, as for the nonblocking form. Never started here. */
+  /* A reduction with a predefined op: one element of a contiguous type; with
+   * a user op: pieces of 2^30 elements (one schedule) at each start. */
   CHECK_MPI(MPI_Allreduce_init_c(sbuf, rbuf, big, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &r));
-  CHECK(r != MPI_REQUEST_NULL);
   CHECK_MPI(MPI_Request_free(&r));
   MPI_Op user_op;
   CHECK_MPI(MPI_Op_create(user_sum, 1, &user_op));
-  r = MPI_REQUEST_NULL;
-  MPI_Error_class(MPI_Allreduce_init_c(sbuf, rbuf, big, MPI_INT, user_op, w, MPI_INFO_NULL, &r), &cls);
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
-  CHECK(r == MPI_REQUEST_NULL);
+  CHECK_MPI(MPI_Allreduce_init_c(sbuf, rbuf, big, MPI_INT, user_op, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Reduce_init_c(sbuf, rbuf, big, MPI_INT, user_op, 0, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
   MPI_Op_free(&user_op);
   counts[size - 1] = big;
-  MPI_Error_class(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
-  CHECK(r == MPI_REQUEST_NULL);
+  CHECK_MPI(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Gather_init_c(sbuf, K, MPI_INT, rbuf, big, MPI_INT, 0, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
   nc[1] = big;
-  MPI_Error_class(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r), &cls);
-  CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION);
-  CHECK(r == MPI_REQUEST_NULL);
-  /* A negative count is the int form's MPI_ERR_COUNT. */
+  CHECK_MPI(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  nc[1] = K;
+  /* A reduce-scatter whose counts sum beyond INT_MAX: pieces at each start. */
+  CHECK_MPI(MPI_Reduce_scatter_init_c(sbuf, rbuf, counts, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Request_free(&r));
+  counts[size - 1] = K;
+
+  /* Counts beyond INT_MAX of a zero-size type: the large-count path of every
+   * form (a contiguous type of `big` elements per block) at no memory cost,
+   * each started twice. */
+  MPI_Datatype none;
+  CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &none));
+  CHECK_MPI(MPI_Type_commit(&none));
+  MPI_Count bigs[64];
+  MPI_Aint zeros[64];
+  MPI_Datatype nones[64];
+  CHECK(size <= 64);
+  for (int i = 0; i < 64; ++i) { /* also the two ring neighbours at np 1 */
+    bigs[i] = big;
+    zeros[i] = 0;
+    nones[i] = none;
+  }
+  CHECK_MPI(MPI_Bcast_init_c(sbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Gather_init_c(sbuf, big, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Scatter_init_c(sbuf, big, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Allgather_init_c(sbuf, big, none, rbuf, big, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoall_init_c(sbuf, big, none, rbuf, big, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Gatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Scatterv_init_c(sbuf, bigs, zeros, none, rbuf, big, none, 0, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Allgatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoallv_init_c(sbuf, bigs, zeros, none, rbuf, bigs, zeros, none, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Alltoallw_init_c(sbuf, bigs, zeros, nones, rbuf, bigs, zeros, nones, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_allgather_init_c(sbuf, big, none, rbuf, big, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_allgatherv_init_c(sbuf, big, none, rbuf, bigs, zeros, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoall_init_c(sbuf, big, none, rbuf, big, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoallv_init_c(sbuf, bigs, zeros, none, rbuf, bigs, zeros, none, ring, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Neighbor_alltoallw_init_c(sbuf, bigs, zeros, nones, rbuf, bigs, zeros, nones, ring, MPI_INFO_NULL, &r));
+  /* The request holds its types: freeing the caller's handle changes nothing. */
+  CHECK_MPI(MPI_Type_free(&none));
+  start_twice(&r, reset_bufs, check_untouched);
+
+  /* The reductions beyond INT_MAX of the zero-size type: with a user op in
+   * pieces of at most 2^30 elements (piece_len checks each call's length),
+   * nonblocking and persistent, the reduce-scatters in place too. */
+  CHECK_MPI(MPI_Type_contiguous(0, MPI_INT, &none));
+  CHECK_MPI(MPI_Type_commit(&none));
+  MPI_Op pieces_op;
+  CHECK_MPI(MPI_Op_create(piece_len, 1, &pieces_op));
+  CHECK_MPI(MPI_Iallreduce_c(sbuf, rbuf, big, none, pieces_op, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Ireduce_c(sbuf, rbuf, big, none, pieces_op, size - 1, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Iscan_c(sbuf, rbuf, big, none, pieces_op, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Iexscan_c(sbuf, rbuf, big, none, pieces_op, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Ireduce_scatter_c(MPI_IN_PLACE, rbuf, bigs, none, pieces_op, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Ireduce_scatter_block_c(sbuf, rbuf, big, none, MPI_SUM, w, &r));
+  CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Reduce_scatter_c(MPI_IN_PLACE, rbuf, bigs, none, MPI_SUM, w));
+  CHECK_MPI(MPI_Allreduce_init_c(MPI_IN_PLACE, rbuf, big, none, pieces_op, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Exscan_init_c(sbuf, rbuf, big, none, pieces_op, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Reduce_scatter_init_c(sbuf, rbuf, bigs, none, pieces_op, w, MPI_INFO_NULL, &r));
+  start_twice(&r, reset_bufs, check_untouched);
+  if (size >= 2) { /* an intercommunicator (even ranks, odd ranks): pieces of the whole vector */
+    MPI_Comm half, inter;
+    CHECK_MPI(MPI_Comm_split(w, rank % 2, rank, &half));
+    CHECK_MPI(MPI_Intercomm_create(half, 0, w, 1 - rank % 2, 5, &inter));
+    MPI_Count each[64];
+    for (int i = 0; i < 64; ++i) each[i] = i == 0 ? 2 * big : 0; /* both groups: 2 big in all */
+    CHECK_MPI(MPI_Ireduce_scatter_c(sbuf, rbuf, each, none, pieces_op, inter, &r));
+    CHECK_MPI(MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CHECK_MPI(MPI_Reduce_scatter_c(sbuf, rbuf, each, none, MPI_SUM, inter));
+    CHECK_MPI(MPI_Reduce_scatter_init_c(sbuf, rbuf, each, none, pieces_op, inter, MPI_INFO_NULL, &r));
+    start_twice(&r, reset_bufs, check_untouched);
+    CHECK_MPI(MPI_Comm_free(&inter));
+    CHECK_MPI(MPI_Comm_free(&half));
+  }
+  CHECK_MPI(MPI_Reduce_scatter_block_init_c(MPI_IN_PLACE, rbuf, big, none, MPI_SUM, w, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Type_free(&none));
+  start_twice(&r, reset_bufs, check_untouched);
+  CHECK_MPI(MPI_Op_free(&pieces_op));
+
+  /* A negative count is MPI_ERR_COUNT, and no request. */
   MPI_Error_class(MPI_Bcast_init_c(sbuf, -1, MPI_INT, 0, w, MPI_INFO_NULL, &r), &cls);
   CHECK(cls == MPI_ERR_COUNT);
+  r = MPI_REQUEST_NULL;
+  MPI_Error_class(MPI_Allgather_init_c(sbuf, -1, MPI_INT, rbuf, K, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Alltoall_init_c(sbuf, K, MPI_INT, rbuf, -1, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  counts[0] = -1;
+  MPI_Error_class(MPI_Alltoallv_init_c(sbuf, counts, displs, MPI_INT, rbuf, counts, displs, MPI_INT, w,
+                                       MPI_INFO_NULL, &r),
+                  &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Allgatherv_init_c(sbuf, K, MPI_INT, rbuf, counts, displs, MPI_INT, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Reduce_scatter_init_c(sbuf, rbuf, counts, MPI_INT, MPI_SUM, w, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  counts[0] = K;
+  nc[0] = -1;
+  MPI_Error_class(MPI_Neighbor_alltoallv_init_c(sbuf, nc, nd, MPI_INT, rbuf, nc, nd, MPI_INT, ring, MPI_INFO_NULL, &r),
+                  &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  MPI_Error_class(MPI_Neighbor_alltoallw_init_c(sbuf, nc, nb, nt, rbuf, nc, nb, nt, ring, MPI_INFO_NULL, &r), &cls);
+  CHECK(cls == MPI_ERR_COUNT);
+  CHECK(r == MPI_REQUEST_NULL);
 
   MPI_Comm_free(&ring);
   free(counts);
