@@ -184,10 +184,14 @@ void Segment::drain() {
 
 void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;
+  // Posted already (with more ranks than cores, the root of a bcast that
+  // left the barrier first): no trip through the waiting loop, which stores
+  // watch and drains the rings before it looks.
+  if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
   // A writer on another core usually posts within a cache-line transfer:
-  // look a few times before the waiting loop, which progresses the rings
-  // between looks (not with more ranks than cores: the writer may need
-  // this core).
+  // look a few times more before the waiting loop, which progresses the
+  // rings between looks (not with more ranks than cores: the writer may
+  // need this core).
   const int spins = oversubscribed_ ? 0 : 32;
   for (int spin = 0; spin < spins; ++spin) {
     if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
