@@ -184,10 +184,14 @@ void Segment::drain() {
 
 void Segment::wait_posted(int i, std::uint64_t k) const {
   const auto& w = lines_[i].posted;
+  // Posted already (with more ranks than cores, the root of a bcast that
+  // left the barrier first): no trip through the waiting loop, which stores
+  // watch and drains the rings before it looks.
+  if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
   // A writer on another core usually posts within a cache-line transfer:
-  // look a few times before the waiting loop, which progresses the rings
-  // between looks (not with more ranks than cores: the writer may need
-  // this core).
+  // look a few times more before the waiting loop, which progresses the
+  // rings between looks (not with more ranks than cores: the writer may
+  // need this core).
   const int spins = oversubscribed_ ? 0 : 32;
   for (int spin = 0; spin < spins; ++spin) {
     if (seq_of(w.load(std::memory_order_acquire)) >= k) return;
@@ -260,14 +264,37 @@ void Segment::barrier() {
     if (!all_ibarrier(b)) p2p::wait_until([&] { return all_ibarrier(b); });
     return;
   }
+  // Member 0 releases (segment.hpp, "Barrier words"): it leaves first, so a
+  // collective rooted at 0 right after the barrier is posted before its
+  // readers look for it.
   const std::uint64_t b = ++barriers_;
+  const std::uint64_t all = b * static_cast<std::uint64_t>(n_);
   const std::uint64_t arrival = header_->arrived.fetch_add(1, std::memory_order_acq_rel) + 1;
-  if (arrival == b * static_cast<std::uint64_t>(n_)) {
-    header_->released.store(b, std::memory_order_release);
-    wake_all();
+  if (me_ == 0) {
+    if (arrival != all) wait_at_least(-1, header_->arrived, all);
+    if (header_->released.load(std::memory_order_acquire) < b) {  // not released by a last arrival
+      header_->released.store(b, std::memory_order_release);
+      wake_all();
+    }
     return;
   }
-  wait_at_least(-1, header_->released, b);
+  if (arrival == all) {
+    // Member 0 awake: it sees the count (its fence or ours comes first) and
+    // releases. Asleep: we release, rather than put its futex wake-up and
+    // then the others' in series on every member's path.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    if (!p2p::peer_sleeping(world_[0])) {
+      wait_at_least(0, header_->released, b);
+      return;
+    }
+    header_->released.store(b, std::memory_order_release);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    for (int i = 0; i < n_; ++i)  // every sleeper: those waiting here watch member 0, not us
+      if (i != me_ && p2p::peer_sleeping(world_[static_cast<std::size_t>(i)]))
+        p2p::ring_doorbell(world_[static_cast<std::size_t>(i)]);
+    return;
+  }
+  wait_at_least(0, header_->released, b);
 }
 
 void Segment::barrier_two_level() {

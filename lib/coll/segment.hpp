@@ -100,10 +100,28 @@
 // (release), wakes sleepers, and waits until every member's ibarrier >= b.
 // The counts only grow, so nothing is reset between barriers. Otherwise
 // (oversubscribed) Header::arrived counts arrivals of every barrier so far
-// (fetch_add, acq_rel); the arrival that makes it b * n is the last one of
-// barrier b: it stores released = b (release) and wakes the sleepers; the
-// others wait for released >= b. No member arrives at barrier b + 1 before
-// released >= b, so the count of barrier b is never mixed with the next.
+// (fetch_add, acq_rel) and member 0 releases: it waits until arrived >=
+// b * n (acquire), then, unless released >= b already, stores released = b
+// (release) and wakes the sleepers (wake_all); every other member waits for
+// released >= b, watching member 0. The arrival that makes the count b * n,
+// when it is not member 0's, runs a seq_cst fence and reads member 0's
+// sleeping flag: 0, and member 0 sees the count before it sleeps (Dekker as
+// below), so it waits for released like the others; 1, and it stores
+// released = b itself and rings every sleeping member's doorbell, whatever
+// it watches (member 0's wake-up and then the others' would otherwise come
+// one after the other). So released = b is stored only by members that saw
+// arrived >= b * n, perhaps twice (the same value). No member arrives at
+// barrier b + 1 before released >= b (member 0 and a releasing last
+// arrival: after their own store), so the count of barrier b is never mixed
+// with the next, and released only grows.
+// Why member 0 and not the last arrival: with more ranks than cores the
+// member that releases is the one running when the barrier completes, so it
+// leaves first; a barrier is most often followed by a collective rooted at 0
+// (OSU's loops; a root that reads input and broadcasts it), and released by
+// the last arrival, usually a reader, that reader entered the collective
+// before its root was scheduled and waited there a context switch
+// (docs/design/collectives.md, "Small rooted collectives with more ranks
+// than cores").
 // Two levels (NUMA groups, seg_numa.cpp): members count in their leader's
 // Line::group_arrived; the last of a group counts in Header::arrived (b *
 // number of groups); the last of those stores group_released = b in every
@@ -119,8 +137,10 @@
 // Dekker argument of lib/p2p/wait.hpp applies unchanged.
 // Which members it may have unblocked (wake_all): a sleeper whose
 // Line::watch is 0 waits for anything; one whose watch is 1 + j waits only
-// for words of Line j that member j writes (posted, ready, done, pushed),
-// so only member j's wake_all rings it. Without this, every done of every
+// for words of Line j that member j writes (posted, ready, done, pushed;
+// and, for j = 0, Header::released, whose other writer, a last arrival
+// while member 0 sleeps, rings every sleeper), so only member j's wake_all
+// rings it. Without this, every done of every
 // member woke every member blocked in reserve() behind one slow root: 32
 // ranks on 2 cores, MPI_Reduce with a rotating root took 1.6 ms a call,
 // a thousand futex calls each. The waiter (wait_on) stores watch = 1 + j
