@@ -169,6 +169,11 @@ void unbind_foreign(int index) {
 
 void hold_foreign(int delta) { g_holds += delta; }
 
+std::string foreign_job(int index) {
+  const auto i = static_cast<std::size_t>(index);
+  return i < g_refs.size() && g_refs[i] > 0 ? g_jobs[i] : std::string();
+}
+
 bool foreign_bound() { return g_bound > 0; }
 
 bool queued_watch() { return g_bound > 0 || g_watches > 0; }

@@ -66,6 +66,9 @@ void unbind_foreign(int index);
 // For the sleeping waits (wait.cpp): true while a foreign process is bound;
 // ends the job when a bound one has ended without finalizing.
 bool foreign_watch();
+// The job of the process bound at `index`, or "" when none is bound there
+// (comm/dynamic.cpp: a spawn from a communicator of two jobs).
+std::string foreign_job(int index);
 // True while a foreign process is bound (comm/ports.cpp, LazyWaker).
 bool foreign_bound();
 // For the spinning waits (wait.cpp): whether they look for a peer queued

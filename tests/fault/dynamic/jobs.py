@@ -3,7 +3,8 @@
 jobs_client.c connects, at 1+1, 2+2 and 3+3 ranks (3+3: more ranks than
 cores), through a published name, through a file, and with MPI_Comm_join
 over a Unix socket; messages both ways, intercommunicator collectives and a
-merged communicator (jobs_common.h); three connections in a row, also
+merged communicator, and spawns from it rooted in either job, whose
+children talk to the parents of both (jobs_common.h); three connections in a row, also
 with both jobs unbound (--bind-to none), and ping-pongs so; both jobs
 finalizing without a disconnect; a client
 that connects late is no deadlock. A client killed while connected ends

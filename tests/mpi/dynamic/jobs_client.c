@@ -43,6 +43,10 @@ static void read_port(const char* path, char* port) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (spawned_child(argc, argv)) {
+    MPI_Finalize();
+    return 0;
+  }
   CHECK(argc == 3);
   const char* mode = argv[1];
   const char* arg = argv[2];

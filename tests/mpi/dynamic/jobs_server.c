@@ -27,6 +27,10 @@ static void write_port(const char* path, const char* port) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (spawned_child(argc, argv)) {
+    MPI_Finalize();
+    return 0;
+  }
   CHECK(argc == 3);
   const char* mode = argv[1];
   const char* arg = argv[2];
