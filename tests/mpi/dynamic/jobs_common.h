@@ -10,7 +10,9 @@
  *   pointer); MPI_Comm_spawn from the merged communicator, the root in
  *   either job (spawn_from; MPI_Comm_spawn_multiple for the second): the children (this program again, in
  *   spawned_child) exchange messages with every parent of both jobs, an
- *   intercommunicator bcast each way and an allreduce, then disconnect. */
+ *   intercommunicator bcast each way, an allreduce and an allreduce on
+ *   the merged parent intercommunicator, then disconnect; a spawn of a
+ *   program that does not exist fails on every member. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +56,16 @@ static int spawned_child(int argc, char** argv) {
   int mine = 100 * (me + 1), sum = 0;
   CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, parent));
   CHECK(sum == np * (np + 1) / 2);
+  /* Merged with the parents (both jobs and the children): an allreduce. */
+  MPI_Comm all;
+  CHECK_MPI(MPI_Intercomm_merge(parent, 1, &all));
+  int arank, asize, total = 0;
+  CHECK_MPI(MPI_Comm_rank(all, &arank));
+  CHECK_MPI(MPI_Comm_size(all, &asize));
+  CHECK(asize == np + nk && arank == np + me);
+  CHECK_MPI(MPI_Allreduce(&arank, &total, 1, MPI_INT, MPI_SUM, all));
+  CHECK(total == asize * (asize - 1) / 2);
+  CHECK_MPI(MPI_Comm_free(&all));
   CHECK_MPI(MPI_Comm_disconnect(&parent));
   return 1;
 }
@@ -107,6 +119,15 @@ static void spawn_from(MPI_Comm merged, int root, int nk, int multiple) {
   int mine = p + 1, sum = 0;
   CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, kids));
   CHECK(sum == 100 * nk * (nk + 1) / 2);
+  MPI_Comm all;
+  CHECK_MPI(MPI_Intercomm_merge(kids, 0, &all));
+  int arank, asize, total = 0;
+  CHECK_MPI(MPI_Comm_rank(all, &arank));
+  CHECK_MPI(MPI_Comm_size(all, &asize));
+  CHECK(asize == np + nk && arank == p);
+  CHECK_MPI(MPI_Allreduce(&arank, &total, 1, MPI_INT, MPI_SUM, all));
+  CHECK(total == asize * (asize - 1) / 2);
+  CHECK_MPI(MPI_Comm_free(&all));
   CHECK_MPI(MPI_Comm_disconnect(&kids));
 }
 
@@ -252,6 +273,19 @@ static void exchange(MPI_Comm inter, int low) {
    * job (merged rank 0), then in the client's (the last). */
   spawn_from(merged, 0, 1, 0);
   spawn_from(merged, msize - 1, 2, 1);
+  /* A spawn that fails (no such program) fails on every member of both
+   * jobs, with the root's codes. */
+  {
+    MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+    MPI_Comm none = MPI_COMM_NULL;
+    int codes[2] = {-1, -1}, cls = MPI_SUCCESS;
+    MPI_Error_class(MPI_Comm_spawn("/nonexistent/ringmpi-prog", MPI_ARGV_NULL, 2, MPI_INFO_NULL, msize / 2, merged,
+                                   &none, codes),
+                    &cls);
+    CHECK(cls == MPI_ERR_SPAWN && none == MPI_COMM_NULL);
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN);
+    MPI_Comm_set_errhandler(merged, MPI_ERRORS_ARE_FATAL);
+  }
   MPI_Comm half;
   CHECK_MPI(MPI_Comm_split(merged, mrank % 2, mrank, &half));
   int hs = 0, one = 1;
