@@ -11,8 +11,11 @@
  *   either job (spawn_from; MPI_Comm_spawn_multiple for the second): the children (this program again, in
  *   spawned_child) exchange messages with every parent of both jobs, an
  *   intercommunicator bcast each way, an allreduce and an allreduce on
- *   the merged parent intercommunicator, then disconnect; a spawn of a
+ *   the merged parent intercommunicator, then disconnect; children that
+ *   finalize without a disconnect, the next one in the same slot
+ *   (spawn_kept); a spawn of a
  *   program that does not exist fails on every member. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +36,21 @@ static int spawned_child(int argc, char** argv) {
   CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
   CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &nk));
   CHECK_MPI(MPI_Comm_remote_size(parent, &np));
-  CHECK(argc == 3 && strcmp(argv[1], "child") == 0);
+  CHECK(argc == 3 && (strcmp(argv[1], "child") == 0 || strcmp(argv[1], "keep") == 0));
   CHECK(np == atoi(argv[2])); /* the whole spawning group, both jobs */
+  if (strcmp(argv[1], "keep") == 0) {
+    /* spawn_kept: one message each way, its pid back, then MPI_Finalize
+     * without a disconnect (the parents keep the intercommunicator). */
+    for (int k = 0; k < np; ++k) {
+      int v = -1;
+      MPI_Status st;
+      CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 5, parent, &st));
+      CHECK(v == 1000 * st.MPI_SOURCE + me);
+    }
+    const int pid = (int)getpid();
+    for (int p = 0; p < np; ++p) CHECK_MPI(MPI_Send(&pid, 1, MPI_INT, p, 6, parent));
+    return 1;
+  }
   int seen = 0;
   for (int k = 0; k < np; ++k) {
     int v = -1;
@@ -129,6 +145,36 @@ static void spawn_from(MPI_Comm merged, int root, int nk, int multiple) {
   CHECK(total == asize * (asize - 1) / 2);
   CHECK_MPI(MPI_Comm_free(&all));
   CHECK_MPI(MPI_Comm_disconnect(&kids));
+}
+
+/* Spawns of one child that finalizes without a disconnect while the
+ * parents keep the intercommunicator: once it has exited, its slot is
+ * free, and the next child (in that slot again) must be reached from both
+ * jobs through its own bridge, not the old child's. */
+static void spawn_kept(MPI_Comm merged) {
+  int p, np;
+  CHECK_MPI(MPI_Comm_rank(merged, &p));
+  CHECK_MPI(MPI_Comm_size(merged, &np));
+  char self[4096] = {0};
+  CHECK(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+  char size_text[16];
+  snprintf(size_text, sizeof size_text, "%d", np);
+  char* args[] = {"keep", size_text, NULL};
+  MPI_Comm kept[2];
+  for (int t = 0; t < 2; ++t) {
+    CHECK_MPI(MPI_Comm_spawn(self, args, 1, MPI_INFO_NULL, 0, merged, &kept[t], MPI_ERRCODES_IGNORE));
+    const int v = 1000 * p;
+    CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 0, 5, kept[t]));
+    int pid = 0;
+    CHECK_MPI(MPI_Recv(&pid, 1, MPI_INT, 0, 6, kept[t], MPI_STATUS_IGNORE));
+    CHECK(pid > 0);
+    /* Its job's mpiexec has reaped it (and freed its slot) once it is gone. */
+    int waited = 0;
+    while (kill(pid, 0) == 0 && waited++ < 20000) usleep(500);
+    CHECK(waited < 20000);
+    CHECK_MPI(MPI_Barrier(merged));
+  }
+  for (int t = 0; t < 2; ++t) CHECK_MPI(MPI_Comm_free(&kept[t]));
 }
 
 static void exchange(MPI_Comm inter, int low) {
@@ -273,6 +319,7 @@ static void exchange(MPI_Comm inter, int low) {
    * job (merged rank 0), then in the client's (the last). */
   spawn_from(merged, 0, 1, 0);
   spawn_from(merged, msize - 1, 2, 1);
+  spawn_kept(merged);
   /* A spawn that fails (no such program) fails on every member of both
    * jobs, with the root's codes. */
   {
