@@ -85,7 +85,7 @@ void two_jobs(const Comm& comm, int root, TwoJobs* t, LocalError* bad) {
     if (j != job && bad->code == MPI_SUCCESS)
       *bad = {MPI_ERR_SPAWN, "comm has processes of more than two jobs (separate mpiexec runs); spawning is "
                              "supported from a communicator of one job or of two",
-              BadArg::spawn, 0};
+              BadArg::spawn_jobs, 0};
   }
   if (!t->on || root < 0 || root >= comm.size()) return;
   const auto here = [&](int k) { return comm.peer_world[static_cast<std::size_t>(k)] < slots; };
@@ -97,12 +97,12 @@ void two_jobs(const Comm& comm, int root, TwoJobs* t, LocalError* bad) {
   if (comm.rank != root || bad->code != MPI_SUCCESS) return;
   if (!other_job(comm.peer_world[static_cast<std::size_t>(t->others[0])], &t->other))
     *bad = {MPI_ERR_SPAWN, "comm has processes of another job whose memory this process cannot hand to the children",
-            BadArg::spawn, 0};
+            BadArg::spawn_jobs, 0};
   else if (slots > t->other.room)
     *bad = {MPI_ERR_SPAWN, "comm has processes of another job, which has room for " + std::to_string(t->other.room) +
                                " of this job's slots; this job has " + std::to_string(slots) +
                                " (mpiexec --universe-size + 32), so children of a spawn could not be reached from it",
-            BadArg::spawn, 0};
+            BadArg::spawn_jobs, 0};
 }
 
 struct Hello {

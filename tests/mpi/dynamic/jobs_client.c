@@ -124,6 +124,8 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "pingpong") == 0) {
     pingpong(inter, 0, 8, 20000);
     pingpong(inter, 0, 1 << 20, 500);
+  } else if (strcmp(mode, "noroom") == 0) {
+    spawn_refused(inter, 0);
   } else {
     exchange(inter, 0);
   }

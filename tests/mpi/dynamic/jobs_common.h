@@ -177,6 +177,31 @@ static void spawn_kept(MPI_Comm merged) {
   for (int t = 0; t < 2; ++t) CHECK_MPI(MPI_Comm_free(&kept[t]));
 }
 
+/* Both jobs started with --universe-size 2000 (jobs.py test_no_room):
+ * neither has room in its pending bitmaps for the other's 2032 slots, so
+ * a spawn from the merged communicator fails with MPI_ERR_SPAWN on every
+ * member, rooted in either job, and the communicator still works. */
+static void spawn_refused(MPI_Comm inter, int low) {
+  MPI_Comm merged;
+  CHECK_MPI(MPI_Intercomm_merge(inter, low ? 0 : 1, &merged));
+  int msize;
+  CHECK_MPI(MPI_Comm_size(merged, &msize));
+  MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+  const int roots[2] = {0, msize - 1};
+  for (int k = 0; k < 2; ++k) {
+    MPI_Comm none = MPI_COMM_NULL;
+    int cls = MPI_SUCCESS;
+    MPI_Error_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, roots[k], merged, &none,
+                                   MPI_ERRCODES_IGNORE),
+                    &cls);
+    CHECK(cls == MPI_ERR_SPAWN && none == MPI_COMM_NULL);
+  }
+  int one = 1, n = 0;
+  CHECK_MPI(MPI_Allreduce(&one, &n, 1, MPI_INT, MPI_SUM, merged));
+  CHECK(n == msize);
+  CHECK_MPI(MPI_Comm_free(&merged));
+}
+
 static void exchange(MPI_Comm inter, int low) {
   int rank, size, rsize;
   CHECK_MPI(MPI_Comm_rank(inter, &rank));
