@@ -165,8 +165,16 @@ shm::SpawnReply Job::serve_spawn(const shm::SpawnRequest& req) {
   if (req.commands.empty() || req.parents.empty() || req.root < 0 ||
       req.root >= static_cast<std::int32_t>(req.parents.size()))
     return refuse(MPI_ERR_SPAWN, "mpiexec received a spawn request without commands or parents", asked);
+  // A parent of another job (a spawn from a communicator of two jobs,
+  // comm/dynamic.cpp) has its foreign index: past this job's slots rounded
+  // up to 64 (p2p/foreign.hpp). The root is always of this job.
+  const std::int64_t foreign_base = (std::int64_t{s_.arena->nranks()} + 63) / 64 * 64;
+  const std::int64_t foreign_end = static_cast<std::int64_t>(s_.arena->header().pending_stride * 8);
   for (std::int32_t w : req.parents)
-    if (w < 0 || w >= started) return refuse(MPI_ERR_SPAWN, "mpiexec received a spawn request naming an unknown parent", asked);
+    if (w < 0 || (w >= started && (w < foreign_base || w >= foreign_end)))
+      return refuse(MPI_ERR_SPAWN, "mpiexec received a spawn request naming an unknown parent", asked);
+  if (req.parents[static_cast<std::size_t>(req.root)] >= started)
+    return refuse(MPI_ERR_SPAWN, "mpiexec received a spawn request whose root is not of this job", asked);
 
   // Invariant 2: every check before the first fork.
   const char* path_env = std::getenv("PATH");

@@ -1,10 +1,10 @@
 // Process creation and management (MPI-4.1 chapter 11). MPI_Comm_spawn and
-// MPI_Comm_spawn_multiple start processes through mpiexec inside this job
-// (lib/comm/dynamic.cpp, docs/design/dynamic-processes.md); here are their
-// argument checks and the reserved info keys. Ports (lib/comm/ports.cpp),
-// the name service and MPI_Comm_join (api/names.cpp) work between the
-// processes of one job; a port of another job (another mpiexec run) is
-// MPI_ERR_PORT with a message saying so. MPI_Comm_get_parent lives with the
+// MPI_Comm_spawn_multiple start processes through the root's mpiexec, also
+// from a communicator spanning two jobs (lib/comm/dynamic.cpp,
+// docs/design/dynamic-processes.md); here are their argument checks and
+// the reserved info keys. Ports (lib/comm/ports.cpp), the name service and
+// MPI_Comm_join (api/names.cpp) work inside one job and between two jobs
+// of separate mpiexec runs. MPI_Comm_get_parent lives with the
 // communicator queries. MPI_Comm_disconnect works on every communicator.
 #include <unistd.h>
 
@@ -168,16 +168,6 @@ int spawn_common(Call& call, comm::Comm* c, bool multiple, int count, char* comm
     if (bad.code == MPI_SUCCESS && total > INT_MAX / 2)
       bad = {MPI_ERR_ARG, said("the maxprocs add up to %ld processes", total), comm::BadArg::spawn, 0};
   }
-  // Members of another job (a merged communicator of two mpiexec runs,
-  // p2p/foreign.hpp): no launcher owns them all.
-  if (bad.code == MPI_SUCCESS)
-    for (int w : c->peer_world)
-      if (w >= core::rt().size) {
-        bad = {MPI_ERR_SPAWN, "comm has processes of another job (a separate mpiexec run); spawning from such a "
-                              "communicator is not supported",
-               comm::BadArg::spawn, 0};
-        break;
-      }
   std::vector<int> codes;
   const comm::Made m = comm::spawn(*c, root, c->rank == root ? &cmds : nullptr, bad, &codes);
   // Every rank gets the root's codes (empty when the call failed before

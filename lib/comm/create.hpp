@@ -18,7 +18,19 @@
 namespace ringmpi::comm {
 
 // The argument a LocalError is about, named in the other ranks' messages.
-enum class BadArg : int { none, color, split_type, group, local_leader, peer_comm, remote_leader, tag, root, spawn };
+enum class BadArg : int {
+  none,
+  color,
+  split_type,
+  group,
+  local_leader,
+  peer_comm,
+  remote_leader,
+  tag,
+  root,
+  spawn,
+  spawn_jobs  // a spawn from a communicator of jobs that cannot spawn together (comm/dynamic.cpp)
+};
 
 // An error found by the caller before the round (code MPI_SUCCESS: none):
 // the class, the full sentence for this rank, and the argument and value the

@@ -1,6 +1,6 @@
-// Dynamic processes inside one job: MPI_Comm_spawn(_multiple) and the
-// parent intercommunicator of a spawned process. The protocol and why it
-// is built so: docs/design/dynamic-processes.md.
+// Dynamic processes: MPI_Comm_spawn(_multiple) (from a communicator of one
+// job or of two) and the parent intercommunicator of a spawned process.
+// The protocol and why it is built so: docs/design/dynamic-processes.md.
 #pragma once
 
 #include <string>
@@ -11,7 +11,8 @@
 
 namespace ringmpi::comm {
 
-// Collective over the intracommunicator `comm`; `commands` matters on the
+// Collective over the intracommunicator `comm` (whose members may belong
+// to two jobs: the root's job starts the children); `commands` matters on the
 // root only (null elsewhere), `local` carries this rank's argument errors
 // (the root's bad command, maxprocs or info; a bad root anywhere). On the
 // root *codes gets one error code per process asked for (MPI_SUCCESS for

@@ -345,6 +345,7 @@ std::size_t max_world() { return static_cast<std::size_t>(p2p::foreign_base() + 
 // into them), and the bridges of this process's connections.
 std::map<std::string, shm::Arena> g_arenas;
 std::deque<shm::Bridge> g_bridges;
+std::map<std::string, int> g_arena_fds;  // a descriptor of each arena in g_arenas (kept open)
 // Foreign indices bound by each intercommunicator of accept/connect.
 std::map<MPI_Comm, std::vector<int>> g_links;
 
@@ -413,50 +414,64 @@ int check_port(const std::string& name, bool mine, Port* p, std::string* why) {
   return MPI_SUCCESS;
 }
 
-// Binds every process of the remote group (another job) to this process:
-// maps that job's arena (once per job) and the connection's bridge, from the
-// root's descriptors (/proc/<root pid>/fd/<n>, the same user only), and
-// points p2p's tables at them (p2p/foreign.hpp).
-bool bind_job(const Comm& comm, bool am_root, const Outcome& o, const std::vector<int>& remote,
-              std::vector<int>* indices, std::string* err) {
-  const auto open_fd = [&](int n) {
-    if (am_root) return n;
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/fd/%d", o.root_pid, n);
-    const int fd = open(path, O_RDWR | O_CLOEXEC);
-    if (fd < 0) *err = std::string("cannot open the memory shared with the other job (") + path + "): " + std::strerror(errno);
-    return fd;
-  };
-  auto it = g_arenas.find(o.job);
+// A descriptor for /proc/<pid>/fd/<n>: n itself when pid is this process
+// (*own set), else opened (the kernel allows it to the same user only).
+int open_of(int pid, int n, bool* own, std::string* err) {
+  *own = pid == getpid();
+  if (*own) return n;
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, n);
+  const int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0)
+    *err = std::string("cannot open the memory shared with the other job (") + path + "): " + std::strerror(errno);
+  return fd;
+}
+
+// Binds the processes `remote` (slots of job `job`) to this process:
+// maps that job's arena (once per job; its descriptor is kept, so that a
+// spawn from a communicator of both jobs can hand it to the children,
+// comm/dynamic.cpp) from /proc/<arena_pid>/fd/<arena_fd>, and the bridge
+// from /proc/<bridge_pid>/fd/<bridge_fd>, and points p2p's tables at them
+// (p2p/foreign.hpp). This process is member `me` of the bridge's accepting
+// side (a_side) or of its connecting side; remote_base is the other job's
+// foreign_base().
+bool bind_through(const std::string& job, int arena_pid, int arena_fd, int bridge_pid, int bridge_fd, bool a_side,
+                  std::uint32_t me, const std::vector<int>& remote, int remote_base, std::vector<int>* indices,
+                  std::string* err) {
+  bool own = false;
+  auto it = g_arenas.find(job);
   if (it == g_arenas.end()) {
-    const int fd = open_fd(o.arena_fd);
+    int fd = open_of(arena_pid, arena_fd, &own, err);
     if (fd < 0) return false;
     shm::Arena a = shm::Arena::map(fd, err);
-    if (!am_root) close(fd);
-    if (!a.mapped()) return false;
-    it = g_arenas.emplace(o.job, std::move(a)).first;
+    if (own) fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);  // the caller closes its own
+    if (!a.mapped()) {
+      if (fd >= 0) close(fd);
+      return false;
+    }
+    it = g_arenas.emplace(job, std::move(a)).first;
+    g_arena_fds[job] = fd;
   }
   const shm::Arena& arena = it->second;
-  const int fd = open_fd(o.bridge_fd);
+  const int fd = open_of(bridge_pid, bridge_fd, &own, err);
   if (fd < 0) return false;
   shm::Bridge b;
   const bool ok = b.map(fd, err);
-  if (!am_root) close(fd);
+  if (!own) close(fd);
   if (!ok) return false;
   g_bridges.push_back(b);
-  const auto me = static_cast<std::uint32_t>(comm.rank);
   const int my_slot = core::rt().rank;
   for (std::size_t j = 0; j < remote.size(); ++j) {
     const auto jj = static_cast<std::uint32_t>(j);
     const int w = remote[j];
     p2p::ForeignPeer fp;
-    fp.out_ring = o.accepting ? b.ring_a_to_b(me, jj) : b.ring_b_to_a(me, jj);
-    fp.in_ring = o.accepting ? b.ring_b_to_a(jj, me) : b.ring_a_to_b(jj, me);
+    fp.out_ring = a_side ? b.ring_a_to_b(me, jj) : b.ring_b_to_a(me, jj);
+    fp.in_ring = a_side ? b.ring_b_to_a(jj, me) : b.ring_a_to_b(jj, me);
     fp.capacity = b.header().ring_capacity;
-    fp.their_pending_word = arena.pending(static_cast<std::uint32_t>(w)) + (o.remote_base + my_slot) / 64;
+    fp.their_pending_word = arena.pending(static_cast<std::uint32_t>(w)) + (remote_base + my_slot) / 64;
     fp.slot = &arena.slot(static_cast<std::uint32_t>(w));
-    fp.label = "process " + std::to_string(w) + " of job " + std::string(o.job);
-    fp.job = o.job;
+    fp.label = "process " + std::to_string(w) + " of job " + job;
+    fp.job = job;
     const int index = p2p::foreign_base() + w;
     if (!p2p::bind_foreign(index, fp)) {
       // The other members may have bound already: no error can be returned
@@ -465,13 +480,21 @@ bool bind_job(const Comm& comm, bool am_root, const Outcome& o, const std::vecto
       std::snprintf(line, sizeof line,
                     "rank %d: cannot connect to process %d of job %s: this process is connected to a process with "
                     "the same slot of another job still (not supported: disconnect first)",
-                    core::rt().rank, w, o.job);
+                    core::rt().rank, w, job.c_str());
       std::fprintf(stderr, "ringmpi: %s\n", line);
       core::abort_job(shm::ExitKind::fatal_error, 1, line);
     }
     indices->push_back(index);
   }
   return true;
+}
+
+// Binds every process of the remote group (another job) of an accept or
+// connect, from the root's descriptors.
+bool bind_job(const Comm& comm, const Outcome& o, const std::vector<int>& remote, std::vector<int>* indices,
+              std::string* err) {
+  return bind_through(o.job, o.root_pid, o.arena_fd, o.root_pid, o.bridge_fd, o.accepting != 0,
+                      static_cast<std::uint32_t>(comm.rank), remote, o.remote_base, indices, err);
 }
 
 // Both sides after their root's handshake: bcast the outcome, build the
@@ -500,7 +523,7 @@ Made finish_side(const Comm& comm, int root, const exchange::Peers& p, Outcome o
   if (o.foreign) {
     o.job[sizeof o.job - 1] = '\0';
     std::string err;
-    const bool bound = bind_job(comm, comm.rank == root, o, remote, &indices, &err);
+    const bool bound = bind_job(comm, o, remote, &indices, &err);
     exchange::barrier(p);  // every member has opened the root's descriptors
     if (comm.rank == root) {
       close(o.arena_fd);
@@ -737,6 +760,30 @@ int close_port(const std::string& name, std::string* why) {
     g_listeners.erase(it);
   }
   return MPI_SUCCESS;
+}
+
+bool other_job(int index, OtherJob* out) {
+  out->job = p2p::foreign_job(index);
+  const auto a = g_arenas.find(out->job);
+  const auto f = g_arena_fds.find(out->job);
+  if (out->job.empty() || a == g_arenas.end() || f == g_arena_fds.end() || f->second < 0) return false;
+  const shm::ArenaHeader& h = a->second.header();
+  out->arena_fd = f->second;
+  out->base = static_cast<int>((h.nranks + 63) / 64 * 64);
+  out->room = static_cast<int>(h.pending_stride * 8) - out->base;
+  out->ring_capacity = h.ring_capacity;
+  return true;
+}
+
+bool bind_spawned(const std::string& job, int arena_pid, int arena_fd, int bridge_pid, int bridge_fd, bool a_side,
+                  int me, const std::vector<int>& remote, int remote_base, std::vector<int>* indices,
+                  std::string* err) {
+  return bind_through(job, arena_pid, arena_fd, bridge_pid, bridge_fd, a_side, static_cast<std::uint32_t>(me), remote,
+                      remote_base, indices, err);
+}
+
+void keep_links(MPI_Comm h, std::vector<int> indices) {
+  if (!indices.empty()) g_links[h] = std::move(indices);
 }
 
 void drop_links(MPI_Comm h) {

@@ -2,7 +2,9 @@
 // MPI_Comm_connect (docs/design/dynamic-processes.md, "Ports").
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "comm/create.hpp"
 
@@ -22,6 +24,30 @@ Made connect(const Comm& comm, int root, const std::string& port, const LocalErr
 // This job's name in port names (mpiexec's spawn socket name; a singleton
 // makes one up). Two processes with the same job name share an arena.
 std::string job_name();
+
+// A spawn from a communicator of this job and another (comm/dynamic.cpp,
+// docs/design/dynamic-processes.md "Spawning from two jobs").
+struct OtherJob {
+  std::string job;                  // its name
+  int arena_fd = -1;                // this process's descriptor of its arena (kept open while mapped)
+  int base = 0;                     // its foreign_base()
+  int room = 0;                     // how many of this job's slots fit in its pending bitmaps
+  std::uint64_t ring_capacity = 0;  // its arena's ring capacity
+};
+// What this process knows of the job of the process bound at foreign index
+// `index`; false when none is bound there.
+bool other_job(int index, OtherJob* out);
+// Binds the processes `remote` (slots of job `job`, whose foreign_base() is
+// remote_base) to this process through the bridge /proc/<bridge_pid>/fd/<bridge_fd>
+// (this process's own descriptor when bridge_pid is its pid), as member
+// `me` of the bridge's accepting side (a_side) or connecting side; maps the
+// job's arena from /proc/<arena_pid>/fd/<arena_fd> unless mapped already.
+// Appends the foreign indices bound to *indices; false with *err.
+bool bind_spawned(const std::string& job, int arena_pid, int arena_fd, int bridge_pid, int bridge_fd, bool a_side,
+                  int me, const std::vector<int>& remote, int remote_base, std::vector<int>* indices,
+                  std::string* err);
+// The foreign indices h holds, released when h is disconnected or freed.
+void keep_links(MPI_Comm h, std::vector<int> indices);
 
 // MPI_Comm_disconnect or MPI_Comm_free of h: releases the processes of
 // another job that h's accept/connect bound (p2p/foreign.hpp).

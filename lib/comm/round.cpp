@@ -30,6 +30,7 @@ std::string describe_bad(const Entry& e) {
     case BadArg::tag: return "tag=" + v;
     case BadArg::root: return "root=" + v;
     case BadArg::spawn: return "an invalid command, argv, maxprocs or info to spawn";
+    case BadArg::spawn_jobs: return "comm, whose processes of two or more jobs cannot spawn together";
     case BadArg::none: break;
   }
   return "an invalid argument";

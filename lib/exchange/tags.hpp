@@ -32,6 +32,7 @@ inline constexpr int kTagBcast = -4;      // bcast (MPI_Intercomm_create's local
 inline constexpr int kTagCheck = -5;      // mpiexec --check: a collective's argument agreement (lib/api/coll_check.cpp)
 inline constexpr int kTagSegment = -6;    // attaching a communicator's shared segment (lib/coll/segment.cpp)
 inline constexpr int kTagSpawn = -7;      // a spawned world's hello to its parents' root (lib/comm/dynamic.cpp)
+inline constexpr int kTagSpawnJobs = -8;  // the root to spawned children: the other job of a two-job spawn (same)
 inline constexpr int kTagFirst = -2;
 inline constexpr int kTagLast = -99;
 inline constexpr int kCreateGroupBase = -128;

@@ -27,6 +27,7 @@ namespace {
 std::vector<int> g_refs;  // per index: live connections binding it (-1: ended after MPI_Finalize)
 std::vector<std::string> g_labels;
 std::vector<std::string> g_jobs;
+std::vector<std::uint32_t> g_generations;  // per index: the RankSlot generation of the process bound there
 int g_bound = 0;  // indices with g_refs > 0
 int g_holds = 0;  // waits for another job under way (hold_foreign)
 int g_watches = 0;  // handshakes under way (watch_queued)
@@ -141,11 +142,19 @@ bool bind_foreign(int index, const ForeignPeer& p) {
     g_refs.resize(i + 1, 0);
     g_labels.resize(i + 1);
     g_jobs.resize(i + 1);
+    g_generations.resize(i + 1, 0);
   }
   if (g_refs[i] > 0 && g_jobs[i] != p.job) return false;
   if (g_refs[i] < 0) g_refs[i] = 0;
-  if (g_refs[i]++ > 0) return true;
-  ++g_bound;
+  // Bound already: the same process (another connection) keeps its rings;
+  // a later process of the slot (its job reused it: the old one ended while
+  // a communicator still held it, e.g. children that finalized without a
+  // disconnect) is pointed at its own bridge, as if bound the first time.
+  const std::uint32_t generation = p.slot->generation.load(std::memory_order_relaxed);
+  const bool fresh = g_refs[i]++ == 0;
+  if (!fresh && g_generations[i] == generation) return true;
+  if (fresh) ++g_bound;
+  g_generations[i] = generation;
   g_labels[i] = p.label;
   g_jobs[i] = p.job;
   s.out[i].ring = shm::RingProducer(p.out_ring, p.capacity);
@@ -168,6 +177,11 @@ void unbind_foreign(int index) {
 }
 
 void hold_foreign(int delta) { g_holds += delta; }
+
+std::string foreign_job(int index) {
+  const auto i = static_cast<std::size_t>(index);
+  return i < g_refs.size() && g_refs[i] > 0 ? g_jobs[i] : std::string();
+}
 
 bool foreign_bound() { return g_bound > 0; }
 

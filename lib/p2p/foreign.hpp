@@ -23,7 +23,11 @@
 //   tables at the connection's bridge and sets our own pending bit for the
 //   index, so records the other side wrote before we bound are drained.
 //   Unbinding keeps the pointers (the old bridge stays mapped): a stale bit
-//   drains an empty ring.
+//   drains an empty ring. Binding an index that is bound already keeps its
+//   rings when it is the same process (the slot's RankSlot::generation is
+//   unchanged), and points them at the new bridge when its job reused the
+//   slot for a new process (the old one ended while a communicator still
+//   counted it: children that finalized without a disconnect).
 // - One index, one job: while a process of job J is bound at an index, a
 //   process of another job with the same slot cannot be bound
 //   (bind_foreign() refuses; connecting to several other jobs at once works
@@ -66,6 +70,9 @@ void unbind_foreign(int index);
 // For the sleeping waits (wait.cpp): true while a foreign process is bound;
 // ends the job when a bound one has ended without finalizing.
 bool foreign_watch();
+// The job of the process bound at `index`, or "" when none is bound there
+// (comm/dynamic.cpp: a spawn from a communicator of two jobs).
+std::string foreign_job(int index);
 // True while a foreign process is bound (comm/ports.cpp, LazyWaker).
 bool foreign_bound();
 // For the spinning waits (wait.cpp): whether they look for a peer queued

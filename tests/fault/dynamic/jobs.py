@@ -3,7 +3,9 @@
 jobs_client.c connects, at 1+1, 2+2 and 3+3 ranks (3+3: more ranks than
 cores), through a published name, through a file, and with MPI_Comm_join
 over a Unix socket; messages both ways, intercommunicator collectives and a
-merged communicator (jobs_common.h); three connections in a row, also
+merged communicator, and spawns from it rooted in either job, whose
+children talk to the parents of both (jobs_common.h), or, jobs too big
+for each other, fails with MPI_ERR_SPAWN; three connections in a row, also
 with both jobs unbound (--bind-to none), and ping-pongs so; both jobs
 finalizing without a disconnect; a client
 that connects late is no deadlock. A client killed while connected ends
@@ -83,6 +85,15 @@ def test_unbound(ctx):
     path = ctx.path("unbound-pingpong")
     r, c = pair(ctx, 1, "pingpong", path, launcher=["--bind-to", "none"], env={"JOBS_PP_ITERS": "1"})
     check_pair(r, c, "pingpong")
+
+
+def test_no_room(ctx):
+    # Jobs of 2032 slots each: neither has room for the other's slots, so a
+    # spawn from their merged communicator is MPI_ERR_SPAWN, rooted in either.
+    for np in (1, 2):
+        path = ctx.path("noroom-%d" % np)
+        r, c = pair(ctx, np, "noroom", path, launcher=["--universe-size", "2000"])
+        check_pair(r, c, "noroom")
 
 
 def test_finalize_without_disconnect(ctx):
@@ -188,7 +199,8 @@ def main():
         else:
             CLIENT = os.path.abspath(argv[i + 1])
         del argv[i:i + 2]
-    fl.main([test_publish, test_file, test_join, test_connect_again, test_unbound, test_finalize_without_disconnect,
+    fl.main([test_publish, test_file, test_join, test_connect_again, test_unbound, test_no_room,
+             test_finalize_without_disconnect,
              test_late_client_is_no_deadlock,
              test_peer_job_dies, test_two_jobs_same_slots, test_other_user_refused], argv)
 

@@ -43,6 +43,10 @@ static void read_port(const char* path, char* port) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (spawned_child(argc, argv)) {
+    MPI_Finalize();
+    return 0;
+  }
   CHECK(argc == 3);
   const char* mode = argv[1];
   const char* arg = argv[2];
@@ -120,6 +124,8 @@ int main(int argc, char** argv) {
   if (strcmp(mode, "pingpong") == 0) {
     pingpong(inter, 0, 8, 20000);
     pingpong(inter, 0, 1 << 20, 500);
+  } else if (strcmp(mode, "noroom") == 0) {
+    spawn_refused(inter, 0);
   } else {
     exchange(inter, 0);
   }

@@ -7,8 +7,15 @@
  * - MPI_Intercomm_merge, then allreduce, bcast and barrier on the merged
  *   communicator and a split of it, windows on it (put/get under fences,
  *   lock/accumulate/unlock), MPI-IO on it (collective writes, a shared file
- *   pointer); MPI_Comm_spawn from the merged
- *   communicator fails with MPI_ERR_SPAWN. */
+ *   pointer); MPI_Comm_spawn from the merged communicator, the root in
+ *   either job (spawn_from; MPI_Comm_spawn_multiple for the second): the children (this program again, in
+ *   spawned_child) exchange messages with every parent of both jobs, an
+ *   intercommunicator bcast each way, an allreduce and an allreduce on
+ *   the merged parent intercommunicator, then disconnect; children that
+ *   finalize without a disconnect, the next one in the same slot
+ *   (spawn_kept); a spawn of a
+ *   program that does not exist fails on every member. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +24,183 @@
 #include "../check.h"
 
 #define BIG (1 << 20)
+
+/* A spawned child (this program run by MPI_Comm_spawn from a merged
+ * communicator of both jobs): returns 0 when this process has no parent,
+ * else does its part of spawn_from and returns 1 (the caller finalizes). */
+static int spawned_child(int argc, char** argv) {
+  MPI_Comm parent;
+  CHECK_MPI(MPI_Comm_get_parent(&parent));
+  if (parent == MPI_COMM_NULL) return 0;
+  int me, nk, np;
+  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
+  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &nk));
+  CHECK_MPI(MPI_Comm_remote_size(parent, &np));
+  CHECK(argc == 3 && (strcmp(argv[1], "child") == 0 || strcmp(argv[1], "keep") == 0));
+  CHECK(np == atoi(argv[2])); /* the whole spawning group, both jobs */
+  if (strcmp(argv[1], "keep") == 0) {
+    /* spawn_kept: one message each way, its pid back, then MPI_Finalize
+     * without a disconnect (the parents keep the intercommunicator). */
+    for (int k = 0; k < np; ++k) {
+      int v = -1;
+      MPI_Status st;
+      CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 5, parent, &st));
+      CHECK(v == 1000 * st.MPI_SOURCE + me);
+    }
+    const int pid = (int)getpid();
+    for (int p = 0; p < np; ++p) CHECK_MPI(MPI_Send(&pid, 1, MPI_INT, p, 6, parent));
+    return 1;
+  }
+  int seen = 0;
+  for (int k = 0; k < np; ++k) {
+    int v = -1;
+    MPI_Status st;
+    CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 5, parent, &st));
+    CHECK(v == 1000 * st.MPI_SOURCE + me);
+    seen |= 1 << st.MPI_SOURCE;
+  }
+  CHECK(seen == (1 << np) - 1);
+  for (int p = 0; p < np; ++p) {
+    const int v = 1000 * me + p;
+    CHECK_MPI(MPI_Send(&v, 1, MPI_INT, p, 6, parent));
+  }
+  int b = -1;
+  CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, 0, parent));
+  CHECK(b == 77 + nk);
+  b = 88;
+  CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, me == 0 ? MPI_ROOT : MPI_PROC_NULL, parent));
+  int mine = 100 * (me + 1), sum = 0;
+  CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, parent));
+  CHECK(sum == np * (np + 1) / 2);
+  /* Merged with the parents (both jobs and the children): an allreduce. */
+  MPI_Comm all;
+  CHECK_MPI(MPI_Intercomm_merge(parent, 1, &all));
+  int arank, asize, total = 0;
+  CHECK_MPI(MPI_Comm_rank(all, &arank));
+  CHECK_MPI(MPI_Comm_size(all, &asize));
+  CHECK(asize == np + nk && arank == np + me);
+  CHECK_MPI(MPI_Allreduce(&arank, &total, 1, MPI_INT, MPI_SUM, all));
+  CHECK(total == asize * (asize - 1) / 2);
+  CHECK_MPI(MPI_Comm_free(&all));
+  CHECK_MPI(MPI_Comm_disconnect(&parent));
+  return 1;
+}
+
+/* MPI_Comm_spawn of nk children (this program) from `merged`, a
+ * communicator of both jobs, rooted at merged rank `root`; with
+ * MPI_Comm_spawn_multiple (nk commands of one process each) when
+ * `multiple`. */
+static void spawn_from(MPI_Comm merged, int root, int nk, int multiple) {
+  int p, np;
+  CHECK_MPI(MPI_Comm_rank(merged, &p));
+  CHECK_MPI(MPI_Comm_size(merged, &np));
+  char self[4096] = {0};
+  CHECK(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+  char size_text[16];
+  snprintf(size_text, sizeof size_text, "%d", np);
+  char* args[] = {"child", size_text, NULL};
+  int codes[4] = {-1, -1, -1, -1};
+  MPI_Comm kids;
+  if (multiple) {
+    char* cmds[4] = {self, self, self, self};
+    char** argvs[4] = {args, args, args, args};
+    int counts[4] = {1, 1, 1, 1};
+    MPI_Info infos[4] = {MPI_INFO_NULL, MPI_INFO_NULL, MPI_INFO_NULL, MPI_INFO_NULL};
+    CHECK_MPI(MPI_Comm_spawn_multiple(nk, cmds, argvs, counts, infos, root, merged, &kids, codes));
+  } else {
+    CHECK_MPI(MPI_Comm_spawn(self, args, nk, MPI_INFO_NULL, root, merged, &kids, codes));
+  }
+  for (int i = 0; i < nk; ++i) CHECK(codes[i] == MPI_SUCCESS);
+  int rsize = 0;
+  CHECK_MPI(MPI_Comm_remote_size(kids, &rsize));
+  CHECK(rsize == nk);
+  for (int c = 0; c < nk; ++c) {
+    const int v = 1000 * p + c;
+    CHECK_MPI(MPI_Send(&v, 1, MPI_INT, c, 5, kids));
+  }
+  int seen = 0;
+  for (int k = 0; k < nk; ++k) {
+    int v = -1;
+    MPI_Status st;
+    CHECK_MPI(MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 6, kids, &st));
+    CHECK(v == 1000 * st.MPI_SOURCE + p);
+    seen |= 1 << st.MPI_SOURCE;
+  }
+  CHECK(seen == (1 << nk) - 1);
+  int b = 77 + nk;
+  CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, p == 0 ? MPI_ROOT : MPI_PROC_NULL, kids));
+  b = -1;
+  CHECK_MPI(MPI_Bcast(&b, 1, MPI_INT, 0, kids));
+  CHECK(b == 88);
+  int mine = p + 1, sum = 0;
+  CHECK_MPI(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, kids));
+  CHECK(sum == 100 * nk * (nk + 1) / 2);
+  MPI_Comm all;
+  CHECK_MPI(MPI_Intercomm_merge(kids, 0, &all));
+  int arank, asize, total = 0;
+  CHECK_MPI(MPI_Comm_rank(all, &arank));
+  CHECK_MPI(MPI_Comm_size(all, &asize));
+  CHECK(asize == np + nk && arank == p);
+  CHECK_MPI(MPI_Allreduce(&arank, &total, 1, MPI_INT, MPI_SUM, all));
+  CHECK(total == asize * (asize - 1) / 2);
+  CHECK_MPI(MPI_Comm_free(&all));
+  CHECK_MPI(MPI_Comm_disconnect(&kids));
+}
+
+/* Spawns of one child that finalizes without a disconnect while the
+ * parents keep the intercommunicator: once it has exited, its slot is
+ * free, and the next child (in that slot again) must be reached from both
+ * jobs through its own bridge, not the old child's. */
+static void spawn_kept(MPI_Comm merged) {
+  int p, np;
+  CHECK_MPI(MPI_Comm_rank(merged, &p));
+  CHECK_MPI(MPI_Comm_size(merged, &np));
+  char self[4096] = {0};
+  CHECK(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+  char size_text[16];
+  snprintf(size_text, sizeof size_text, "%d", np);
+  char* args[] = {"keep", size_text, NULL};
+  MPI_Comm kept[2];
+  for (int t = 0; t < 2; ++t) {
+    CHECK_MPI(MPI_Comm_spawn(self, args, 1, MPI_INFO_NULL, 0, merged, &kept[t], MPI_ERRCODES_IGNORE));
+    const int v = 1000 * p;
+    CHECK_MPI(MPI_Send(&v, 1, MPI_INT, 0, 5, kept[t]));
+    int pid = 0;
+    CHECK_MPI(MPI_Recv(&pid, 1, MPI_INT, 0, 6, kept[t], MPI_STATUS_IGNORE));
+    CHECK(pid > 0);
+    /* Its job's mpiexec has reaped it (and freed its slot) once it is gone. */
+    int waited = 0;
+    while (kill(pid, 0) == 0 && waited++ < 20000) usleep(500);
+    CHECK(waited < 20000);
+    CHECK_MPI(MPI_Barrier(merged));
+  }
+  for (int t = 0; t < 2; ++t) CHECK_MPI(MPI_Comm_free(&kept[t]));
+}
+
+/* Both jobs started with --universe-size 2000 (jobs.py test_no_room):
+ * neither has room in its pending bitmaps for the other's 2032 slots, so
+ * a spawn from the merged communicator fails with MPI_ERR_SPAWN on every
+ * member, rooted in either job, and the communicator still works. */
+static void spawn_refused(MPI_Comm inter, int low) {
+  MPI_Comm merged;
+  CHECK_MPI(MPI_Intercomm_merge(inter, low ? 0 : 1, &merged));
+  int msize;
+  CHECK_MPI(MPI_Comm_size(merged, &msize));
+  MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+  const int roots[2] = {0, msize - 1};
+  for (int k = 0; k < 2; ++k) {
+    MPI_Comm none = MPI_COMM_NULL;
+    int cls = MPI_SUCCESS;
+    MPI_Error_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, roots[k], merged, &none,
+                                   MPI_ERRCODES_IGNORE),
+                    &cls);
+    CHECK(cls == MPI_ERR_SPAWN && none == MPI_COMM_NULL);
+  }
+  int one = 1, n = 0;
+  CHECK_MPI(MPI_Allreduce(&one, &n, 1, MPI_INT, MPI_SUM, merged));
+  CHECK(n == msize);
+  CHECK_MPI(MPI_Comm_free(&merged));
+}
 
 static void exchange(MPI_Comm inter, int low) {
   int rank, size, rsize;
@@ -156,13 +340,24 @@ static void exchange(MPI_Comm inter, int low) {
     CHECK(end == (MPI_Offset)(2 * msize * 4));
     CHECK_MPI(MPI_File_close(&fh));
   }
-  /* Spawning from a communicator of two jobs fails cleanly. */
-  MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
-  MPI_Comm child = MPI_COMM_NULL;
-  int cls = MPI_SUCCESS;
-  MPI_Error_class(MPI_Comm_spawn("true", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, merged, &child, MPI_ERRCODES_IGNORE),
-                  &cls);
-  CHECK(cls == MPI_ERR_SPAWN && child == MPI_COMM_NULL);
+  /* Spawning from a communicator of two jobs: the root in the server's
+   * job (merged rank 0), then in the client's (the last). */
+  spawn_from(merged, 0, 1, 0);
+  spawn_from(merged, msize - 1, 2, 1);
+  spawn_kept(merged);
+  /* A spawn that fails (no such program) fails on every member of both
+   * jobs, with the root's codes. */
+  {
+    MPI_Comm_set_errhandler(merged, MPI_ERRORS_RETURN);
+    MPI_Comm none = MPI_COMM_NULL;
+    int codes[2] = {-1, -1}, cls = MPI_SUCCESS;
+    MPI_Error_class(MPI_Comm_spawn("/nonexistent/ringmpi-prog", MPI_ARGV_NULL, 2, MPI_INFO_NULL, msize / 2, merged,
+                                   &none, codes),
+                    &cls);
+    CHECK(cls == MPI_ERR_SPAWN && none == MPI_COMM_NULL);
+    CHECK(codes[0] == MPI_ERR_SPAWN && codes[1] == MPI_ERR_SPAWN);
+    MPI_Comm_set_errhandler(merged, MPI_ERRORS_ARE_FATAL);
+  }
   MPI_Comm half;
   CHECK_MPI(MPI_Comm_split(merged, mrank % 2, mrank, &half));
   int hs = 0, one = 1;

@@ -7,7 +7,9 @@
  *   jobs_server pingpong PATH     accept, then time 8 B and 1 MiB ping-pongs
  *   jobs_server nodisconnect PATH accept, exchange, finalize without disconnecting
  *   jobs_server again PATH        accept, exchange, disconnect, three times (the
- *                                 pairs are bound again to each new bridge) */
+ *                                 pairs are bound again to each new bridge)
+ *   jobs_server noroom PATH       accept; spawns from the merged communicator fail
+ *                                 (both jobs --universe-size 2000) */
 #include <mpi.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -27,6 +29,10 @@ static void write_port(const char* path, const char* port) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  if (spawned_child(argc, argv)) {
+    MPI_Finalize();
+    return 0;
+  }
   CHECK(argc == 3);
   const char* mode = argv[1];
   const char* arg = argv[2];
@@ -73,6 +79,8 @@ int main(int argc, char** argv) {
     } else if (strcmp(mode, "pingpong") == 0) {
       pingpong(inter, 1, 8, 20000);
       pingpong(inter, 1, 1 << 20, 500);
+    } else if (strcmp(mode, "noroom") == 0) {
+      spawn_refused(inter, 1);
     } else {
       exchange(inter, 1);
     }
