@@ -24,6 +24,26 @@ const char* slot_or_address(const Segment& seg, Algo way, bool fits_slot, const 
   }
 }
 
+// Leaves in s why a forced way cannot run the call (`why(way)`, nullptr: it
+// can); or, when no way is forced and the rule matching the call names a
+// way (Shape::way_rules), which ways of family f can run it (ways_ok), so
+// that prefer() takes the rule's way only where it can run. Calls of a
+// family whose rules name no way, and calls their rule does not send to a
+// way, skip it.
+template <class Why>
+void check_ways(Family f, Shape* s, Why why) {
+  if (s->way != Algo::none) {
+    s->way_refused = why(s->way);
+    return;
+  }
+  if (!s->way_rules || !rule_names_way(f, *s->way_rules, *s)) return;
+  s->ways_checked = true;
+  for (int i = static_cast<int>(Algo::segment_slot); i < kAlgos; ++i) {
+    const auto w = static_cast<Algo>(i);
+    if (has(f, w) && !why(w)) s->ways_ok |= 1u << static_cast<unsigned>(i);
+  }
+}
+
 }  // namespace
 
 void barrier_fits(const Segment* seg, Shape* s) {
@@ -36,12 +56,13 @@ void bcast_fits(const Segment* seg, std::size_t m, Shape* s) {
   // split single copy is faster, seg_nonblocking.cpp iseg_bcast).
   s->fits = m <= seg->inline_max() || (!s->nonblocking && seg->single_copy());
   s->numa_fits = s->fits && !s->nonblocking;
-  if (s->way == Algo::segment_split)
-    s->way_refused = seg->size() != 2 ? "it splits a copy between two ranks: the communicator has more"
-                     : seg->single_copy() ? nullptr
-                                          : kNoSingleCopy;
-  else if (s->way != Algo::none)
-    s->way_refused = slot_or_address(*seg, s->way, m <= seg->inline_max(), kLargerThanSlot);
+  check_ways(Family::bcast, s, [&](Algo way) -> const char* {
+    if (way == Algo::segment_split)
+      return seg->size() != 2 ? "it splits a copy between two ranks: the communicator has more"
+             : seg->single_copy() ? nullptr
+                                  : kNoSingleCopy;
+    return slot_or_address(*seg, way, m <= seg->inline_max(), kLargerThanSlot);
+  });
 }
 
 void table_fits(const Segment* seg, Family f, long long block, Shape* s) {
@@ -50,33 +71,30 @@ void table_fits(const Segment* seg, Family f, long long block, Shape* s) {
     s->fits = seg->single_copy() || (block >= 0 && static_cast<std::size_t>(block) <= seg->inline_max());
   else
     s->fits = seg::tables_apply(*seg, block);
-  if (s->way == Algo::none) return;
-  if (block < 0 && s->way == Algo::segment_slot) {
-    s->way_refused = "a v form's blocks through the slots: not every rank knows every block's size (the uniform "
-                     "form can)";
-    return;
-  }
-  if (s->way == Algo::segment_address) {
-    s->way_refused = !seg->single_copy()                                      ? kNoSingleCopy
-                     : f != Family::gather && !seg::tables_apply(*seg, -1) ? "the table of blocks exceeds a slot region"
-                                                                            : nullptr;
-    return;
-  }
-  const auto b = static_cast<std::size_t>(block);
-  const bool in_slot = f == Family::gather ? b <= seg->inline_max() : seg::blocks_in_slot(*seg, b);
-  s->way_refused = slot_or_address(*seg, s->way, in_slot,
-                                   f == Family::gather ? "the block is larger than a slot region"
-                                                       : "the table and the blocks exceed a slot region");
+  check_ways(f, s, [&](Algo way) -> const char* {
+    if (block < 0 && way == Algo::segment_slot)
+      return "a v form's blocks through the slots: not every rank knows every block's size (the uniform form can)";
+    if (way == Algo::segment_address)
+      return !seg->single_copy()                                      ? kNoSingleCopy
+             : f != Family::gather && !seg::tables_apply(*seg, -1) ? "the table of blocks exceeds a slot region"
+                                                                    : nullptr;
+    const auto b = static_cast<std::size_t>(block);
+    const bool in_slot = f == Family::gather ? b <= seg->inline_max() : seg::blocks_in_slot(*seg, b);
+    return slot_or_address(*seg, way, in_slot,
+                           f == Family::gather ? "the block is larger than a slot region"
+                                               : "the table and the blocks exceed a slot region");
+  });
 }
 
 void allgather_fits(const Segment* seg, const int* counts, const dtype::Datatype& rtype, Shape* s) {
   if (!seg) return;
   bool any_large = false;
   s->fits = seg::allgather_applies(*seg, counts, rtype, &any_large, s->nonblocking);
-  if (s->way == Algo::none) return;
-  bool fit = true;
-  for (int j = 0; j < seg->size(); ++j) fit = fit && std::size_t(counts[j]) * rtype.size <= seg->inline_max();
-  s->way_refused = slot_or_address(*seg, s->way, fit, "a block is larger than a slot region");
+  check_ways(Family::allgather, s, [&](Algo way) -> const char* {
+    bool fit = true;
+    for (int j = 0; j < seg->size(); ++j) fit = fit && std::size_t(counts[j]) * rtype.size <= seg->inline_max();
+    return slot_or_address(*seg, way, fit, "a block is larger than a slot region");
+  });
 }
 
 void neighbor_fits(const Segment* seg, int max_outdegree, bool gather, Shape* s) {
@@ -112,7 +130,7 @@ void reduction_fits(const Segment* seg, Family f, const Reduction& r, const void
     return;
   }
   s->fits = seg::reducible(*seg, r, rooted_or_all);  // reduce and allreduce may fold in chunks
-  if (s->way != Algo::none) s->way_refused = reduction_way(*seg, s->way, r);
+  check_ways(f, s, [&](Algo way) { return reduction_way(*seg, way, r); });
   // The NUMA-leaders fold (seg_numa.cpp fold_two_level_applies): whole
   // vectors, two of them in a slot region, and either contiguous groups or
   // an op that commutes (the leaders fold their groups out of rank order).

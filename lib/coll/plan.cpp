@@ -95,6 +95,8 @@ Plan& plan_of(comm::Comm& c) {
   if (p.generation != now) {
     for (int i = 0; i < kFamilies; ++i) p.settings[static_cast<std::size_t>(i)] = setting(static_cast<Family>(i));
     p.limits = thresholds();
+    for (int i = 0; i < kFamilies; ++i)
+      p.way_rules[static_cast<std::size_t>(i)] = rules_name_ways(static_cast<Family>(i), p.limits);
     p.generation = now;
   }
   return p;
@@ -114,9 +116,15 @@ Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s
   s->inter = c.inter;
   s->nonblocking = nonblocking;
   s->world = world;
-  const Setting& set = plan_of(c).settings[static_cast<std::size_t>(f)];
+  Plan& p = plan_of(c);
+  const Setting& set = p.settings[static_cast<std::size_t>(f)];
   const int mode = effective_mode(set);
   if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
+  // Rules naming a way for the family: fits.cpp checks the ways when the
+  // rule matching the call names one (blocking intracommunicator calls of
+  // mode 0, the calls rules decide).
+  if (set.forced == Algo::none && set.mode == 0 && !nonblocking && !c.inter && p.way_rules[static_cast<std::size_t>(f)])
+    s->way_rules = &p.limits;
   Segment* seg = nullptr;
   if (!c.inter && nonblocking) {
     if (attached_usable(c, mode)) seg = c.coll.segment.get();

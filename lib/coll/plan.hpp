@@ -18,6 +18,9 @@ namespace ringmpi::coll {
 struct Plan {
   std::array<Setting, kFamilies> settings{};
   Thresholds limits{};
+  // Whether limits' rules name a way of the segment for each family
+  // (rules_name_ways): only then does a call check the ways (Shape::way_rules).
+  std::array<bool, kFamilies> way_rules{};
   std::uint64_t generation = 0;
   std::string label;  // the communicator's name at its first collective, or its context id
   int size = 0;       // its ranks (both groups of an intercommunicator)

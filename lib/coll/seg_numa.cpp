@@ -29,7 +29,8 @@ namespace ringmpi::coll {
 using namespace seg;
 
 bool two_level(const Segment& s, tunables::Id family) {
-  if (family_mode(family) == 1 || !s.groups().two_level()) return false;
+  // A way of the segment (forced, or named by a rule in mode 0) is flat.
+  if (family_mode(family) == 1 || is_way(s.way()) || !s.groups().two_level()) return false;
   core::count(core::Counter::seg_two_level);
   return true;
 }

@@ -194,8 +194,13 @@ const char* cannot(Family f, Algo a, const Shape& s) {
         return s.nonblocking ? "the communicator's segment is not attached (no blocking collective ran on it yet, "
                                "or no segment was free, or mpiexec --check)"
                              : "the communicator has no shared segment (none was free)";
-      // A way of the segment: what coll/fits.cpp found when it was forced.
-      if (is_way(a)) return s.way == a ? s.way_refused : nullptr;
+      // A way of the segment: what coll/fits.cpp found when it was forced,
+      // or when a rule named it (every way of the family then checked).
+      if (is_way(a)) {
+        if (s.way == a) return s.way_refused;
+        if (!s.ways_checked) return "the way was not checked for this call";
+        return (s.ways_ok >> static_cast<unsigned>(a)) & 1u ? nullptr : "the way cannot run this call";
+      }
       if (!s.fits) return misfit(f, s.nonblocking);
       if (a == Algo::numa_leaders) {
         if (!s.two_level) return "the members' NUMA nodes are not worth two levels (one node, or one rank a node)";
@@ -486,10 +491,8 @@ int effective_mode(const Setting& set) {
 
 namespace {
 
-// The first rule of `rules` that matches call s: its algorithm when that
-// can run the call; Algo::none when no rule matches, or the first says
-// `auto`, or names an algorithm that cannot run the call.
-Algo first_match(const std::vector<tunables::CollRule>& rules, Family f, const Shape& s) {
+// The first rule of `rules` that matches call s, or nullptr.
+const tunables::CollRule* matching(const std::vector<tunables::CollRule>& rules, Family f, const Shape& s) {
   // The bytes every rank of the call knows alike (Shape's comments), if any.
   bool known = s.uniform || f == Family::allgather;
   std::uint64_t bytes = s.bytes;
@@ -503,15 +506,41 @@ Algo first_match(const std::vector<tunables::CollRule>& rules, Family f, const S
     if (r.cores == tunables::CollCores::bound && s.oversubscribed) continue;
     if (r.cores == tunables::CollCores::oversubscribed && !s.oversubscribed) continue;
     if (!r.any_bytes && (!known || !in_band(bytes, r.bytes_lo, r.bytes_hi))) continue;
-    // The first matching rule decides: its algorithm if it can run the
-    // call, else the next level (a rule is a preference).
-    const Algo a = algo_by_name(r.algorithm.c_str());
-    return a != Algo::none && !cannot(f, a, s) ? a : Algo::none;
+    return &r;
   }
-  return Algo::none;
+  return nullptr;
+}
+
+// The first rule of `rules` that matches call s decides: its algorithm when
+// that can run the call; Algo::none when no rule matches, or the first says
+// `auto`, or names an algorithm that cannot run the call (a rule is a
+// preference: the next level decides).
+Algo first_match(const std::vector<tunables::CollRule>& rules, Family f, const Shape& s) {
+  const tunables::CollRule* r = matching(rules, f, s);
+  if (!r) return Algo::none;
+  const Algo a = algo_by_name(r->algorithm.c_str());
+  return a != Algo::none && !cannot(f, a, s) ? a : Algo::none;
+}
+
+bool names_way(const tunables::CollRule* r) { return r && is_way(algo_by_name(r->algorithm.c_str())); }
+
+bool any_way(const std::vector<tunables::CollRule>* rules, Family f) {
+  if (rules)
+    for (const tunables::CollRule& r : *rules)
+      if (r.family == static_cast<int>(f) && names_way(&r)) return true;
+  return false;
 }
 
 }  // namespace
+
+bool rules_name_ways(Family f, const Thresholds& t) {
+  return any_way(t.rules.get(), f) || any_way(t.compiled.get(), f);
+}
+
+bool rule_names_way(Family f, const Thresholds& t, const Shape& s) {
+  if (s.inter || s.nonblocking) return false;
+  return (t.rules && names_way(matching(*t.rules, f, s))) || (t.compiled && names_way(matching(*t.compiled, f, s)));
+}
 
 Algo prefer(Family f, const Thresholds& t, const Shape& s) {
   // Rules are for blocking intracommunicator calls (what ringmpi-tune times).

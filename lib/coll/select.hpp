@@ -196,6 +196,15 @@ struct Shape {
   // way_refused why it cannot run this call (nullptr: it can).
   Algo way = Algo::none;
   const char* way_refused = nullptr;
+  // A rules file naming a way (mode 0, nothing forced): prepare() sets
+  // way_rules to the plan's thresholds when the rules name a way for the
+  // family at all; the family's *_fits then asks rule_names_way() and, only
+  // when the rule that matches this call names a way, checks every way of
+  // the family (ways_checked, ways_ok: bit i for the Algo of value i) from
+  // the same shared facts as a forced way, so every rank decides alike.
+  const Thresholds* way_rules = nullptr;
+  bool ways_checked = false;
+  std::uint32_t ways_ok = 0;
 };
 
 // RINGMPI_COLL_<FAMILY> as read: a mode of the default policy (0..3) or a
@@ -233,6 +242,15 @@ Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, c
 // intracommunicator calls, the calls ringmpi-tune times: nonblocking and
 // intercommunicator calls take none.
 Algo prefer(Family f, const Thresholds& t, const Shape& s);
+
+// Whether the rules in t (the user's file or the compiled ones) name a way
+// of the segment for family f at all (coll/plan.cpp asks once per plan).
+bool rules_name_ways(Family f, const Thresholds& t);
+// Whether the rule of t that matches call s first (the user's file's, else
+// the compiled ones') names a way, so that the way must be checked
+// (Shape::ways_ok) before prefer() can take it. Bytes, np and cores as
+// prefer() matches them.
+bool rule_names_way(Family f, const Thresholds& t, const Shape& s);
 
 // Whether a given threshold (Thresholds::given) decides call s, so that no
 // rules are read for it (the environment and MPI_T come first): a

@@ -36,16 +36,6 @@ bool is_word_of(const char* words, const std::string& w) {
   return false;
 }
 
-// The names a rule may give: the family's words but the segment's ways
-// (segment_*), which only RINGMPI_COLL_<FAMILY> forces.
-std::string rule_words(const char* words) {
-  std::istringstream in(words);
-  std::string x, out;
-  while (in >> x)
-    if (x.rfind("segment_", 0) != 0) out += (out.empty() ? "" : " ") + x;
-  return out;
-}
-
 // A number with an optional binary suffix (K, M, G; KiB, MiB, GiB too).
 bool parse_size(const std::string& t, std::uint64_t* out) {
   std::size_t i = 0;
@@ -147,16 +137,8 @@ bool parse_coll_rules(const std::string& text, std::vector<CollRule>* out, std::
     }
     r.any_bytes = f[2] == "*";
     const char* all = words(static_cast<Id>(static_cast<int>(Id::coll_barrier) + r.family));
-    const std::string names = rule_words(all);
     if (!is_word_of(all, f[3])) {
-      *why = at + f[0] + " has no algorithm '" + f[3] + "' (one of: " + names + ")";
-      return false;
-    }
-    if (f[3].rfind("segment_", 0) == 0) {  // the segment's ways: forced only (RINGMPI_COLL_<FAMILY>)
-      std::string var = f[0];
-      for (char& ch : var) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-      *why = at + "'" + f[3] + "' is a way of the segment, which a rules file cannot name yet (name segment, or force " +
-             f[3] + " with RINGMPI_COLL_" + var + ")";
+      *why = at + f[0] + " has no algorithm '" + f[3] + "' (one of: " + all + ")";
       return false;
     }
     r.algorithm = f[3];

@@ -12,7 +12,11 @@ import tempfile
 BAD = [
     ("bcast 2 * messages\nallreduce 2-x 4K segment\n", "line 2: np '2-x' is not N, N-M, N- or *"),
     ("# fine\n\nbroadcast 2 * messages\n", "line 3: no collective family 'broadcast'"),
-    ("scan * * numa_leaders\n", "line 1: scan has no algorithm 'numa_leaders' (one of: auto segment messages schedule)"),
+    ("scan * * numa_leaders\n", "line 1: scan has no algorithm 'numa_leaders' (one of: auto segment messages schedule "
+     "segment_slot segment_chain segment_address segment_split)"),
+    # A rule may name a way of the segment, but only one its family has.
+    ("bcast 2 * segment_chunks\n", "line 1: bcast has no algorithm 'segment_chunks' (one of: auto numa_leaders "
+     "segment messages schedule segment_slot segment_address segment_split)"),
     ("gather 2 4Q messages\n", "line 1: bytes '4Q' is not N, N-M, N- or *"),
     ("gather 2 * messages extra\n", "line 1: cores 'extra' is not bound, oversubscribed or *"),
     ("gather 2 * messages bound extra\n",
@@ -57,7 +61,8 @@ def main():
         p = run([args.mpiexec, "-n", "2", hello], missing)
         expect("missing file named", p.returncode == 2 and "collective rules file " + missing + ": cannot read it (" in p.stderr, p)
         with open(path, "w") as f:
-            f.write("# comments only, and a good line\nbcast 2- 0-16K messages  # small\nbarrier * * auto\n")
+            f.write("# comments only, and a good line\nbcast 2- 0-16K messages  # small\nbarrier * * auto\n"
+                    "allreduce * * segment_chunks  # a way of the segment\n")
         for np in (1, 3):
             p = run([args.mpiexec, "-n", str(np), hello], path)
             expect("good file runs np %d" % np, p.returncode == 0 and p.stdout.count("hello from") == np, p)

@@ -61,10 +61,106 @@ TEST_CASE("rules files parse: bands, sizes, comments") {
   CHECK(problem("neighbor 2 * messages\n") == "line 1: neighbor has no algorithm 'messages' (one of: auto local "
                                                 "segment schedule)");
   CHECK(problem("bcast 99999999999999999999 * messages\n").rfind("line 1: np", 0) == 0);
-  // The segment's ways are forced only (RINGMPI_COLL_<FAMILY>), not named by rules yet.
-  CHECK(problem("reduce_scatter 2 * segment_blocks\n") ==
-        "line 1: 'segment_blocks' is a way of the segment, which a rules file cannot name yet (name segment, or force "
-        "segment_blocks with RINGMPI_COLL_REDUCE_SCATTER)");
+  // A rule may name a way of the segment where its family has that way.
+  REQUIRE(tunables::parse_coll_rules("reduce_scatter 2 * segment_blocks\nexscan * 0-1K segment_chain bound\n", &r,
+                                     &why));
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].algorithm == "segment_blocks");
+  CHECK(r[1].exscan);
+  CHECK(r[1].algorithm == "segment_chain");
+  CHECK(problem("bcast 2 * segment_chunks\n").rfind("line 1: bcast has no algorithm 'segment_chunks' (one of: ", 0) ==
+        0);
+  CHECK(problem("gather * * segment_split\n").rfind("line 1: gather has no algorithm 'segment_split'", 0) == 0);
+  CHECK(problem("barrier * * segment_slot\n").rfind("line 1: barrier has no algorithm 'segment_slot'", 0) == 0);
+}
+
+TEST_CASE("a rule naming a way: taken where the way can run the call, else the next level decides") {
+  const Thresholds t = with_rules("bcast 3-4 0-1K segment_slot\nbcast 3-4 * segment_address\n"
+                                  "allreduce * * segment_chunks\nscan 2 * messages\n");
+  const char* why = nullptr;
+  Shape s;
+  s.np = 4;
+  s.segment = s.fits = true;
+  s.inline_max = 8192;
+  s.bytes = 64;
+  // What a rule needs: which ways fits.cpp found can run the call (bit per Algo).
+  const auto ok = [](std::initializer_list<Algo> ways) {
+    std::uint32_t m = 0;
+    for (Algo a : ways) m |= 1u << static_cast<unsigned>(a);
+    return m;
+  };
+  // rule_names_way: the rule that matches first names a way (then fits.cpp checks the ways).
+  CHECK(rule_names_way(Family::bcast, t, s));
+  CHECK(rules_name_ways(Family::bcast, t));
+  CHECK(rules_name_ways(Family::allreduce, t));
+  CHECK_FALSE(rules_name_ways(Family::scan, t));
+  CHECK_FALSE(rules_name_ways(Family::gather, t));
+  s.np = 5;
+  CHECK_FALSE(rule_names_way(Family::bcast, t, s));
+  s.np = 4;
+  s.nonblocking = true;
+  CHECK_FALSE(rule_names_way(Family::bcast, t, s));
+  s.nonblocking = false;
+  // Not checked (no rule asked fits.cpp for the ways): never taken.
+  CHECK(prefer(Family::bcast, t, s) == Algo::none);
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment);
+  s.ways_checked = true;
+  s.ways_ok = ok({Algo::segment_slot, Algo::segment_address});
+  CHECK(prefer(Family::bcast, t, s) == Algo::segment_slot);
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment_slot);
+  CHECK(why == nullptr);
+  // The way cannot run it: the user's file passes the call on (here to the
+  // built-in choice, the compiled rules saying nothing at np 4 bound).
+  s.ways_ok = ok({Algo::segment_address});
+  CHECK(prefer(Family::bcast, t, s) == Algo::none);
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment);
+  CHECK(why == nullptr);
+  // The second band's rule: by address.
+  s.bytes = 4096;
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment_address);
+  s.ways_ok = 0;  // no single copy
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::segment);
+  // Modes 1..3 and a forced algorithm take no rules, ways neither.
+  s.ways_ok = ok({Algo::segment_address});
+  CHECK(choose(Family::bcast, Setting{1, Algo::none}, t, s, &why) == Algo::segment);
+  CHECK(choose(Family::bcast, Setting{0, Algo::messages}, t, s, &why) == Algo::messages);
+  // No segment: the way cannot run (whatever the bits say), the call goes on.
+  s.segment = false;
+  CHECK(choose(Family::bcast, Setting{}, t, s, &why) == Algo::messages);
+  s.segment = true;
+  // A way may run where `segment` does not fit (chunks); a nonblocking or
+  // intercommunicator call takes no rules.
+  s.fits = false;
+  s.bytes = 1 << 20;
+  s.count = 1 << 18;
+  s.ways_ok = ok({Algo::segment_chunks});
+  CHECK(choose(Family::allreduce, Setting{}, t, s, &why) == Algo::segment_chunks);
+  s.nonblocking = true;
+  CHECK(choose(Family::allreduce, Setting{}, t, s, &why) == Algo::schedule);
+  s.nonblocking = false;
+  s.inter = true;
+  CHECK(choose(Family::allreduce, Setting{}, t, s, &why) == Algo::schedule);
+  s.inter = false;
+  // A forced way is still checked by its own field (Shape::way), not the bits.
+  s.way = Algo::segment_blocks;
+  s.way_refused = "the vector is larger than a slot region";
+  CHECK(choose(Family::allreduce, Setting{0, Algo::segment_blocks}, t, s, &why) == Algo::none);
+  // A way the user's file names passes to the compiled rules when it cannot run.
+  Thresholds both = t;
+  auto compiled = std::make_shared<std::vector<tunables::CollRule>>();
+  std::string problem_text;
+  REQUIRE(tunables::parse_coll_rules("allreduce * * segment_whole\n", compiled.get(), &problem_text));
+  both.compiled = compiled;
+  s.way = Algo::none;
+  s.way_refused = nullptr;
+  s.bytes = 64;
+  s.count = 16;
+  s.fits = true;
+  s.ways_ok = ok({Algo::segment_whole});
+  CHECK(rule_names_way(Family::allreduce, both, s));
+  CHECK(choose(Family::allreduce, Setting{}, both, s, &why) == Algo::segment_whole);
+  s.ways_ok = 0;
+  CHECK(choose(Family::allreduce, Setting{}, both, s, &why) == Algo::segment);
 }
 
 TEST_CASE("a rule is a preference: in its band, where its algorithm can run the call") {
