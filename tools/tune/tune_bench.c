@@ -8,9 +8,10 @@
  * allreduce, reduce_scatter, scan or exscan (MPI_Exscan: the scan family,
  * RINGMPI_COLL_SCAN); SIZE the bytes the default choice
  * looks at (docs/guide/collective-algorithms.md, "Rules files"). Rank 0
- * prints one line per size: "SIZE USEC ALGORITHM" (the slowest rank's mean
- * time per call, and the algorithm that ran the timed calls on rank 0, from
- * the counters coll_<family>_<algorithm>) or "SIZE -" when the forced
+ * prints one line per size: "SIZE USEC ALGORITHM [WAY]" (the slowest rank's
+ * mean time per call, and the algorithm that ran the timed calls on rank 0,
+ * from the counters coll_<family>_<algorithm>, with the segment's way it
+ * took when it ran on the segment: segment_slot, ...) or "SIZE -" when the forced
  * algorithm cannot run that call (the call fails alike on every rank:
  * MPI_ERRORS_RETURN). Ranks meet and
  * report through point-to-point messages only, so that the forced family
@@ -36,9 +37,13 @@ static void meet(void) {
 
 static char *a, *b;
 
-/* The algorithms' counters of a family (MPIX_Query_counter coll_<family>_<algo>). */
-static const char* const kAlgos[] = {"local", "segment", "numa_leaders", "world_counter", "messages", "schedule"};
-enum { kAlgoCount = 6 };
+/* The algorithms' counters of a family (MPIX_Query_counter coll_<family>_<algo>):
+ * the algorithms, then the segment's ways (counted beside `segment`). */
+static const char* const kAlgos[] = {"local",          "segment",         "numa_leaders",  "world_counter",
+                                     "messages",       "schedule",        "segment_slot",  "segment_address",
+                                     "segment_split",  "segment_whole",   "segment_blocks", "segment_chunks",
+                                     "segment_chain"};
+enum { kAlgoCount = 13, kFirstWay = 6 };
 static void counters(const char* family, MPI_Count* out) {
   char name[64];
   for (int i = 0; i < kAlgoCount; ++i) {
@@ -101,6 +106,7 @@ int main(int argc, char** argv) {
     int ok = call(family, bytes) == MPI_SUCCESS; /* warm up, and can it run? */
     double t = -1;
     const char* ran = "?";
+    const char* way = NULL;
     if (ok) {
       for (int w = 0; w < 2; ++w) call(family, bytes);
       MPI_Count before[kAlgoCount], after[kAlgoCount];
@@ -111,12 +117,15 @@ int main(int argc, char** argv) {
         if (call(family, bytes) != MPI_SUCCESS) ok = 0;
       t = (MPI_Wtime() - t0) / iters * 1e6;
       counters(family, after);
-      MPI_Count most = 0;
-      for (int i = 0; i < kAlgoCount; ++i)
-        if (after[i] - before[i] > most) {
-          most = after[i] - before[i];
-          ran = kAlgos[i];
+      MPI_Count most = 0, most_way = 0;
+      for (int i = 0; i < kAlgoCount; ++i) {
+        MPI_Count* m = i < kFirstWay ? &most : &most_way;
+        if (after[i] - before[i] > *m) {
+          *m = after[i] - before[i];
+          if (i < kFirstWay) ran = kAlgos[i];
+          else way = kAlgos[i];
         }
+      }
     }
     if (me == 0) {
       double worst = ok ? t : -1;
@@ -127,6 +136,7 @@ int main(int argc, char** argv) {
         else if (theirs > worst) worst = theirs;
       }
       if (worst < 0) printf("%zu -\n", bytes);
+      else if (way) printf("%zu %.3f %s %s\n", bytes, worst, ran, way);
       else printf("%zu %.3f %s\n", bytes, worst, ran);
       fflush(stdout);
     } else {

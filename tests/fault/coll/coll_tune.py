@@ -1,7 +1,8 @@
 """ringmpi-tune --quick end to end (issue 34): it times the families under
 mpiexec and writes a rules file that mpiexec and MPI_Init accept, with a
 rule line per band it chose and its measurements as comments. No timing is
-asserted: which algorithm wins is the machine's business."""
+asserted: which algorithm (or way of the segment) wins is the machine's
+business."""
 import argparse
 import os
 import subprocess
@@ -36,6 +37,9 @@ def main():
         ran = [l for l in text.splitlines() if l.startswith("# bcast np 2: auto ran ")]
         expect("the file has the measurements and well-formed rules",
                measured and ran and all(len(r) == 5 and r[4] in ("bound", "oversubscribed") for r in rules), p)
+        # The segment's ways are timed as algorithms of their family (a rule may name one).
+        expect("the ways are timed", measured and all(" %s=[" % w in measured[0] for w in
+                                                     ("segment_slot", "segment_address", "segment_split")), p)
         for np in (2, 3):
             q = subprocess.run([args.mpiexec, "-n", str(np), hello], env=dict(env, RINGMPI_COLL_RULES=out),
                                capture_output=True, text=True, timeout=60)
