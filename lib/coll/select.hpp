@@ -56,7 +56,8 @@ enum class Algo : std::uint8_t {
   messages,       // point-to-point messages in the call (coll/movement.cpp, reduction.cpp, exchange)
   schedule,       // a message schedule (coll/scheduled.cpp, inter.cpp): run to its end, or started
   // The ways of the flat segment (`segment` chooses one by the segment
-  // sizes, SegmentLimits; each can be forced for blocking calls; a family
+  // sizes, SegmentLimits; each can be forced for blocking calls, or named
+  // by a rules file (prefer(), Shape::ways_ok); a family
   // has the ones it really has, docs/design/collectives.md "The segment's ways"):
   segment_slot,     // data through the writers' slot regions (scan: each rank folds the posts below it)
   segment_address,  // data read from the writer's buffer by single copy (reductions: by blocks; np 2 reduce: the root reads)

@@ -86,7 +86,7 @@ constexpr std::array<Spec, kCount> kTable{{
 }};
 
 // The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows), the
-// segment's ways (forced only) last.
+// segment's ways (forced for blocking calls, or named by a rules file) last.
 const char* family_words(Id id) {
   switch (id) {
     case Id::coll_barrier: return "auto local numa_leaders segment world_counter messages schedule";

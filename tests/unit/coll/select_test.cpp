@@ -229,6 +229,15 @@ TEST_CASE("a forced way of the segment runs blocking calls that fit it, and says
   CHECK(set.forced == Algo::segment_chain);
   // A forced way is the flat segment for the segment algorithms (no NUMA leaders).
   CHECK(effective_mode(Setting{0, Algo::segment_blocks}) == 1);
+  // The compiled rules name no way: without a user's file naming one, no
+  // call checks the ways (Plan::way_rules), and the default choice is as before.
+  for (Family f : kAll) CHECK_FALSE(rules_name_ways(f, t));
+  // Not forced and not checked for a rule (Shape::ways_checked): a way cannot run.
+  Shape u;
+  u.np = 4;
+  u.segment = u.fits = true;
+  u.bytes = 64;
+  CHECK(choose(Family::bcast, Setting{0, Algo::segment_address}, t, u, &why) == Algo::none);
   for (Family f : kAll) {
     int ways = 0;
     for (const Row* r = rows_begin(); r != rows_end(); ++r)
