@@ -7,13 +7,34 @@
  * the call passes on to the next level and succeeds, the way's counter
  * unmoved; nonblocking calls take no rules. Run also under
  * RINGMPI_FORCE_COPY_FALLBACK=1 (single copy refused: the by-address way
- * passes on). */
+ * passes on), and with two NUMA nodes described (NUMA_LAYOUT: a way a rule
+ * names runs flat, never through the NUMA leaders the default would take:
+ * the counter seg_two_level does not move). */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 
 static int me, np;
+
+#ifdef NUMA_LAYOUT
+/* As coll_algorithms.c: each rank describes two NUMA nodes to hwloc and
+ * pins itself to PU 0 (the first half of the ranks) or 1. */
+static int numa_setup(void) {
+  const char *r = getenv("RINGMPI_RANK"), *n = getenv("RINGMPI_SIZE");
+  if (!r || !n) return 0;
+  const int rank = atoi(r), size = atoi(n);
+  const long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  setenv("HWLOC_SYNTHETIC", "node:2 core:1 pu:1", 1);
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(rank < (size + 1) / 2 ? 0 : 1, &set);
+  return sched_setaffinity(0, sizeof set, &set) == 0 && ncpu >= 2;
+}
+#endif
 
 static MPI_Count counter(const char* name) {
   MPI_Count v = 0;
@@ -22,6 +43,11 @@ static MPI_Count counter(const char* name) {
 }
 
 int main(int argc, char** argv) {
+#ifdef NUMA_LAYOUT
+  const int numa = numa_setup();
+#else
+  const int numa = 0;
+#endif
   MPI_Init(&argc, &argv);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -29,6 +55,7 @@ int main(int argc, char** argv) {
   const int single_copy = !(fallback && strcmp(fallback, "1") == 0);
   const int seg = np >= 2; /* a communicator of one rank has no segment */
   MPI_Barrier(MPI_COMM_WORLD);
+  const MPI_Count two_level0 = counter("seg_two_level");
 
   /* bcast 1 KiB: by address, as the rule says (the segment's own choice
    * would take the slots, and at np 2 the compiled rules' segment too);
@@ -39,6 +66,24 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Bcast(buf, 1024, MPI_BYTE, 0, MPI_COMM_WORLD));
   CHECK(buf[0] == 7 && buf[1023] == 7);
   CHECK(counter("coll_bcast_segment_address") - w0 == (seg && single_copy));
+
+  /* reduce of 4 ints folding whole vectors (the default would fold per
+   * NUMA node first where two nodes are described). */
+  int four[4] = {me, 1, 2, 3}, folded[4] = {0, 0, 0, 0};
+  w0 = counter("coll_reduce_segment_whole");
+  CHECK_MPI(MPI_Reduce(four, folded, 4, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+  if (me == 0) CHECK(folded[0] == np * (np - 1) / 2 && folded[1] == np && folded[3] == 3 * np);
+  CHECK(counter("coll_reduce_segment_whole") - w0 == seg);
+  /* The ways a rule named ran flat, with or without NUMA nodes. */
+  CHECK(counter("seg_two_level") == two_level0);
+  if (numa && np >= 3) {
+    /* ... where the default choice, for 5 ints (out of the rule's band),
+     * takes the NUMA leaders. */
+    int five[5] = {1, 1, 1, 1, me}, sum5[5];
+    CHECK_MPI(MPI_Reduce(five, sum5, 5, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD));
+    if (me == 0) CHECK(sum5[0] == np && sum5[4] == np * (np - 1) / 2);
+    CHECK(counter("seg_two_level") > two_level0);
+  }
 
   /* bcast 1 MiB: the rule's way cannot run it (larger than a slot region):
    * the call goes on to the next level, no error, the way not counted. */
