@@ -70,18 +70,11 @@ int check_requests(Call& call, int count, const MPI_Request* array, p2p::Request
   if (int e = call.count(count, "count")) return e;
   if (count > 0)
     if (int e = call.not_null(array, "array_of_requests")) return e;
-  for (int i = 0; i < count; ++i) {
-    if (array[i] == MPI_REQUEST_NULL) {
-      out[i] = nullptr;
-      continue;
-    }
-    out[i] = p2p::lookup(array[i]);
-    if (!out[i])
-      return call.fail(MPI_ERR_REQUEST,
-                       "array_of_requests[%d]=0x%x is not a valid request (already completed or freed, or not a "
-                       "request handle)",
-                       i, static_cast<unsigned>(array[i]));
-  }
+  if (const int i = p2p::lookup_all(array, count, out); i >= 0)
+    return call.fail(MPI_ERR_REQUEST,
+                     "array_of_requests[%d]=0x%x is not a valid request (already completed or freed, or not a "
+                     "request handle)",
+                     i, static_cast<unsigned>(array[i]));
   return MPI_SUCCESS;
 }
 

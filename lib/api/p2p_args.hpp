@@ -108,5 +108,11 @@ struct RequestError {
 int finish_request(MPI_Request* h, p2p::Request* r, MPI_Status* status, RequestError* err);
 // Reports an error on the failed request's communicator (fail() with `code`).
 int report(Call& call, const RequestError& err, int code, const char* prefix = "");
+// Hands back the complete requests rs[which[k]] for k < n (which null: every
+// non-null rs[i], i < n), statuses[k] (indexed_statuses) or statuses[i]
+// getting each one's status; on any error fills the statuses' MPI_ERROR
+// fields and reports MPI_ERR_IN_STATUS (MPI-3.1 §3.7.5). request_wait.cpp.
+int finish_many(Call& call, MPI_Request* array, p2p::Request* const* rs, const int* which, std::size_t n,
+                MPI_Status* statuses, bool indexed_statuses);
 
 }  // namespace ringmpi::api

@@ -70,8 +70,9 @@ int recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, in
   return MPI_SUCCESS;
 }
 
-int irecv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-          MPI_Request* request) {
+// Inlined into MPI_Irecv (as the nonblocking sends' checks are, p2p_send.cpp).
+[[gnu::always_inline]] inline int irecv(Call& call, void* buf, int count, MPI_Datatype datatype, int source,
+                                        int tag, MPI_Comm comm, MPI_Request* request) {
   p2p::RecvArgs a;
   if (int e = api::check_recv(call, buf, count, datatype, source, tag, comm, &a)) return e;
   if (int e = call.not_null(request, "request")) return e;

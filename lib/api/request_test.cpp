@@ -11,8 +11,6 @@ using namespace ringmpi;
 using ringmpi::api::Call;
 
 namespace ringmpi::api {
-int finish_many(Call& call, MPI_Request* array, p2p::Request** rs, const std::vector<int>& which,
-                MPI_Status* statuses, bool indexed_statuses);
 
 bool scan_some(int count, p2p::Request* const* rs, int* outcount, std::vector<int>* done) {
   const std::uint64_t before = p2p::activity();
@@ -70,7 +68,6 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
   if (int e = call.not_null(flag, "flag")) return e;
   const std::uint64_t before = p2p::activity();
   p2p::progress();
-  std::vector<int> which;
   for (int i = 0; i < count; ++i) {
     if (!rs[i]) continue;
     if (!(rs[i]->complete || !active_request(rs[i]))) {
@@ -78,13 +75,12 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int* flag, MPI_Statu
       p2p::yield_if_idle(before);
       return MPI_SUCCESS;
     }
-    which.push_back(i);
   }
   *flag = 1;
   if (array_of_statuses != MPI_STATUSES_IGNORE)
     for (int i = 0; i < count; ++i)
       if (!rs[i]) p2p::empty_status(&array_of_statuses[i]);
-  return api::finish_many(call, array_of_requests, rs.data(), which, array_of_statuses, false);
+  return api::finish_many(call, array_of_requests, rs.data(), nullptr, rs.size(), array_of_statuses, false);
 }
 
 int MPI_Testany(int count, MPI_Request array_of_requests[], int* index, int* flag, MPI_Status* status) {
@@ -127,7 +123,7 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     if (int e = call.not_null(array_of_indices, "array_of_indices")) return e;
   *outcount = static_cast<int>(which.size());
   for (std::size_t k = 0; k < which.size(); ++k) array_of_indices[k] = which[k];
-  return api::finish_many(call, array_of_requests, rs.data(), which, array_of_statuses, true);
+  return api::finish_many(call, array_of_requests, rs.data(), which.data(), which.size(), array_of_statuses, true);
 }
 
 int MPI_Request_free(MPI_Request* request) {

@@ -9,26 +9,36 @@ using ringmpi::api::Call;
 
 namespace ringmpi::api {
 
-// Hands back every complete request in `which`; on any error fills the
-// statuses' MPI_ERROR fields and reports MPI_ERR_IN_STATUS (MPI-3.1 §3.7.5).
-int finish_many(Call& call, MPI_Request* array, p2p::Request** rs, const std::vector<int>& which,
+int finish_many(Call& call, MPI_Request* array, p2p::Request* const* rs, const int* which, std::size_t n,
                 MPI_Status* statuses, bool indexed_statuses) {
-  RequestError first;
-  std::vector<int> codes(which.size(), MPI_SUCCESS);
+  const bool keep = statuses != MPI_STATUSES_IGNORE;
+  RequestError first, later;  // the first error's detail; the others' (unused)
   bool any = false;
-  for (std::size_t k = 0; k < which.size(); ++k) {
-    const int i = which[k];
-    MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[indexed_statuses ? k : i];
-    RequestError e;
-    codes[k] = finish_request(&array[i], rs[i], st, &e);
-    if (codes[k] != MPI_SUCCESS && !any) {
-      any = true;
-      first = e;
+  for (std::size_t k = 0; k < n; ++k) {
+    const std::size_t i = which ? static_cast<std::size_t>(which[k]) : k;
+    p2p::Request* r = rs[i];
+    if (!r) continue;  // which is null: a null handle (its status is the caller's)
+    MPI_Status* st = keep ? &statuses[indexed_statuses ? k : i] : MPI_STATUS_IGNORE;
+    int code = MPI_SUCCESS;
+    if (r->shared_done) {  // an eager send done inside its call: p2p::finish's first case
+      array[i] = MPI_REQUEST_NULL;
+      if (keep) p2p::empty_status(st);
+    } else if (r->kind != p2p::Kind::ext && r->st_error == MPI_SUCCESS) {
+      code = p2p::finish(&array[i], r, st);  // finish_request without an error to describe: the same
+    } else {
+      code = finish_request(&array[i], r, st, any ? &later : &first);
     }
+    if (code != MPI_SUCCESS && !any) {
+      any = true;
+      if (keep)  // those handed back before this one succeeded
+        for (std::size_t j = 0; j < k; ++j) {
+          const std::size_t jj = which ? static_cast<std::size_t>(which[j]) : j;
+          if (rs[jj]) statuses[indexed_statuses ? j : jj].MPI_ERROR = MPI_SUCCESS;
+        }
+    }
+    if (any && keep) st->MPI_ERROR = code;
   }
   if (!any) return MPI_SUCCESS;
-  if (statuses != MPI_STATUSES_IGNORE)
-    for (std::size_t k = 0; k < which.size(); ++k) statuses[indexed_statuses ? k : which[k]].MPI_ERROR = codes[k];
   return report(call, first, MPI_ERR_IN_STATUS, "one or more requests failed (see the statuses); the first: ");
 }
 
@@ -75,21 +85,30 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 
 int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status array_of_statuses[]) {
   Call call("MPI_Waitall");
-  std::vector<p2p::Request*> rs(static_cast<std::size_t>(count > 0 ? count : 0));
-  if (int e = api::check_requests(call, count, array_of_requests, rs.data())) return e;
-  Call::note_requests(core::Runtime::CallArgs::Kind::all_of, reinterpret_cast<const void* const*>(rs.data()), count);
-  std::vector<int> which;
-  which.reserve(rs.size());
+  // The requests behind the handles: on the stack for the usual window
+  // sizes (osu_bw's 64), no allocation per call.
+  constexpr int kOnStack = 128;
+  p2p::Request* on_stack[kOnStack];
+  std::vector<p2p::Request*> on_heap;
+  p2p::Request** rs = on_stack;
+  if (count > kOnStack) {
+    on_heap.resize(static_cast<std::size_t>(count));
+    rs = on_heap.data();
+  }
+  if (int e = api::check_requests(call, count, array_of_requests, rs)) return e;
+  Call::note_requests(core::Runtime::CallArgs::Kind::all_of, reinterpret_cast<const void* const*>(rs), count);
   for (int i = 0; i < count; ++i) {
-    if (!rs[i]) {
+    p2p::Request* r = rs[i];
+    if (!r) {
       if (array_of_statuses != MPI_STATUSES_IGNORE) p2p::empty_status(&array_of_statuses[i]);
       continue;
     }
-    if (rs[i]->kind == p2p::Kind::ext && rs[i]->persistent && !rs[i]->complete) api::spin_persistent(rs[i]);
-    p2p::wait(rs[i]);
-    which.push_back(i);
+    if (r->complete) continue;  // p2p::wait's first look
+    if (r->kind == p2p::Kind::ext && r->persistent) api::spin_persistent(r);
+    p2p::wait(r);
   }
-  return api::finish_many(call, array_of_requests, rs.data(), which, array_of_statuses, false);
+  return api::finish_many(call, array_of_requests, rs, nullptr, static_cast<std::size_t>(count > 0 ? count : 0),
+                          array_of_statuses, false);
 }
 
 int MPI_Waitany(int count, MPI_Request array_of_requests[], int* index, MPI_Status* status) {
@@ -139,7 +158,7 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int* outcount, in
     if (rs[i] && p2p::test(rs[i])) which.push_back(i);
   *outcount = static_cast<int>(which.size());
   for (std::size_t k = 0; k < which.size(); ++k) array_of_indices[k] = which[k];
-  return api::finish_many(call, array_of_requests, rs.data(), which, array_of_statuses, true);
+  return api::finish_many(call, array_of_requests, rs.data(), which.data(), which.size(), array_of_statuses, true);
 }
 
 }  // extern "C"

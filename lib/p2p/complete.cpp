@@ -11,6 +11,18 @@ namespace ringmpi::p2p {
 Request* lookup(MPI_Request h) { return state().requests.get(h); }
 Request* lookup_held(MPI_Request h) { return state().requests.get_held(h); }
 
+int lookup_all(const MPI_Request* hs, int n, Request** out) {
+  const RequestPool& pool = state().requests;
+  for (int i = 0; i < n; ++i) {
+    if (hs[i] == MPI_REQUEST_NULL) {
+      out[i] = nullptr;
+      continue;
+    }
+    if (!(out[i] = pool.get(hs[i]))) return i;
+  }
+  return -1;
+}
+
 namespace {
 bool done(const Request* r) { return r->complete || (r->persistent && !r->active); }
 }  // namespace

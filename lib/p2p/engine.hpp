@@ -110,6 +110,9 @@ int start(Request* r);
 
 // Requests. lookup() is nullptr for anything but a live request handle.
 Request* lookup(MPI_Request h);
+// lookup() of hs[0..n) into out (MPI_REQUEST_NULL gives nullptr): -1, or the
+// index of the first handle that is neither null nor live.
+int lookup_all(const MPI_Request* hs, int n, Request** out);
 // lookup(), also finding a request the user freed that is not complete yet.
 Request* lookup_held(MPI_Request h);
 // Progresses once and says whether r is complete (inactive persistent

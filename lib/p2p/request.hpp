@@ -23,7 +23,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/handle.hpp"
@@ -56,7 +58,13 @@ class Extension {
 };
 enum class Mode : std::uint8_t { standard, sync, ready, buffered };
 
-struct Request {
+struct Request;
+
+// The plain fields of a request: trivially copyable, so that a pooled slot
+// is reset (RequestPool::alloc) by copying a default one rather than by
+// move-assigning a whole Request (its owning members are empty already:
+// release() lets them go).
+struct RequestFields {
   Kind kind = Kind::send;
   Mode mode = Mode::standard;
   bool persistent = false;
@@ -83,7 +91,6 @@ struct Request {
   void* buf = nullptr;
   int count = 0;
   const dtype::Datatype* type = nullptr;
-  dtype::TypePtr hold;  // keeps a derived type alive while the operation is pending
   bool contig = true;
   std::size_t bytes = 0;
 
@@ -104,7 +111,6 @@ struct Request {
   int peer_world = -1;            // receive: the sender's world rank
   std::size_t xfer_bytes = 0;     // bytes this transfer moves
   std::size_t xfer_done = 0;      // pushed (sender) / arrived (receiver), push protocol
-  std::vector<iovec> iov;         // send: layout of a non-contiguous buffer, read by the receiver
   bool push_only = false;         // send: too fragmented to be read remotely
   bool offer = false;             // send: an eager-sized message offered as rendezvous (send.cpp, offer_send)
   // Receive: where the sender's data is (wire::Rts addr/niov) and the share
@@ -114,10 +120,17 @@ struct Request {
 
   long bsend_offset = -1;  // buffered send: its block in the attached buffer ...
   BsendBuffer* bsend_buffer = nullptr;  // ... and that buffer (null: the process's)
-  std::unique_ptr<Extension> ext;  // Kind::ext: the operation
 
   std::uint32_t index = 0;
   std::uint32_t gen = 0;
+};
+
+static_assert(std::is_trivially_copyable_v<RequestFields>);
+
+struct Request : RequestFields {
+  dtype::TypePtr hold;  // keeps a derived type alive while the operation is pending
+  std::vector<iovec> iov;  // send: layout of a non-contiguous buffer, read by the receiver
+  std::unique_ptr<Extension> ext;  // Kind::ext: the operation
 };
 
 class RequestPool {
@@ -129,7 +142,10 @@ class RequestPool {
     Request* r = slot(free_.back());
     free_.pop_back();
     const std::uint32_t i = r->index, gen = r->gen;  // release() moved gen on already
-    *r = Request{};
+    // hold, iov and ext are empty (release()). A memcpy of the constant
+    // compiles to 16-byte stores; the assignment became `rep stos`, whose
+    // start-up costs more than the whole copy on this size.
+    std::memcpy(static_cast<RequestFields*>(r), &kFresh, sizeof(RequestFields));
     r->index = i;
     r->gen = gen;
     r->pooled = true;
@@ -172,6 +188,8 @@ class RequestPool {
 
  private:
   Request* grow();  // a never-used slot (new chunk when needed)
+  // What alloc() copies into a reused slot: one block copy, not a store per field.
+  static constexpr RequestFields kFresh{};
   // 256 requests (about 70 KB) a chunk: a rank allocates the first at
   // MPI_Init and more only as it keeps more requests alive at once. (Chunks
   // of 4096 cost every rank 1.1 MB at start; at np = 256 their page faults
