@@ -124,6 +124,7 @@ class PersistentColl final : public PersistentOp {
   const int* ints(const int* a, int n) { return copy(ints_, a, n); }
   const MPI_Aint* aints(const MPI_Aint* a, int n) { return copy(aints_, a, n); }
   const MPI_Count* counts(const MPI_Count* a, int n) { return copy(counts_, a, n); }
+  const int* counts(const int* a, int n) { return ints(a, n); }  // either width (int and _c forms share code)
   const MPI_Datatype* types(const MPI_Datatype* a, int n) {
     if (!a) return nullptr;
     types_.emplace_back();
@@ -497,6 +498,31 @@ int wside(Call& call, int n, const Count* counts, const Displ* displs, const MPI
       return call.fail(MPI_ERR_COUNT, "argument %s[%d]=%lld is negative", cn, i, static_cast<long long>(counts[i]));
   }
   return MPI_SUCCESS;
+}
+
+// MPI_Neighbor_alltoallw_init and its _c form: the same steps for either
+// count width; `run` is the nonblocking form each start runs.
+template <class Count, class Run>
+int neighbor_alltoallw_init_as(const char* name, const void* sendbuf, const Count sendcounts[],
+                               const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void* recvbuf,
+                               const Count recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                               MPI_Comm comm, MPI_Info info, MPI_Request* request, Run run) {
+  Call call(name);
+  comm::Comm* c;
+  int in, out;
+  if (int e = begin(call, comm, info, request, &c)) return e;
+  if (int e = degrees(call, *c, comm, &in, &out)) return e;
+  if (int e = wside(call, out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
+  if (int e = wside(call, in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
+  auto op = std::make_unique<PersistentColl>();
+  const Count* sc = op->counts(sendcounts, out);
+  const MPI_Aint* sd = op->aints(sdispls, out);
+  const MPI_Datatype* st = op->types(sendtypes, out);
+  const Count* rc = op->counts(recvcounts, in);
+  const MPI_Aint* rd = op->aints(rdispls, in);
+  const MPI_Datatype* rt = op->types(recvtypes, in);
+  op->set_starter([=](Call& k, MPI_Request* r) { return run(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r); });
+  return finish_init(call, std::move(op), comm, request);
 }
 
 }  // namespace
@@ -925,35 +951,12 @@ int MPI_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], con
   return neighbor_alltoallv_init_as("MPI_Neighbor_alltoallv_init", sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm, info, request);
 }
 
-static int neighbor_alltoallw_init_as(const char* name, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                                const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                                MPI_Info info, MPI_Request* request) {
-  Call call(name);
-  comm::Comm* c;
-  int in, out;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = degrees(call, *c, comm, &in, &out)) return e;
-  if (int e = wside(call, out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
-  if (int e = wside(call, in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const int* sc = op->ints(sendcounts, out);
-  const MPI_Aint* sd = op->aints(sdispls, out);
-  const MPI_Datatype* st = op->types(sendtypes, out);
-  const int* rc = op->ints(recvcounts, in);
-  const MPI_Aint* rd = op->aints(rdispls, in);
-  const MPI_Datatype* rt = op->types(recvtypes, in);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::neighbor_alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
-}
-
 int MPI_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                 const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                 MPI_Info info, MPI_Request* request) {
-  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm, info, request);
+  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                    recvcounts, rdispls, recvtypes, comm, info, request, forms::neighbor_alltoallw);
 }
 
 
@@ -1326,24 +1329,8 @@ int MPI_Neighbor_alltoallw_init_c(const void* sendbuf, const MPI_Count sendcount
                                   const MPI_Datatype sendtypes[], void* recvbuf, const MPI_Count recvcounts[],
                                   const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                                   MPI_Info info, MPI_Request* request) {
-  Call call("MPI_Neighbor_alltoallw_init_c");
-  comm::Comm* c;
-  int in, out;
-  if (int e = begin(call, comm, info, request, &c)) return e;
-  if (int e = degrees(call, *c, comm, &in, &out)) return e;
-  if (int e = wside(call, out, sendcounts, sdispls, sendtypes, "sendcounts", "sdispls", "sendtypes")) return e;
-  if (int e = wside(call, in, recvcounts, rdispls, recvtypes, "recvcounts", "rdispls", "recvtypes")) return e;
-  auto op = std::make_unique<PersistentColl>();
-  const MPI_Count* sc = op->counts(sendcounts, out);
-  const MPI_Aint* sd = op->aints(sdispls, out);
-  const MPI_Datatype* st = op->types(sendtypes, out);
-  const MPI_Count* rc = op->counts(recvcounts, in);
-  const MPI_Aint* rd = op->aints(rdispls, in);
-  const MPI_Datatype* rt = op->types(recvtypes, in);
-  op->set_starter([=](Call& k, MPI_Request* r) {
-    return forms::neighbor_alltoallw_c(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
-  });
-  return finish_init(call, std::move(op), comm, request);
+  return neighbor_alltoallw_init_as("MPI_Neighbor_alltoallw_init_c", sendbuf, sendcounts, sdispls, sendtypes, recvbuf,
+                                    recvcounts, rdispls, recvtypes, comm, info, request, forms::neighbor_alltoallw_c);
 }
 
 }  // extern "C"
