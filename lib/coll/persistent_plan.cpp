@@ -8,6 +8,7 @@
 
 #include <cstring>
 
+#include "coll/persistent_messages.hpp"
 #include "coll/schedule.hpp"
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
@@ -625,6 +626,7 @@ std::unique_ptr<PersistentPlan> plan_barrier(Segment& s) { return std::make_uniq
 
 std::unique_ptr<PersistentPlan> plan_bcast(Segment& s, const Typed& buf, int root) {
   if (by_pair(s, Family::bcast, buf.bytes())) return std::make_unique<PairBcast>(s, buf, root);
+  if (auto m = messages_bcast(s, buf, root)) return m;
   if (buf.bytes() == 0 || buf.bytes() > s.inline_max()) return nullptr;  // iseg_bcast's limit
   return std::make_unique<BcastPlan>(s, buf, root);
 }
@@ -641,6 +643,7 @@ std::unique_ptr<PersistentPlan> plan_reduce(Segment& s, const Reduction& r, cons
 std::unique_ptr<PersistentPlan> plan_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
   if (r.type->contiguous() && by_pair(s, Family::scan, std::size_t(r.count) * r.type->size, exclusive))
     return std::make_unique<PairReduce>(s, r, mine, result, exclusive ? PairFold::exscan : PairFold::scan);
+  if (auto m = messages_scan(s, r, mine, result, exclusive)) return m;
   if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
   return std::make_unique<ScanPlan>(s, r, mine, result, exclusive);
 }
@@ -680,6 +683,7 @@ std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, in
     return std::make_unique<PairRooted>(s, false, own, recv, block_of(sendbuf, *stype, (1 - root) * sendcount, sendcount),
                                         !in_place, root);
   }
+  if (auto m = messages_scatter(s, sendbuf, sendcount, stype, recv, in_place, root, block)) return m;
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
   return std::make_unique<ScatterPlan>(s, sendbuf, sendcount, stype, recv, in_place, root);
 }

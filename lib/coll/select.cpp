@@ -561,15 +561,19 @@ bool given_decides(Family f, const Thresholds& t, const Shape& s) {
   return true;
 }
 
-bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
-  if (s.np != 2 || s.oversubscribed) return false;
+Algo blocking_choice(Family f, const Thresholds& t, const Shape& s) {
   // The blocking call as the segment could run it: does mode 0 leave it?
   Shape b = s;
   b.inter = b.nonblocking = false;
   b.segment = b.fits = true;
   b.two_level = b.numa_fits = false;
   const char* why = nullptr;
-  const Algo a = choose(f, Setting{}, t, b, &why);
+  return choose(f, Setting{}, t, b, &why);
+}
+
+bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
+  if (s.np != 2 || s.oversubscribed) return false;
+  const Algo a = blocking_choice(f, t, s);
   return a == Algo::messages || a == Algo::schedule;
 }
 

@@ -225,6 +225,10 @@ bool parse_setting(Family f, const char* text, Setting* out, std::string* why);
 // (coll/persistent_plan.cpp) ask it; s.bytes and s.pair_bytes as the
 // blocking call has them.
 bool pair_rule(Family f, const Thresholds& t, const Shape& s);
+// What mode 0 chooses for the blocking intracommunicator call of shape s
+// if the segment could hold it (no NUMA levels): the persistent message
+// plans of three or more ranks (coll/persistent_messages.cpp) ask it.
+Algo blocking_choice(Family f, const Thresholds& t, const Shape& s);
 
 // The choice for one call: the algorithm, or Algo::none with *why (a
 // forced one that cannot run this call).
