@@ -186,21 +186,46 @@ static MPI_Aint fortran_value(int keyval, void *p) {
   }
 }
 
-#define GET_ATTR(fname, FNAME, cfunc)                                                                   \
+static MPI_Aint any_value(MPI_Fint obj, int keyval, void *p) {
+  (void)obj;
+  return fortran_value(keyval, p);
+}
+
+/* A window's displacement unit beyond an int (made by MPI_Win_create_c and
+ * the other _c constructors) reads MPI_UNDEFINED through C's int pointer
+ * (lib/api/rma_win.cpp). Fortran's value is an address-sized integer, so it
+ * gets the unit whole (MPI-4.1 §12.2.6: the displacement unit of the
+ * window): MPI_Win_shared_query_c of the caller's own rank, which answers
+ * every flavor but dynamic (whose unit is always 1). */
+static MPI_Aint win_value(MPI_Fint win, int keyval, void *p) {
+  const MPI_Aint v = fortran_value(keyval, p);
+  if (keyval != MPI_WIN_DISP_UNIT || v != MPI_UNDEFINED) return v;
+  MPI_Group group;
+  int me = MPI_UNDEFINED;
+  if (PMPI_Win_get_group(win, &group) != MPI_SUCCESS) return v;
+  PMPI_Group_rank(group, &me);
+  PMPI_Group_free(&group);
+  MPI_Aint size = 0, unit = 0;
+  void *base = NULL;
+  if (me == MPI_UNDEFINED || PMPI_Win_shared_query_c(win, me, &size, &unit, &base) != MPI_SUCCESS) return v;
+  return unit;
+}
+
+#define GET_ATTR(fname, FNAME, cfunc, value)                                                            \
   void p##fname(MPI_Fint *obj, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag, MPI_Fint *ierror) {     \
     void *p = NULL;                                                                                     \
     int f = 0;                                                                                          \
     RMPI_F_NAME(FNAME);                                                                                 \
     int rc = cfunc(*obj, *keyval, &p, &f);                                                              \
     RMPI_F_NAME(NULL);                                                                                  \
-    if (rc == MPI_SUCCESS && f) *val = fortran_value(*keyval, p);                                       \
+    if (rc == MPI_SUCCESS && f) *val = value(*obj, *keyval, p);                                         \
     *flag = f != 0;                                                                                     \
     *ierror = rc;                                                                                       \
   }                                                                                                     \
   ALIAS(fname)
-GET_ATTR(mpi_comm_get_attr_, "MPI_COMM_GET_ATTR", MPI_Comm_get_attr);
-GET_ATTR(mpi_type_get_attr_, "MPI_TYPE_GET_ATTR", MPI_Type_get_attr);
-GET_ATTR(mpi_win_get_attr_, "MPI_WIN_GET_ATTR", MPI_Win_get_attr);
+GET_ATTR(mpi_comm_get_attr_, "MPI_COMM_GET_ATTR", MPI_Comm_get_attr, any_value);
+GET_ATTR(mpi_type_get_attr_, "MPI_TYPE_GET_ATTR", MPI_Type_get_attr, any_value);
+GET_ATTR(mpi_win_get_attr_, "MPI_WIN_GET_ATTR", MPI_Win_get_attr, win_value);
 
 void pmpi_attr_get_(MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *flag, MPI_Fint *ierror) {
   void *p = NULL;

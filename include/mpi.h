@@ -1227,7 +1227,8 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm);
  * larger ones travel as one element of a derived type that carries the size
  * (docs/design/large-counts.md). A result that does not fit an int output of a
  * non-_c function is MPI_ERR_VALUE_TOO_LARGE (defined below; MPI_UNDEFINED for MPI_Get_count and
- * MPI_Get_elements, as MPI-4.1 §3.2.5 and §5.1.11 say). */
+ * MPI_Get_elements, as MPI-4.1 §3.2.5 and §5.1.11 say, and for a window's disp_unit beyond an int in
+ * MPI_Win_shared_query and the MPI_WIN_DISP_UNIT attribute). */
 typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len, MPI_Datatype *datatype);
 typedef int MPI_Datarep_conversion_function_c(void *userbuf, MPI_Datatype datatype, MPI_Count count,
                                               void *filebuf, MPI_Offset position, void *extra_state);

@@ -52,7 +52,7 @@ int info_arg(Call& call, MPI_Info info) {
 // The arguments only this rank can judge; the verdict travels in the
 // construction's first round, so a bad argument on one rank fails the call
 // on every rank instead of leaving the others waiting.
-rma::LocalError local_verdict(rma::Flavor flavor, MPI_Aint size, int disp_unit, const void* base, MPI_Info info,
+rma::LocalError local_verdict(rma::Flavor flavor, MPI_Aint size, MPI_Aint disp_unit, const void* base, MPI_Info info,
                               const void* baseptr, const MPI_Win* win) {
   char why[160];
   auto bad = [&](int code) { return rma::LocalError{code, why}; };
@@ -61,7 +61,7 @@ rma::LocalError local_verdict(rma::Flavor flavor, MPI_Aint size, int disp_unit, 
     return bad(MPI_ERR_SIZE);
   }
   if (disp_unit <= 0) {
-    std::snprintf(why, sizeof why, "argument disp_unit=%d must be positive", disp_unit);
+    std::snprintf(why, sizeof why, "argument disp_unit=%lld must be positive", static_cast<long long>(disp_unit));
     return bad(MPI_ERR_DISP);
   }
   if (flavor == rma::Flavor::create && size > 0 && base == nullptr) {
@@ -79,7 +79,7 @@ rma::LocalError local_verdict(rma::Flavor flavor, MPI_Aint size, int disp_unit, 
   return {};
 }
 
-int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base,
+int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, void* user_base,
          MPI_Info info, void* baseptr, MPI_Win* win) {
   if (int e = call.initialized()) return e;
   comm::Comm* c;
@@ -97,6 +97,14 @@ int make(Call& call, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_
 }
 
 // MPI_Win_shared_query and its _c form (whose disp_unit is an MPI_Aint).
+// A unit beyond an int (a window made by a _c constructor) comes back to the
+// int form as MPI_UNDEFINED, with MPI_SUCCESS: MPI-4.1 says nothing for this
+// call, and MPI_UNDEFINED is its answer for the other int outputs that
+// cannot hold their value (MPI_GET_COUNT §3.2.5, MPI_GET_ELEMENTS §5.1.11,
+// MPI_TYPE_SIZE §5.1.5, MPI_BUFFER_DETACH's size §3.6) and MPICH's for this one
+// (its binding generator sets an int output beyond INT_MAX to MPI_UNDEFINED).
+// Size and base still answer; a valid unit is positive and an unreachable
+// member's 0, so MPI_UNDEFINED (negative) is told from both.
 template <class Unit>
 int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_unit, void* baseptr) {
   rma::Window* w;
@@ -131,7 +139,11 @@ int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_u
     *disp_unit = 0;
   } else {
     *size = w->win_size[r];
-    *disp_unit = w->disp_unit[r];
+    const MPI_Aint unit = w->disp_unit[r];
+    if constexpr (sizeof(Unit) < sizeof(MPI_Aint))
+      *disp_unit = unit <= INT_MAX ? static_cast<Unit>(unit) : MPI_UNDEFINED;
+    else
+      *disp_unit = unit;
     if (*size > 0)
       p = in_segment ? static_cast<void*>(w->memory_of(r)) : reinterpret_cast<void*>(w->base[r]);
   }
@@ -139,16 +151,13 @@ int shared_query(Call& call, MPI_Win win, int rank, MPI_Aint* size, Unit* disp_u
   return MPI_SUCCESS;
 }
 
-// The _c forms: as the int forms, but disp_unit is an MPI_Aint; windows
-// keep an int one, so a larger unit is refused before make.
+// The _c forms: the int forms' code, whose disp_unit is already an MPI_Aint
+// (windows keep an MPI_Aint unit per rank; a target displacement times it
+// is overflow-checked in rma/transfer.*).
 int make_c(const char* name, rma::Flavor flavor, MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, void* user_base,
            MPI_Info info, void* baseptr, MPI_Win* win) {
   Call call(name);
-  if (disp_unit > INT_MAX || disp_unit < INT_MIN)
-    return call.fail(MPI_ERR_UNSUPPORTED_OPERATION,
-                     "argument disp_unit=%lld: a displacement unit beyond an int is not supported",
-                     static_cast<long long>(disp_unit));
-  return make(call, flavor, comm, size, static_cast<int>(disp_unit), user_base, info, baseptr, win);
+  return make(call, flavor, comm, size, disp_unit, user_base, info, baseptr, win);
 }
 
 }  // namespace
@@ -278,6 +287,9 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag
   if (int e = call.not_null(flag, "flag")) return e;
   // The predefined window attributes (MPI-3.1 §11.2.6): the base is the
   // pointer itself, the others point to values the window keeps.
+  // MPI_WIN_DISP_UNIT points to an int (MPI-4.1 §12.2.6): a
+  // unit beyond an int reads MPI_UNDEFINED there, as MPI_Win_shared_query
+  // answers it (see shared_query above); MPI_Win_shared_query_c has it whole.
   void* v = nullptr;
   switch (win_keyval) {
     case MPI_WIN_BASE: v = w->attr_base; break;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 
@@ -51,17 +52,16 @@ namespace {
 struct RankInfo {
   std::int64_t size;
   std::uint64_t base;
-  std::int32_t disp_unit;
+  std::int64_t disp_unit;  // an MPI_Aint: the _c constructors take units beyond an int
   std::int32_t pid;
   std::int32_t error;  // a LocalError's class, MPI_SUCCESS if none
-  std::int32_t pad;
 };
 
 std::size_t round_up(std::size_t v, std::size_t to) { return (v + to - 1) / to * to; }
 
 }  // namespace
 
-Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
+Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, MPI_Aint disp_unit, void* user_base, bool noncontig,
                    const LocalError& local) {
   Made made;
   // Errors on a window go to the window's handler: MPI_ERRORS_ARE_FATAL
@@ -83,8 +83,8 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   w->world = wc->peer_world;
   const int n = w->size;
 
-  RankInfo mine{static_cast<std::int64_t>(size), reinterpret_cast<std::uint64_t>(user_base), disp_unit,
-                static_cast<std::int32_t>(getpid()), local.code, 0};
+  RankInfo mine{static_cast<std::int64_t>(size), reinterpret_cast<std::uint64_t>(user_base),
+                static_cast<std::int64_t>(disp_unit), static_cast<std::int32_t>(getpid()), local.code};
   std::vector<RankInfo> all(n);
   // Mask bit 0: every rank's arguments are valid; bit 1: every rank asked
   // for a contiguous layout (one rank asking alloc_shared_noncontig makes
@@ -113,7 +113,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   for (int r = 0; r < n; ++r) {
     w->pid[r] = all[r].pid;
     w->win_size[r] = static_cast<MPI_Aint>(all[r].size);
-    w->disp_unit[r] = all[r].disp_unit;
+    w->disp_unit[r] = static_cast<MPI_Aint>(all[r].disp_unit);
     w->base[r] = static_cast<std::uintptr_t>(all[r].base);
   }
 
@@ -169,7 +169,7 @@ Made create_window(Flavor flavor, MPI_Comm comm_h, MPI_Aint size, int disp_unit,
   }
   w->attr_base = made.base;
   w->attr_size = size;
-  w->attr_disp_unit = disp_unit;
+  w->attr_disp_unit = disp_unit <= INT_MAX ? static_cast<int>(disp_unit) : MPI_UNDEFINED;
   w->attr_flavor = static_cast<int>(flavor);
   w->serial = ++state().made;
   const MPI_Win h = state().table.add(std::move(w));

@@ -76,7 +76,7 @@ struct Window {
   std::vector<int> world;          // world rank of each window rank
   std::vector<int> pid;            // process id of each window rank (single-copy path)
   std::vector<MPI_Aint> win_size;  // bytes of each rank's window memory
-  std::vector<int> disp_unit;
+  std::vector<MPI_Aint> disp_unit;  // positive; beyond an int only from the _c constructors
   std::vector<std::uintptr_t> base;  // create flavor: each rank's base in its own address space
   std::vector<std::size_t> offset;   // allocate/shared flavors: each rank's memory in the segment
 
@@ -106,6 +106,8 @@ struct Window {
   // Values the predefined attributes point to (MPI_Win_get_attr).
   void* attr_base = nullptr;
   MPI_Aint attr_size = 0;
+  // MPI_WIN_DISP_UNIT is an int (MPI-4.1 §12.2.6): this rank's unit, or
+  // MPI_UNDEFINED when it does not fit one (rma_win.cpp, shared_query).
   int attr_disp_unit = 1, attr_flavor = 0, attr_model = MPI_WIN_UNIFIED;
 
   ~Window();
@@ -155,7 +157,7 @@ struct LocalError {
 // this rank's; `user_base` only for create; noncontig: info
 // alloc_shared_noncontig = true (shared flavor). When any rank has a
 // LocalError, every rank returns an error and no window is made.
-Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, int disp_unit, void* user_base, bool noncontig,
+Made create_window(Flavor flavor, MPI_Comm comm, MPI_Aint size, MPI_Aint disp_unit, void* user_base, bool noncontig,
                    const LocalError& local);
 // Collective. Frees the segment and the private communicator.
 void free_window(MPI_Win h);

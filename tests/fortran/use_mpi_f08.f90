@@ -3,8 +3,9 @@
 ! non-contiguous array sections, blocking and nonblocking), a user
 ! reduction with the f08 interface, strings, logicals and an error
 ! returned in ierror; MPI-4.1's status accessors, request-status queries,
-! buffers per communicator and session and their flushes, and the status
-! conversions MPI_Status_f082f / MPI_Status_f2f08.
+! buffers per communicator and session and their flushes, the status
+! conversions MPI_Status_f082f / MPI_Status_f2f08, and a window's
+! displacement unit beyond an INTEGER (MPI_WIN_DISP_UNIT, MPI_Win_shared_query).
 module f08_support
   use mpi_f08
   use, intrinsic :: iso_c_binding, only : c_ptr, c_f_pointer
@@ -77,6 +78,9 @@ program use_mpi_f08_test
   integer :: fstatus(MPI_STATUS_SIZE), indices(2), got(2), sendv(2), code, bsize
   integer(c_intptr_t) :: bbuf_at
   real(8), target, asynchronous :: bbuf(1024)
+  type(MPI_Win) :: win
+  integer(kind=MPI_ADDRESS_KIND) :: big_unit, wsize, unit_q
+  type(c_ptr) :: wbase, qbase
 
   call MPI_Init()
   call MPI_Comm_rank(MPI_COMM_WORLD, rank)
@@ -316,6 +320,24 @@ program use_mpi_f08_test
   call MPI_Get_hw_resource_info(hw_info)
   call check(hw_info /= MPI_INFO_NULL, 'MPI_Get_hw_resource_info')
   call MPI_Info_free(hw_info)
+
+  ! MPI-4.1 large counts: a displacement unit beyond an INTEGER (the overload
+  ! of MPI_Win_allocate with an address-sized unit). MPI_WIN_GET_ATTR's value is
+  ! address-sized, so it has the unit whole (C's int attribute reads
+  ! MPI_UNDEFINED), as does the large overload of MPI_Win_shared_query.
+  big_unit = 2_MPI_ADDRESS_KIND**32 + 8
+  call MPI_Win_allocate(64_MPI_ADDRESS_KIND, big_unit, MPI_INFO_NULL, MPI_COMM_WORLD, wbase, win)
+  call MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, val, flag)
+  call check(flag .and. val == big_unit, 'MPI_WIN_DISP_UNIT beyond an INTEGER')
+  call MPI_Win_get_attr(win, MPI_WIN_SIZE, val, flag)
+  call check(flag .and. val == 64, 'MPI_WIN_SIZE')
+  call MPI_Win_shared_query(win, rank, wsize, unit_q, qbase)
+  call check(wsize == 64 .and. unit_q == big_unit, 'MPI_Win_shared_query with an address-sized unit')
+  call MPI_Win_free(win)
+  call MPI_Win_allocate(64_MPI_ADDRESS_KIND, 8, MPI_INFO_NULL, MPI_COMM_WORLD, wbase, win)
+  call MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, val, flag)
+  call check(flag .and. val == 8, 'MPI_WIN_DISP_UNIT')
+  call MPI_Win_free(win)
 
   ! The profiling interface.
   call PMPI_Comm_rank(MPI_COMM_WORLD, i)
