@@ -52,6 +52,7 @@
 #include "coll/persistent_plan.hpp"
 #include "coll/plan.hpp"
 #include "coll/seg.hpp"
+#include "core/counters.hpp"
 #include "core/info.hpp"
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
@@ -164,6 +165,7 @@ class PersistentColl final : public PersistentOp {
         planned_ = true;
         ++*plan_calls_;
         coll::count_total(coll::family_of(family_), plan_->algo());
+        core::count(core::Counter::coll_persistent_planned);
         return MPI_SUCCESS;
       }
       // Every member finds the segment attached, or not, at the same start
@@ -182,6 +184,7 @@ class PersistentColl final : public PersistentOp {
           p->start(*c, s);
           planned_ = true;
           coll::count(*c, coll::family_of(family_), p->algo());
+          core::count(core::Counter::coll_persistent_planned);
           return MPI_SUCCESS;
         }
       plan_comm_ = nullptr;  // no plan now: the next start looks again
@@ -593,6 +596,18 @@ static int gatherv_init_as(const char* name, const void* sendbuf, int sendcount,
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::gatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, root, comm, r);
   });
+  // The plan (intracommunicators): the root's blocks from the copied counts
+  // and displacements, a member's own send block.
+  if (!c->inter) {
+    const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
+    const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+    const dtype::Datatype* rdt = at_root ? dtype::lookup(rt) : nullptr;
+    if ((in_place || sdt) && (!at_root || rdt))
+      op->set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
+        return coll::plan_gatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
+                                  recvbuf, rc, d, rdt, root);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -633,6 +648,16 @@ static int scatterv_init_as(const char* name, const void* sendbuf, const int sen
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::scatterv(k, sendbuf, sc, d, st, recvbuf, recvcount, rt, root, comm, r);
   });
+  if (!c->inter) {
+    const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+    const dtype::Datatype* sdt = at_root ? dtype::lookup(st) : nullptr;
+    const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
+    if ((!at_root || sdt) && (in_place || rdt))
+      op->set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
+        return coll::plan_scatterv(s, sendbuf, sc, d, sdt, coll::Typed{recvbuf, in_place ? 0 : recvcount, rdt ? rdt : sdt},
+                                   in_place, root);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -672,6 +697,14 @@ static int allgatherv_init_as(const char* name, const void* sendbuf, int sendcou
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
   });
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+  const dtype::Datatype* rdt = dtype::lookup(rt);
+  if (!c->inter && rdt && (in_place || sdt))
+    op->set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
+      return coll::plan_allgatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
+                                   recvbuf, rc, d, *rdt);
+    });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -715,6 +748,12 @@ static int alltoallv_init_as(const char* name, const void* sendbuf, const int se
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+  const dtype::Datatype* rdt = dtype::lookup(rt);
+  if (!c->inter && rdt && (in_place || sdt))
+    op->set_planner(comm, Family::coll_alltoall, [=](coll::Segment& s) {
+      return coll::plan_alltoallv(s, sendbuf, sc, sd, sdt ? *sdt : *rdt, recvbuf, rc, rd, *rdt, in_place);
+    });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -819,6 +858,14 @@ static int reduce_scatter_init_as(const char* name, const void* sendbuf, void* r
   const int* rc = p->ints(recvcounts, c->size());
   p->set_starter(
       [=](Call& k, MPI_Request* r) { return forms::reduce_scatter(k, sendbuf, recvbuf, rc, t, op, comm, r); });
+  long long total = 0;
+  for (int i = 0; i < c->size(); ++i) total += rc[i];
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (!c->inter && total <= INT_MAX && reduction_of(t, static_cast<int>(total), op, &red))
+    p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {
+      return coll::plan_reduce_scatter(s, red, mine, recvbuf, rc);
+    }, op);
   return finish_init(call, std::move(p), comm, request);
 }
 
@@ -840,6 +887,17 @@ static int reduce_scatter_block_init_as(const char* name, const void* sendbuf, v
   p->set_starter([=](Call& k, MPI_Request* r) {
     return forms::reduce_scatter_block(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
   });
+  // The plan: reduce_scatter's, with the equal counts written out once.
+  const int n = c->size();
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (!c->inter && static_cast<long long>(recvcount) * n <= INT_MAX && reduction_of(t, recvcount * n, op, &red)) {
+    const std::vector<int> counts(static_cast<std::size_t>(n), recvcount);
+    const int* rc = p->ints(counts.data(), n);
+    p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {
+      return coll::plan_reduce_scatter(s, red, mine, recvbuf, rc);
+    }, op);
+  }
   return finish_init(call, std::move(p), comm, request);
 }
 
