@@ -339,6 +339,71 @@ int degrees(Call& call, comm::Comm& c, MPI_Comm comm, int* in, int* out) {
   return MPI_SUCCESS;
 }
 
+// The neighbourhood plan (coll::plan_neighbor): the exchange's block lists
+// and c's neighbour lists made once here (the topology of a communicator
+// never changes), so a start that takes it neither checks the arguments
+// again nor looks the neighbours up. blocks(i) gives block i of a side
+// (false: a count beyond an int, no plan); `gather`: the allgather forms
+// (one send block for every destination).
+template <class SendBlock, class RecvBlock>
+void plan_neighbors(PersistentColl& op, const comm::Comm& c, MPI_Comm comm, const void* sendbuf, void* recvbuf,
+                    bool gather, SendBlock send_block, RecvBlock recv_block) {
+  // MPI_IN_PLACE (erroneous here) and NULL buffers with data: each start
+  // runs the nonblocking form, which reports them.
+  if (c.inter || !c.topo || sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) return;
+  std::shared_ptr<const topo::Neighbors> n = topo::cached_neighbors(*c.topo, c.rank);
+  const int out = static_cast<int>(n->destinations.size()), in = static_cast<int>(n->sources.size());
+  coll::BlockList sends, recvs;
+  for (int i = 0; i < (gather ? std::min(out, 1) : out); ++i) {
+    coll::Block b;
+    if (!send_block(i, &b)) return;
+    sends.push_back(b);
+  }
+  if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
+  for (int i = 0; i < in; ++i) {
+    coll::Block b;
+    if (!recv_block(i, &b)) return;
+    recvs.push_back(b);
+  }
+  for (const coll::Block& b : sends)
+    if (b.count > 0 && sendbuf == nullptr) return;
+  for (const coll::Block& b : recvs)
+    if (b.count > 0 && recvbuf == nullptr) return;
+  const coll::NeighborArgs a{sendbuf, std::move(sends), recvbuf, std::move(recvs), &n->destinations, &n->sources,
+                             &n->recv_order, gather};
+  const int max_out = c.topo->max_outdegree();
+  op.set_planner(comm, Family::coll_neighbor, [a, n, max_out](coll::Segment& s) {
+    return coll::plan_neighbor(s, a, max_out, n);
+  });
+}
+
+// Block i of a uniform side (count elements of t each) and of a v side.
+auto uniform_block(int count, const dtype::Datatype* t) {
+  return [=](int i, coll::Block* b) {
+    if (!t) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(i) * count * t->extent, count, t};
+    return true;
+  };
+}
+template <class Count, class Displ>
+auto v_block(const Count* counts, const Displ* displs, const dtype::Datatype* t) {
+  return [=](int i, coll::Block* b) {
+    if (!t || counts[i] > INT_MAX) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(displs[i]) * t->extent, static_cast<int>(counts[i]), t};
+    return true;
+  };
+}
+// Block i of a w side (byte displacements, a datatype each).
+template <class Count>
+auto w_block(const Count* counts, const MPI_Aint* displs, const MPI_Datatype* types) {
+  return [=](int i, coll::Block* b) {
+    const dtype::Datatype* t = dtype::lookup(types[i]);
+    if (!t || counts[i] > INT_MAX) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(displs[i]), static_cast<int>(counts[i]), t};
+    return true;
+  };
+}
+
 int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   Call call(name);
@@ -411,7 +476,13 @@ int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbu
   auto plan = [=](PersistentColl& op, MPI_Datatype st, MPI_Datatype rt) {
     const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
     const dtype::Datatype* rdt = dtype::lookup(rt);
-    if (neighbor || !rdt || (!in_place && !sdt)) return;
+    if (neighbor) {
+      if (comm::Comm* cc = comm::lookup(comm))
+        plan_neighbors(op, *cc, comm, sendbuf, recvbuf, form == forms::neighbor_allgather,
+                       uniform_block(sendcount, sdt), uniform_block(recvcount, rdt));
+      return;
+    }
+    if (!rdt || (!in_place && !sdt)) return;
     if (form == forms::allgather)
       op.set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
         return coll::plan_allgather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, *rdt);
@@ -528,6 +599,7 @@ int neighbor_alltoallw_init_as(const char* name, const void* sendbuf, const Coun
   const MPI_Aint* rd = op->aints(rdispls, in);
   const MPI_Datatype* rt = op->types(recvtypes, in);
   op->set_starter([=](Call& k, MPI_Request* r) { return run(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r); });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, w_block(sc, sd, st), w_block(rc, rd, rt));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -960,6 +1032,8 @@ static int neighbor_allgatherv_init_as(const char* name, const void* sendbuf, in
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, true, uniform_block(sendcount, dtype::lookup(st)),
+                 v_block(rc, d, dtype::lookup(rt)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -1003,6 +1077,8 @@ static int neighbor_alltoallv_init_as(const char* name, const void* sendbuf, con
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, v_block(sc, sd, dtype::lookup(st)),
+                 v_block(rc, rd, dtype::lookup(rt)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -1360,6 +1436,9 @@ int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_allgatherv_c(k, sendbuf, sendcount, sh, recvbuf, rc, d, rh, comm, r);
   });
+  if (sendcount <= INT_MAX)
+    plan_neighbors(*op, *c, comm, sendbuf, recvbuf, true, uniform_block(static_cast<int>(sendcount), dtype::lookup(sh)),
+                   v_block(rc, d, dtype::lookup(rh)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -1383,6 +1462,8 @@ int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcount
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_alltoallv_c(k, sendbuf, sc, sd, sh, recvbuf, rc, rd, rh, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, v_block(sc, sd, dtype::lookup(sh)),
+                 v_block(rc, rd, dtype::lookup(rh)));
   return finish_init(call, std::move(op), comm, request);
 }
 

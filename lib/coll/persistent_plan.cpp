@@ -12,6 +12,7 @@
 #include "coll/schedule.hpp"
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/seg_fits.hpp"
 #include "coll/select.hpp"
 #include "core/counters.hpp"
 #include "p2p/internal_transfer.hpp"
@@ -469,6 +470,49 @@ class GatherPlan final : public PersistentPlan {
 };
 
 
+// ---- neighbourhood ---------------------------------------------------------------
+
+// The members in `ranks` (sources or destinations), MPI_PROC_NULL left out.
+std::vector<char> members_in(const Segment& s, const std::vector<int>& ranks) {
+  std::vector<char> in(static_cast<std::size_t>(s.size()), 0);
+  for (int j : ranks)
+    if (j != MPI_PROC_NULL) in[static_cast<std::size_t>(j)] = 1;
+  return in;
+}
+
+// MPI_Neighbor_*: as iseg_neighbor, with the block lists and the
+// neighbour lists (held by `lists`) made at _init.
+class NeighborPlan final : public PersistentPlan {
+ public:
+  NeighborPlan(Segment& s, NeighborArgs a, std::shared_ptr<const void> lists)
+      : PersistentPlan(&s), a_(std::move(a)), lists_(std::move(lists)), from_(members_in(s, *a_.sources)),
+        readers_(members_in(s, *a_.destinations)) {
+    for (char f : from_) any_ = any_ || f;
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_neighbor);
+    by_address_ = neighbor_publish(seg(), k(), a_, &keep_) == kByAddress;
+  }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (from_[static_cast<std::size_t>(j)]) neighbor_take(seg(), k(), a_, j);
+    return MPI_SUCCESS;
+  }
+  // By address: until its destinations, the only members that read it, are done.
+  bool released() override { return !by_address_ || seg().all_done(k(), readers_); }
+  void ended() override { keep_.reset(); }
+  NeighborArgs a_;
+  std::shared_ptr<const void> lists_;
+  std::vector<char> from_, readers_;
+  bool any_ = false;
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
+
 // ---- two ranks by messages -----------------------------------------------------
 
 // One internal message each way that moves (coll/persistent_plan.hpp, top):
@@ -886,6 +930,12 @@ std::unique_ptr<PersistentPlan> plan_alltoallv(Segment& s, const void* sendbuf, 
   std::copy(rcounts, rcounts + n, c.begin() + static_cast<std::ptrdiff_t>(2 * un));
   std::copy(rdispls, rdispls + n, c.begin() + static_cast<std::ptrdiff_t>(3 * un));
   return std::make_unique<AlltoallPlan>(s, sendbuf, in_place ? rtype : stype, recvbuf, rtype, in_place, std::move(c));
+}
+
+std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int max_outdegree,
+                                              std::shared_ptr<const void> lists) {
+  if (!seg::neighbor_fits(s, max_outdegree, a.gather)) return nullptr;
+  return std::make_unique<NeighborPlan>(s, std::move(a), std::move(lists));
 }
 
 }  // namespace ringmpi::coll

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "coll/reduction.hpp"
+#include "coll/seg.hpp"
 #include "coll/segment.hpp"
 #include "coll/select.hpp"
 #include "coll/typed.hpp"
@@ -150,5 +151,11 @@ std::unique_ptr<PersistentPlan> plan_alltoallv(Segment& s, const void* sendbuf, 
 // sum of counts (the whole vector, in its slot), counts[j] member j's block.
 std::unique_ptr<PersistentPlan> plan_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result,
                                                     const int* counts);
+// MPI_Neighbor_*_init: the exchange `a` (block lists made at _init, the
+// neighbour lists of the topology, which `lists` keeps alive); applies where
+// the nonblocking form's segment way does (seg::neighbor_fits: single copy,
+// the widest table of the topology fits a region).
+std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int max_outdegree,
+                                              std::shared_ptr<const void> lists);
 
 }  // namespace ringmpi::coll

@@ -1,8 +1,9 @@
 /* Persistent v collectives and reduce-scatter planned once at _init
  * (coll/persistent_plan.hpp: plan_gatherv, plan_scatterv, plan_allgatherv,
- * plan_alltoallv, plan_reduce_scatter): MPI_Gatherv_init, MPI_Scatterv_init,
- * MPI_Allgatherv_init, MPI_Alltoallv_init, MPI_Reduce_scatter_init and
- * MPI_Reduce_scatter_block_init, each started many times with new data:
+ * plan_alltoallv, plan_reduce_scatter, plan_neighbor): MPI_Gatherv_init, MPI_Scatterv_init,
+ * MPI_Allgatherv_init, MPI_Alltoallv_init, MPI_Reduce_scatter_init,
+ * MPI_Reduce_scatter_block_init and the five neighbourhood forms on a ring
+ * (periodic or not), each started many times with new data:
  * - counts that differ per rank, zero for some ranks, gaps between blocks;
  * - MPI_IN_PLACE where the standard allows it;
  * - a non-contiguous derived datatype (freed after _init) on one side;
@@ -322,6 +323,56 @@ static void test_reduce_scatter(int block, int in_place) {
   CHECK_MPI(MPI_Request_free(&r));
 }
 
+/* ---- neighbourhood ---------------------------------------------------- */
+
+/* The five neighbourhood forms on a ring of all ranks (periodic: at np 1 and
+ * 2 one rank is both neighbours; else the ends have MPI_PROC_NULL), each
+ * started many times with the blocking form between start and wait. The
+ * plan (coll::plan_neighbor) needs single copy, as the segment way does. */
+static void test_neighbor(int periodic) {
+  MPI_Comm ring;
+  int dims[1] = {size}, periods[1] = {periodic};
+  CHECK_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+  int me, left, right;
+  MPI_Comm_rank(ring, &me);
+  CHECK_MPI(MPI_Cart_shift(ring, 0, 1, &left, &right));
+  int sb[4], rb[4], bb[4], sc[2] = {1, 2}, sd[2] = {0, 1}, rc[2] = {2, 1}, rd[2] = {0, 2};
+  MPI_Aint sdw[2] = {0, sizeof(int)}, rdw[2] = {0, 2 * sizeof(int)};
+  MPI_Datatype tw[2] = {MPI_INT, MPI_INT};
+  const int gc[2] = {1, 1}, gd[2] = {1, 0};
+  MPI_Request r[5];
+  CHECK_MPI(MPI_Neighbor_allgather_init(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, MPI_INFO_NULL, &r[0]));
+  CHECK_MPI(MPI_Neighbor_allgatherv_init(sb, 1, MPI_INT, rb, gc, gd, MPI_INT, ring, MPI_INFO_NULL, &r[1]));
+  CHECK_MPI(MPI_Neighbor_alltoall_init(sb, 1, MPI_INT, rb, 1, MPI_INT, ring, MPI_INFO_NULL, &r[2]));
+  CHECK_MPI(MPI_Neighbor_alltoallv_init(sb, sc, sd, MPI_INT, rb, rc, rd, MPI_INT, ring, MPI_INFO_NULL, &r[3]));
+  CHECK_MPI(MPI_Neighbor_alltoallw_init(sb, sc, sdw, tw, rb, rc, rdw, tw, ring, MPI_INFO_NULL, &r[4]));
+  const MPI_Count before = counter("coll_persistent_planned");
+#define FROM(q, v) ((q) == MPI_PROC_NULL ? -1 : (v))
+  for (int e = 0; e < STARTS; ++e)
+    for (int f = 0; f < 5; ++f) {
+      for (int i = 0; i < 4; ++i) {
+        sb[i] = 100 * me + 10 * i + e;
+        rb[i] = bb[i] = -1;
+      }
+      CHECK_MPI(MPI_Start(&r[f]));
+      if (e % 2) { /* the blocking form of the same family, between start and wait */
+        CHECK_MPI(MPI_Neighbor_alltoall(sb, 1, MPI_INT, bb, 1, MPI_INT, ring));
+        CHECK(bb[0] == FROM(left, 100 * left + 10 + e) && bb[1] == FROM(right, 100 * right + e));
+      }
+      CHECK_MPI(MPI_Wait(&r[f], MPI_STATUS_IGNORE));
+      if (f == 0) CHECK(rb[0] == FROM(left, 100 * left + e) && rb[1] == FROM(right, 100 * right + e));
+      if (f == 1) CHECK(rb[1] == FROM(left, 100 * left + e) && rb[0] == FROM(right, 100 * right + e));
+      if (f == 2) CHECK(rb[0] == FROM(left, 100 * left + 10 + e) && rb[1] == FROM(right, 100 * right + e));
+      if (f >= 3)
+        CHECK(rb[0] == FROM(left, 100 * left + 10 + e) && rb[1] == FROM(left, 100 * left + 20 + e) &&
+              rb[2] == FROM(right, 100 * right + e));
+    }
+#undef FROM
+  check_planned(before, 5 * STARTS, forced_messages || size < 2 ? 0 : single_copy ? 1 : 0, "neighbour");
+  for (int f = 0; f < 5; ++f) CHECK_MPI(MPI_Request_free(&r[f]));
+  CHECK_MPI(MPI_Comm_free(&ring));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -347,6 +398,8 @@ int main(int argc, char **argv) {
     test_reduce_scatter(0, in_place);
     test_reduce_scatter(1, in_place);
   }
+  test_neighbor(1);
+  test_neighbor(0);
   if (rank == 0) printf("coll_persist_vw: %d ranks ok%s\n", size, forced_messages ? " (messages)" : "");
   CHECK_MPI(MPI_Finalize());
   return 0;
