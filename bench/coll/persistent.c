@@ -7,7 +7,8 @@
  * -c: comma-separated collectives (default: barrier,bcast,reduce,allreduce,
  *     allgather,alltoall,gather,scatter,scan,exscan; also gatherv, scatterv,
  *     allgatherv, alltoallv, reduce_scatter, reduce_scatter_block with equal
- *     blocks); -l: sizes in bytes,
+ *     blocks, and neighbor_allgather, neighbor_alltoall, neighbor_alltoallv
+ *     on a periodic ring of all ranks); -l: sizes in bytes,
  *     K/M allowed (default 4,64,1K,16K,64K,1M); -r: rounds (default 25);
  *     -T: seconds each timed loop aims at (default 0.002: many short loops
  *     whose best is what a rank that holds its core sees, on a busy machine).
@@ -30,6 +31,7 @@ typedef struct {
   long size;
   char *sbuf, *rbuf;
   int *counts, *displs; /* the v forms: equal blocks (size bytes, or floats for reduce_scatter) */
+  MPI_Comm ring;        /* the neighbourhood forms: a periodic ring of all ranks */
 } ctx;
 
 static int floats(long size) { return size / (long)sizeof(float) > 0 ? (int)(size / (long)sizeof(float)) : 1; }
@@ -86,13 +88,24 @@ static int call(const char *name, const ctx *c, MPI_Request *req) {
   if (!strcmp(name, "reduce_scatter_block"))
     return req ? MPI_Reduce_scatter_block_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req)
                : MPI_Reduce_scatter_block(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w);
+  /* Neighbourhood forms on the ring (two neighbours; size bytes per block). */
+  MPI_Comm g = c->ring;
+  if (!strcmp(name, "neighbor_allgather"))
+    return req ? MPI_Neighbor_allgather_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_allgather(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g);
+  if (!strcmp(name, "neighbor_alltoall"))
+    return req ? MPI_Neighbor_alltoall_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_alltoall(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g);
+  if (!strcmp(name, "neighbor_alltoallv"))
+    return req ? MPI_Neighbor_alltoallv_init(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_alltoallv(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, g);
   return MPI_ERR_OTHER;
 }
 
 /* The v forms' counts and displacements for this name and size. */
 static void v_counts(const char *name, ctx *c) {
   const int block = !strcmp(name, "reduce_scatter") ? floats(c->size) : (int)c->size;
-  for (int j = 0; j < c->np; ++j) {
+  for (int j = 0; j < (c->np < 2 ? 2 : c->np); ++j) { /* a ring has two neighbours */
     c->counts[j] = block;
     c->displs[j] = j * block;
   }
@@ -142,10 +155,14 @@ int main(int argc, char **argv) {
   char *sl = strdup(sizes);
   for (char *t = strtok(sl, ","); t; t = strtok(NULL, ",")) max = parse_size(t) > max ? parse_size(t) : max;
   free(sl);
-  c.sbuf = calloc((size_t)c.np, (size_t)(max > 4 ? max : 4));
-  c.rbuf = calloc((size_t)c.np, (size_t)(max > 4 ? max : 4));
-  c.counts = calloc((size_t)c.np, sizeof(int));
-  c.displs = calloc((size_t)c.np, sizeof(int));
+  c.sbuf = calloc((size_t)(c.np < 2 ? 2 : c.np), (size_t)(max > 4 ? max : 4));
+  c.rbuf = calloc((size_t)(c.np < 2 ? 2 : c.np), (size_t)(max > 4 ? max : 4));
+  c.counts = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
+  c.displs = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
+  {
+    int dims[1] = {c.np}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c.ring);
+  }
   char *names = strdup(list);
   for (char *name = strtok(names, ","); name; name = strtok(NULL, ",")) {
     char *sz = strdup(sizes), *save = NULL;
@@ -182,6 +199,7 @@ int main(int argc, char **argv) {
   free(c.rbuf);
   free(c.counts);
   free(c.displs);
+  MPI_Comm_free(&c.ring);
   MPI_Finalize();
   return 0;
 }

@@ -12,16 +12,18 @@
 // initialization call ... follows the ordering rules of nonblocking
 // collectives"), and nothing here needs a round.
 // Where the communicator's segment is attached (at _init, or at the first
-// start that finds it), the common families and the int forms of gatherv,
-// scatterv, allgatherv, alltoallv, reduce_scatter(_block) get a plan
-// (coll/persistent_plan.hpp, set_planner below; the v forms' block lists
-// from the arrays copied here): the algorithm, block lists, modes and the reduction
+// start that finds it), the common families, the int forms of gatherv,
+// scatterv, allgatherv, alltoallv, reduce_scatter(_block) and the
+// neighbourhood forms get a plan (coll/persistent_plan.hpp, set_planner
+// below; the v forms' block lists from the arrays copied here, the
+// neighbourhood forms' with the topology's neighbour lists, plan_neighbors): the algorithm, block lists, modes and the reduction
 // decided once, so each MPI_Start only checks that the communicator (and a
 // reduction's op handle) is still valid, writes this member's data into the
 // segment and queues its reads, with no inner request (two ranks with small
 // data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
-// for the family or the size -- alltoallw, the _c v/w forms, the
-// neighbourhood forms --, intercommunicators, forced messages, --check)
+// for the family or the size -- alltoallw, the _c v/w forms, gatherv,
+// scatterv, alltoallv and the neighbourhood forms without single copy --,
+// intercommunicators, forced messages, --check)
 // each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
 // stored arguments: the argument checks again, then the same engine choice
 // as MPI_I* (the segment's nonblocking algorithms once it is attached, else
