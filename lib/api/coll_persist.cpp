@@ -341,6 +341,25 @@ int degrees(Call& call, comm::Comm& c, MPI_Comm comm, int* in, int* out) {
   return MPI_SUCCESS;
 }
 
+// Whether the nonblocking form's check_alias (coll_args.hpp) would refuse
+// these blocks with MPI_ERR_BUFFER (a send block and a receive block with
+// the same first data byte): no plan is made then, so that each start still
+// runs the nonblocking form, which reports it. Checked once, here.
+bool aliased(const void* sbuf, int sn, const int* scounts, const int* sdispls, const dtype::Datatype* st,
+             const void* rbuf, int rn, const int* rcounts, const int* rdispls, const dtype::Datatype* rt) {
+  if (!st || !rt || st->size == 0 || rt->size == 0) return false;
+  const auto first = [](const void* buf, const int* displs, int i, const dtype::Datatype& t) {
+    return first_data_byte(buf, displs ? static_cast<std::ptrdiff_t>(displs[i]) * t.extent : 0, t);
+  };
+  std::vector<std::uintptr_t> starts;
+  for (int j = 0; j < rn; ++j)
+    if (rcounts[j] > 0) starts.push_back(first(rbuf, rdispls, j, *rt));
+  std::sort(starts.begin(), starts.end());
+  for (int i = 0; i < sn; ++i)
+    if (scounts[i] > 0 && std::binary_search(starts.begin(), starts.end(), first(sbuf, sdispls, i, *st))) return true;
+  return false;
+}
+
 // The neighbourhood plan (coll::plan_neighbor): the exchange's block lists
 // and c's neighbour lists made once here (the topology of a communicator
 // never changes), so a start that takes it neither checks the arguments
@@ -679,7 +698,8 @@ static int gatherv_init_as(const char* name, const void* sendbuf, int sendcount,
     const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
     const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
     const dtype::Datatype* rdt = at_root ? dtype::lookup(rt) : nullptr;
-    if ((in_place || sdt) && (!at_root || rdt))
+    if ((in_place || sdt) && (!at_root || rdt) &&
+        !(at_root && !in_place && aliased(sendbuf, 1, &sendcount, nullptr, sdt, recvbuf, n, rc, d, rdt)))
       op->set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
         return coll::plan_gatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
                                   recvbuf, rc, d, rdt, root);
@@ -729,7 +749,8 @@ static int scatterv_init_as(const char* name, const void* sendbuf, const int sen
     const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
     const dtype::Datatype* sdt = at_root ? dtype::lookup(st) : nullptr;
     const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
-    if ((!at_root || sdt) && (in_place || rdt))
+    if ((!at_root || sdt) && (in_place || rdt) &&
+        !(at_root && !in_place && aliased(sendbuf, n, sc, d, sdt, recvbuf, 1, &recvcount, nullptr, rdt)))
       op->set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
         return coll::plan_scatterv(s, sendbuf, sc, d, sdt, coll::Typed{recvbuf, in_place ? 0 : recvcount, rdt ? rdt : sdt},
                                    in_place, root);
@@ -777,7 +798,8 @@ static int allgatherv_init_as(const char* name, const void* sendbuf, int sendcou
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
   const dtype::Datatype* rdt = dtype::lookup(rt);
-  if (!c->inter && rdt && (in_place || sdt))
+  if (!c->inter && rdt && (in_place || sdt) &&
+      !(!in_place && aliased(sendbuf, 1, &sendcount, nullptr, sdt, recvbuf, n, rc, d, rdt)))
     op->set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
       return coll::plan_allgatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
                                    recvbuf, rc, d, *rdt);
@@ -827,7 +849,7 @@ static int alltoallv_init_as(const char* name, const void* sendbuf, const int se
   });
   const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
   const dtype::Datatype* rdt = dtype::lookup(rt);
-  if (!c->inter && rdt && (in_place || sdt))
+  if (!c->inter && rdt && (in_place || sdt) && !(!in_place && aliased(sendbuf, n, sc, sd, sdt, recvbuf, n, rc, rd, rdt)))
     op->set_planner(comm, Family::coll_alltoall, [=](coll::Segment& s) {
       return coll::plan_alltoallv(s, sendbuf, sc, sd, sdt ? *sdt : *rdt, recvbuf, rc, rd, *rdt, in_place);
     });
@@ -939,7 +961,9 @@ static int reduce_scatter_init_as(const char* name, const void* sendbuf, void* r
   for (int i = 0; i < c->size(); ++i) total += rc[i];
   coll::Reduction red;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (!c->inter && total <= INT_MAX && reduction_of(t, static_cast<int>(total), op, &red))
+  const int whole = static_cast<int>(std::min<long long>(total, INT_MAX));
+  if (!c->inter && total <= INT_MAX && reduction_of(t, whole, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased(sendbuf, 1, &whole, nullptr, red.type, recvbuf, 1, &rc[c->rank], nullptr, red.type)))
     p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {
       return coll::plan_reduce_scatter(s, red, mine, recvbuf, rc);
     }, op);
@@ -968,7 +992,9 @@ static int reduce_scatter_block_init_as(const char* name, const void* sendbuf, v
   const int n = c->size();
   coll::Reduction red;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (!c->inter && static_cast<long long>(recvcount) * n <= INT_MAX && reduction_of(t, recvcount * n, op, &red)) {
+  const int whole = static_cast<long long>(recvcount) * n <= INT_MAX ? recvcount * n : 0;
+  if (!c->inter && static_cast<long long>(recvcount) * n <= INT_MAX && reduction_of(t, whole, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased(sendbuf, 1, &whole, nullptr, red.type, recvbuf, 1, &recvcount, nullptr, red.type))) {
     const std::vector<int> counts(static_cast<std::size_t>(n), recvcount);
     const int* rc = p->ints(counts.data(), n);
     p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {

@@ -8,6 +8,7 @@
  * - MPI_IN_PLACE where the standard allows it;
  * - a non-contiguous derived datatype (freed after _init) on one side;
  * - the blocking call of the same family between each start and its wait;
+ * - a send block aliasing a receive block: MPI_ERR_BUFFER at each start, no plan;
  * - the counter coll_persistent_planned: every start takes the plan where
  *   the plan applies (np >= 2 with the segment; gatherv, scatterv and
  *   alltoallv also need single copy, except the two-rank messages), none
@@ -373,6 +374,34 @@ static void test_neighbor(int periodic) {
   CHECK_MPI(MPI_Comm_free(&ring));
 }
 
+/* A send block aliasing a receive block (erroneous): no plan is made, and
+ * each start reports MPI_ERR_BUFFER as the nonblocking form does (every
+ * rank aliases, so none starts). */
+static void test_alias(void) {
+  MPI_Comm d;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &d));
+  CHECK_MPI(MPI_Comm_set_errhandler(d, MPI_ERRORS_RETURN));
+  int buf[64], c[64], dd[64], cls;
+  for (int j = 0; j < size; ++j) {
+    c[j] = 1;
+    dd[j] = j;
+  }
+  MPI_Request r;
+  const MPI_Count before = counter("coll_persistent_planned");
+  CHECK_MPI(MPI_Alltoallv_init(buf, c, dd, MPI_INT, buf, c, dd, MPI_INT, d, MPI_INFO_NULL, &r));
+  for (int e = 0; e < 2; ++e) {
+    MPI_Error_class(MPI_Start(&r), &cls);
+    CHECK(cls == MPI_ERR_BUFFER);
+  }
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Reduce_scatter_init(buf, buf, c, MPI_INT, MPI_SUM, d, MPI_INFO_NULL, &r));
+  MPI_Error_class(MPI_Start(&r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK(counter("coll_persistent_planned") == before);
+  CHECK_MPI(MPI_Comm_free(&d));
+}
+
 int main(int argc, char **argv) {
   CHECK_MPI(MPI_Init(&argc, &argv));
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -400,6 +429,7 @@ int main(int argc, char **argv) {
   }
   test_neighbor(1);
   test_neighbor(0);
+  test_alias();
   if (rank == 0) printf("coll_persist_vw: %d ranks ok%s\n", size, forced_messages ? " (messages)" : "");
   CHECK_MPI(MPI_Finalize());
   return 0;
