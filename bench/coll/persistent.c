@@ -6,7 +6,7 @@
  *
  * -c: comma-separated collectives (default: barrier,bcast,reduce,allreduce,
  *     allgather,alltoall,gather,scatter,scan,exscan; also gatherv, scatterv,
- *     allgatherv, alltoallv, reduce_scatter, reduce_scatter_block with equal
+ *     allgatherv, alltoallv, alltoallw, reduce_scatter, reduce_scatter_block with equal
  *     blocks, and neighbor_allgather, neighbor_alltoall, neighbor_alltoallv
  *     on a periodic ring of all ranks); -l: sizes in bytes,
  *     K/M allowed (default 4,64,1K,16K,64K,1M); -r: rounds (default 25);
@@ -32,6 +32,7 @@ typedef struct {
   char *sbuf, *rbuf;
   int *counts, *displs; /* the v forms: equal blocks (size bytes, or floats for reduce_scatter) */
   MPI_Comm ring;        /* the neighbourhood forms: a periodic ring of all ranks */
+  MPI_Datatype *types;  /* alltoallw: MPI_BYTE for every block (displs in bytes: the same) */
 } ctx;
 
 static int floats(long size) { return size / (long)sizeof(float) > 0 ? (int)(size / (long)sizeof(float)) : 1; }
@@ -82,6 +83,9 @@ static int call(const char *name, const ctx *c, MPI_Request *req) {
   if (!strcmp(name, "alltoallv"))
     return req ? MPI_Alltoallv_init(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w, in, req)
                : MPI_Alltoallv(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w);
+  if (!strcmp(name, "alltoallw"))
+    return req ? MPI_Alltoallw_init(c->sbuf, cn, d, c->types, c->rbuf, cn, d, c->types, w, in, req)
+               : MPI_Alltoallw(c->sbuf, cn, d, c->types, c->rbuf, cn, d, c->types, w);
   if (!strcmp(name, "reduce_scatter"))
     return req ? MPI_Reduce_scatter_init(c->sbuf, c->rbuf, cn, MPI_FLOAT, MPI_SUM, w, in, req)
                : MPI_Reduce_scatter(c->sbuf, c->rbuf, cn, MPI_FLOAT, MPI_SUM, w);
@@ -159,6 +163,8 @@ int main(int argc, char **argv) {
   c.rbuf = calloc((size_t)(c.np < 2 ? 2 : c.np), (size_t)(max > 4 ? max : 4));
   c.counts = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
   c.displs = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
+  c.types = malloc(((size_t)c.np < 2 ? 2 : (size_t)c.np) * sizeof(MPI_Datatype));
+  for (int j = 0; j < (c.np < 2 ? 2 : c.np); ++j) c.types[j] = MPI_BYTE;
   {
     int dims[1] = {c.np}, periods[1] = {1};
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c.ring);
@@ -199,6 +205,7 @@ int main(int argc, char **argv) {
   free(c.rbuf);
   free(c.counts);
   free(c.displs);
+  free(c.types);
   MPI_Comm_free(&c.ring);
   MPI_Finalize();
   return 0;

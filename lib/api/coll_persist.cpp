@@ -13,7 +13,7 @@
 // collectives"), and nothing here needs a round.
 // Where the communicator's segment is attached (at _init, or at the first
 // start that finds it), the common families, the int forms of gatherv,
-// scatterv, allgatherv, alltoallv, reduce_scatter(_block) and the
+// scatterv, allgatherv, alltoallv, alltoallw, reduce_scatter(_block) and the
 // neighbourhood forms get a plan (coll/persistent_plan.hpp, set_planner
 // below; the v forms' block lists from the arrays copied here, the
 // neighbourhood forms' with the topology's neighbour lists, plan_neighbors): the algorithm, block lists, modes and the reduction
@@ -21,8 +21,9 @@
 // reduction's op handle) is still valid, writes this member's data into the
 // segment and queues its reads, with no inner request (two ranks with small
 // data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
-// for the family or the size -- alltoallw, the _c v/w forms, gatherv,
-// scatterv, alltoallv and the neighbourhood forms without single copy --,
+// for the family or the size -- alltoallw in place, the _c v/w forms,
+// gatherv, scatterv, alltoall(v|w) and the neighbourhood forms without
+// single copy, erroneous aliasing or NULL buffers --,
 // intercommunicators, forced messages, --check)
 // each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
 // stored arguments: the argument checks again, then the same engine choice
@@ -884,6 +885,32 @@ static int alltoallw_init_as(const char* name, const void* sendbuf, const int se
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  // The plan (not in place): the blocks from the copied arrays and the held
+  // types; none where the nonblocking form would report an error at each
+  // start (a NULL buffer with data, a send block aliasing a receive block).
+  if (!c->inter && !in_place) {
+    std::vector<coll::Typed> src(static_cast<std::size_t>(n)), dst(static_cast<std::size_t>(n));
+    std::vector<std::uintptr_t> starts;
+    bool ok = true;
+    for (int j = 0; ok && j < n; ++j) {
+      const dtype::Datatype* s = dtype::lookup(st[j]);
+      const dtype::Datatype* r = dtype::lookup(rt[j]);
+      ok = s && r && !(sc[j] > 0 && sendbuf == nullptr) && !(rc[j] > 0 && recvbuf == nullptr);
+      if (!ok) break;
+      src[static_cast<std::size_t>(j)] = coll::Typed{static_cast<const std::byte*>(sendbuf) + sd[j], sc[j], s};
+      dst[static_cast<std::size_t>(j)] = coll::Typed{static_cast<std::byte*>(recvbuf) + rd[j], rc[j], r};
+      if (rc[j] > 0 && r->size > 0) starts.push_back(first_data_byte(recvbuf, rd[j], *r));
+    }
+    std::sort(starts.begin(), starts.end());
+    for (int j = 0; ok && j < n; ++j)
+      if (sc[j] > 0 && src[static_cast<std::size_t>(j)].type->size > 0)
+        ok = !std::binary_search(starts.begin(), starts.end(),
+                                 first_data_byte(sendbuf, sd[j], *src[static_cast<std::size_t>(j)].type));
+    if (ok)
+      op->set_planner(comm, Family::coll_alltoall, [src, dst](coll::Segment& s) {
+        return coll::plan_alltoallw(s, src, dst);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 

@@ -344,6 +344,46 @@ class AlltoallPlan final : public PersistentPlan {
   std::unique_ptr<Temp> saved_, keep_;  // packed copies (in place, or by address and not contiguous)
 };
 
+// MPI_Alltoallw (not in place): AlltoallPlan's protocol with a datatype
+// per block, src[j] this member's block for j, dst[j] its block from j.
+// (The nonblocking form runs a schedule; a plan is the same on every member,
+// so it may take the segment alone.)
+class AlltoallwPlan final : public PersistentPlan {
+ public:
+  AlltoallwPlan(Segment& s, std::vector<Typed> src, std::vector<Typed> dst)
+      : PersistentPlan(&s), src_(std::move(src)), dst_(std::move(dst)), to_(src_.size(), 1) {
+    to_[static_cast<std::size_t>(s.me())] = 0;
+    from_ = nonempty_others(s, dst_, &any_);
+    quiet_ = true;  // nothing for anybody: no table posted (as iseg_alltoallv)
+    for (std::size_t j = 0; j < src_.size(); ++j) quiet_ = quiet_ && (!to_[j] || src_[j].bytes() == 0);
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_alltoall);
+    const auto me = static_cast<std::size_t>(seg().me());
+    if (!quiet_) {
+      by_address_ = publish_blocks(seg(), k(), src_, to_, &keep_, nullptr, false, true) == kByAddress;
+      seg().wake_all();
+    }
+    copy_typed(src_[me], dst_[me]);
+  }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !by_address_ || seg().all_done(k()); }
+  void ended() override { keep_.reset(); }
+  std::vector<Typed> src_, dst_;
+  std::vector<char> to_, from_;
+  bool any_ = false, quiet_ = false;
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
+
 // MPI_Scatter(v): as iseg_scatterv. `counts`: the root's counts then
 // displacements (empty elsewhere).
 class ScatterPlan final : public PersistentPlan {
@@ -936,6 +976,11 @@ std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int ma
                                               std::shared_ptr<const void> lists) {
   if (!seg::neighbor_fits(s, max_outdegree, a.gather)) return nullptr;
   return std::make_unique<NeighborPlan>(s, std::move(a), std::move(lists));
+}
+
+std::unique_ptr<PersistentPlan> plan_alltoallw(Segment& s, std::vector<Typed> src, std::vector<Typed> dst) {
+  if (!tables_apply(s, -1)) return nullptr;  // the block sizes are each pair's to know: single copy
+  return std::make_unique<AlltoallwPlan>(s, std::move(src), std::move(dst));
 }
 
 }  // namespace ringmpi::coll

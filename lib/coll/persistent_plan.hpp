@@ -157,5 +157,8 @@ std::unique_ptr<PersistentPlan> plan_reduce_scatter(Segment& s, const Reduction&
 // the widest table of the topology fits a region).
 std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int max_outdegree,
                                               std::shared_ptr<const void> lists);
+// MPI_Alltoallw_init, not in place: src[j] the block for member j, dst[j]
+// the block from it (a datatype each); needs single copy, as alltoallv.
+std::unique_ptr<PersistentPlan> plan_alltoallw(Segment& s, std::vector<Typed> src, std::vector<Typed> dst);
 
 }  // namespace ringmpi::coll

@@ -1,7 +1,7 @@
 /* Persistent v collectives and reduce-scatter planned once at _init
  * (coll/persistent_plan.hpp: plan_gatherv, plan_scatterv, plan_allgatherv,
- * plan_alltoallv, plan_reduce_scatter, plan_neighbor): MPI_Gatherv_init, MPI_Scatterv_init,
- * MPI_Allgatherv_init, MPI_Alltoallv_init, MPI_Reduce_scatter_init,
+ * plan_alltoallv, plan_alltoallw, plan_reduce_scatter, plan_neighbor): MPI_Gatherv_init, MPI_Scatterv_init,
+ * MPI_Allgatherv_init, MPI_Alltoallv_init, MPI_Alltoallw_init, MPI_Reduce_scatter_init,
  * MPI_Reduce_scatter_block_init and the five neighbourhood forms on a ring
  * (periodic or not), each started many times with new data:
  * - counts that differ per rank, zero for some ranks, gaps between blocks;
@@ -39,7 +39,7 @@ static MPI_Count counter(const char *name) {
 
 /* Whether every start of this family takes the plan here (1), none (0), or
  * either (-1: not checked). `needs_copy`: the family's plan needs single
- * copy (gatherv, scatterv, alltoallv: the block sizes are not known to all;
+ * copy (gatherv, scatterv, alltoall(v|w): the block sizes are not known to all;
  * without it only two ranks with both moving blocks non-empty may plan). */
 static int single_copy;
 static int expect_plan(int needs_copy) {
@@ -264,6 +264,59 @@ static void test_alltoallv(int derived, int in_place) {
   CHECK_MPI(MPI_Request_free(&r));
 }
 
+/* ---- alltoallw -------------------------------------------------------- */
+
+static void blocking_alltoallw(int e) {
+  int send[256], recv[256], sc[64], sd[64], rc[64], rd[64], sa = 0, ra = 0;
+  MPI_Datatype t[64];
+  for (int j = 0; j < size; ++j) {
+    t[j] = MPI_INT;
+    sc[j] = a2a(rank, j);
+    sd[j] = sa * (int)sizeof(int);
+    for (int i = 0; i < sc[j]; ++i) send[sa + i] = -val(rank, j * 10 + i, e);
+    sa += sc[j];
+    rc[j] = a2a(j, rank);
+    rd[j] = ra * (int)sizeof(int);
+    ra += rc[j];
+  }
+  CHECK_MPI(MPI_Alltoallw(send, sc, sd, t, recv, rc, rd, t, MPI_COMM_WORLD));
+  for (int j = 0; j < size; ++j)
+    for (int i = 0; i < rc[j]; ++i) CHECK(recv[rd[j] / (int)sizeof(int) + i] == -val(j, rank * 10 + i, e));
+}
+
+/* A datatype per block: the blocks to odd ranks through the strided type
+ * (freed after _init), the others MPI_INT; byte displacements with gaps. */
+static void test_alltoallw(void) {
+  int send[512], recv[512], sc[64], sd[64], rc[64], rd[64], sa = 0, ra = 0;
+  MPI_Datatype st[64], rt[64], strided_t = strided();
+  for (int j = 0; j < size; ++j) {
+    st[j] = j % 2 ? strided_t : MPI_INT;
+    rt[j] = MPI_INT;
+    sc[j] = a2a(rank, j);
+    sd[j] = sa * (int)sizeof(int);
+    sa += 2 * sc[j] + 1;
+    rc[j] = a2a(j, rank);
+    rd[j] = ra * (int)sizeof(int);
+    ra += rc[j] + 1;
+  }
+  MPI_Request r;
+  CHECK_MPI(MPI_Alltoallw_init(send, sc, sd, st, recv, rc, rd, rt, MPI_COMM_WORLD, MPI_INFO_NULL, &r));
+  CHECK_MPI(MPI_Type_free(&strided_t));
+  const MPI_Count before = counter("coll_persistent_planned");
+  for (int e = 0; e < STARTS; ++e) {
+    for (int i = 0; i < 512; ++i) send[i] = recv[i] = -1;
+    for (int j = 0; j < size; ++j)
+      for (int i = 0; i < sc[j]; ++i) send[sd[j] / (int)sizeof(int) + (j % 2 ? 2 * i : i)] = val(rank, j * 10 + i, e);
+    around(&r, e % 2 ? blocking_alltoallw : NULL, e);
+    for (int j = 0; j < size; ++j) {
+      for (int i = 0; i < rc[j]; ++i) CHECK(recv[rd[j] / (int)sizeof(int) + i] == val(j, rank * 10 + i, e));
+      CHECK(recv[rd[j] / (int)sizeof(int) + rc[j]] == -1);
+    }
+  }
+  check_planned(before, STARTS, expect_plan(1), "alltoallw");
+  CHECK_MPI(MPI_Request_free(&r));
+}
+
 /* ---- reduce_scatter(_block) ------------------------------------------- */
 
 static void blocking_reduce_scatter(int e) {
@@ -423,6 +476,7 @@ int main(int argc, char **argv) {
         test_alltoallv(derived, in_place);
       }
     }
+  test_alltoallw();
   for (int in_place = 0; in_place < 2; ++in_place) {
     test_reduce_scatter(0, in_place);
     test_reduce_scatter(1, in_place);
