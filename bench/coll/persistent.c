@@ -5,7 +5,10 @@
  *   persistent [-c LIST] [-l SIZES] [-r ROUNDS] [-T SECONDS]
  *
  * -c: comma-separated collectives (default: barrier,bcast,reduce,allreduce,
- *     allgather,alltoall,gather,scatter,scan,exscan); -l: sizes in bytes,
+ *     allgather,alltoall,gather,scatter,scan,exscan; also gatherv, scatterv,
+ *     allgatherv, alltoallv, alltoallw, reduce_scatter, reduce_scatter_block with equal
+ *     blocks, and neighbor_allgather, neighbor_alltoall, neighbor_alltoallv
+ *     on a periodic ring of all ranks); -l: sizes in bytes,
  *     K/M allowed (default 4,64,1K,16K,64K,1M); -r: rounds (default 25);
  *     -T: seconds each timed loop aims at (default 0.002: many short loops
  *     whose best is what a rank that holds its core sees, on a busy machine).
@@ -27,6 +30,9 @@ typedef struct {
   int rank, np;
   long size;
   char *sbuf, *rbuf;
+  int *counts, *displs; /* the v forms: equal blocks (size bytes, or floats for reduce_scatter) */
+  MPI_Comm ring;        /* the neighbourhood forms: a periodic ring of all ranks */
+  MPI_Datatype *types;  /* alltoallw: MPI_BYTE for every block (displs in bytes: the same) */
 } ctx;
 
 static int floats(long size) { return size / (long)sizeof(float) > 0 ? (int)(size / (long)sizeof(float)) : 1; }
@@ -63,7 +69,50 @@ static int call(const char *name, const ctx *c, MPI_Request *req) {
   if (!strcmp(name, "exscan"))
     return req ? MPI_Exscan_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req)
                : MPI_Exscan(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w);
+  /* The v forms and reduce-scatter, with equal blocks (counts and displs set by v_counts). */
+  const int *cn = c->counts, *d = c->displs;
+  if (!strcmp(name, "gatherv"))
+    return req ? MPI_Gatherv_init(c->sbuf, n, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, 0, w, in, req)
+               : MPI_Gatherv(c->sbuf, n, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, 0, w);
+  if (!strcmp(name, "scatterv"))
+    return req ? MPI_Scatterv_init(c->sbuf, cn, d, MPI_BYTE, c->rbuf, n, MPI_BYTE, 0, w, in, req)
+               : MPI_Scatterv(c->sbuf, cn, d, MPI_BYTE, c->rbuf, n, MPI_BYTE, 0, w);
+  if (!strcmp(name, "allgatherv"))
+    return req ? MPI_Allgatherv_init(c->sbuf, n, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w, in, req)
+               : MPI_Allgatherv(c->sbuf, n, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w);
+  if (!strcmp(name, "alltoallv"))
+    return req ? MPI_Alltoallv_init(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w, in, req)
+               : MPI_Alltoallv(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, w);
+  if (!strcmp(name, "alltoallw"))
+    return req ? MPI_Alltoallw_init(c->sbuf, cn, d, c->types, c->rbuf, cn, d, c->types, w, in, req)
+               : MPI_Alltoallw(c->sbuf, cn, d, c->types, c->rbuf, cn, d, c->types, w);
+  if (!strcmp(name, "reduce_scatter"))
+    return req ? MPI_Reduce_scatter_init(c->sbuf, c->rbuf, cn, MPI_FLOAT, MPI_SUM, w, in, req)
+               : MPI_Reduce_scatter(c->sbuf, c->rbuf, cn, MPI_FLOAT, MPI_SUM, w);
+  if (!strcmp(name, "reduce_scatter_block"))
+    return req ? MPI_Reduce_scatter_block_init(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w, in, req)
+               : MPI_Reduce_scatter_block(c->sbuf, c->rbuf, nf, MPI_FLOAT, MPI_SUM, w);
+  /* Neighbourhood forms on the ring (two neighbours; size bytes per block). */
+  MPI_Comm g = c->ring;
+  if (!strcmp(name, "neighbor_allgather"))
+    return req ? MPI_Neighbor_allgather_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_allgather(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g);
+  if (!strcmp(name, "neighbor_alltoall"))
+    return req ? MPI_Neighbor_alltoall_init(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_alltoall(c->sbuf, n, MPI_BYTE, c->rbuf, n, MPI_BYTE, g);
+  if (!strcmp(name, "neighbor_alltoallv"))
+    return req ? MPI_Neighbor_alltoallv_init(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, g, in, req)
+               : MPI_Neighbor_alltoallv(c->sbuf, cn, d, MPI_BYTE, c->rbuf, cn, d, MPI_BYTE, g);
   return MPI_ERR_OTHER;
+}
+
+/* The v forms' counts and displacements for this name and size. */
+static void v_counts(const char *name, ctx *c) {
+  const int block = !strcmp(name, "reduce_scatter") ? floats(c->size) : (int)c->size;
+  for (int j = 0; j < (c->np < 2 ? 2 : c->np); ++j) { /* a ring has two neighbours */
+    c->counts[j] = block;
+    c->displs[j] = j * block;
+  }
 }
 
 /* Mean seconds per call over `iters` calls, the slowest rank's. */
@@ -110,13 +159,22 @@ int main(int argc, char **argv) {
   char *sl = strdup(sizes);
   for (char *t = strtok(sl, ","); t; t = strtok(NULL, ",")) max = parse_size(t) > max ? parse_size(t) : max;
   free(sl);
-  c.sbuf = calloc((size_t)c.np, (size_t)(max > 4 ? max : 4));
-  c.rbuf = calloc((size_t)c.np, (size_t)(max > 4 ? max : 4));
+  c.sbuf = calloc((size_t)(c.np < 2 ? 2 : c.np), (size_t)(max > 4 ? max : 4));
+  c.rbuf = calloc((size_t)(c.np < 2 ? 2 : c.np), (size_t)(max > 4 ? max : 4));
+  c.counts = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
+  c.displs = calloc((size_t)c.np < 2 ? 2 : (size_t)c.np, sizeof(int));
+  c.types = malloc(((size_t)c.np < 2 ? 2 : (size_t)c.np) * sizeof(MPI_Datatype));
+  for (int j = 0; j < (c.np < 2 ? 2 : c.np); ++j) c.types[j] = MPI_BYTE;
+  {
+    int dims[1] = {c.np}, periods[1] = {1};
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &c.ring);
+  }
   char *names = strdup(list);
   for (char *name = strtok(names, ","); name; name = strtok(NULL, ",")) {
     char *sz = strdup(sizes), *save = NULL;
     for (char *t = strtok_r(sz, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
       c.size = strcmp(name, "barrier") ? parse_size(t) : 0;
+      v_counts(name, &c);
       MPI_Request req;
       if (call(name, &c, &req) != MPI_SUCCESS) {
         if (c.rank == 0) fprintf(stderr, "persistent: unknown collective '%s'\n", name);
@@ -145,6 +203,10 @@ int main(int argc, char **argv) {
   free(names);
   free(c.sbuf);
   free(c.rbuf);
+  free(c.counts);
+  free(c.displs);
+  free(c.types);
+  MPI_Comm_free(&c.ring);
   MPI_Finalize();
   return 0;
 }

@@ -12,13 +12,19 @@
 // initialization call ... follows the ordering rules of nonblocking
 // collectives"), and nothing here needs a round.
 // Where the communicator's segment is attached (at _init, or at the first
-// start that finds it), the common families get a plan (coll/persistent_plan.hpp,
-// set_planner below): the algorithm, block lists, modes and the reduction
+// start that finds it), the common families, the int forms of gatherv,
+// scatterv, allgatherv, alltoallv, alltoallw, reduce_scatter(_block) and the
+// neighbourhood forms get a plan (coll/persistent_plan.hpp, set_planner
+// below; the v forms' block lists from the arrays copied here, the
+// neighbourhood forms' with the topology's neighbour lists, plan_neighbors): the algorithm, block lists, modes and the reduction
 // decided once, so each MPI_Start only checks that the communicator (and a
 // reduction's op handle) is still valid, writes this member's data into the
 // segment and queues its reads, with no inner request (two ranks with small
 // data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
-// for the family or the size, intercommunicators, forced messages, --check)
+// for the family or the size -- alltoallw in place, the _c v/w forms,
+// gatherv, scatterv, alltoall(v|w) and the neighbourhood forms without
+// single copy, erroneous aliasing or NULL buffers --,
+// intercommunicators, forced messages, --check)
 // each MPI_Start runs the nonblocking form's body (coll_forms.hpp) on the
 // stored arguments: the argument checks again, then the same engine choice
 // as MPI_I* (the segment's nonblocking algorithms once it is attached, else
@@ -52,6 +58,7 @@
 #include "coll/persistent_plan.hpp"
 #include "coll/plan.hpp"
 #include "coll/seg.hpp"
+#include "core/counters.hpp"
 #include "core/info.hpp"
 #include "dtype/op.hpp"
 #include "p2p/engine.hpp"
@@ -164,6 +171,7 @@ class PersistentColl final : public PersistentOp {
         planned_ = true;
         ++*plan_calls_;
         coll::count_total(coll::family_of(family_), plan_->algo());
+        core::count(core::Counter::coll_persistent_planned);
         return MPI_SUCCESS;
       }
       // Every member finds the segment attached, or not, at the same start
@@ -182,6 +190,7 @@ class PersistentColl final : public PersistentOp {
           p->start(*c, s);
           planned_ = true;
           coll::count(*c, coll::family_of(family_), p->algo());
+          core::count(core::Counter::coll_persistent_planned);
           return MPI_SUCCESS;
         }
       plan_comm_ = nullptr;  // no plan now: the next start looks again
@@ -333,6 +342,90 @@ int degrees(Call& call, comm::Comm& c, MPI_Comm comm, int* in, int* out) {
   return MPI_SUCCESS;
 }
 
+// Whether the nonblocking form's check_alias (coll_args.hpp) would refuse
+// these blocks with MPI_ERR_BUFFER (a send block and a receive block with
+// the same first data byte): no plan is made then, so that each start still
+// runs the nonblocking form, which reports it. Checked once, here.
+bool aliased(const void* sbuf, int sn, const int* scounts, const int* sdispls, const dtype::Datatype* st,
+             const void* rbuf, int rn, const int* rcounts, const int* rdispls, const dtype::Datatype* rt) {
+  if (!st || !rt || st->size == 0 || rt->size == 0) return false;
+  const auto first = [](const void* buf, const int* displs, int i, const dtype::Datatype& t) {
+    return first_data_byte(buf, displs ? static_cast<std::ptrdiff_t>(displs[i]) * t.extent : 0, t);
+  };
+  std::vector<std::uintptr_t> starts;
+  for (int j = 0; j < rn; ++j)
+    if (rcounts[j] > 0) starts.push_back(first(rbuf, rdispls, j, *rt));
+  std::sort(starts.begin(), starts.end());
+  for (int i = 0; i < sn; ++i)
+    if (scounts[i] > 0 && std::binary_search(starts.begin(), starts.end(), first(sbuf, sdispls, i, *st))) return true;
+  return false;
+}
+
+// The neighbourhood plan (coll::plan_neighbor): the exchange's block lists
+// and c's neighbour lists made once here (the topology of a communicator
+// never changes), so a start that takes it neither checks the arguments
+// again nor looks the neighbours up. blocks(i) gives block i of a side
+// (false: a count beyond an int, no plan); `gather`: the allgather forms
+// (one send block for every destination).
+template <class SendBlock, class RecvBlock>
+void plan_neighbors(PersistentColl& op, const comm::Comm& c, MPI_Comm comm, const void* sendbuf, void* recvbuf,
+                    bool gather, SendBlock send_block, RecvBlock recv_block) {
+  // MPI_IN_PLACE (erroneous here) and NULL buffers with data: each start
+  // runs the nonblocking form, which reports them.
+  if (c.inter || !c.topo || sendbuf == MPI_IN_PLACE || recvbuf == MPI_IN_PLACE) return;
+  std::shared_ptr<const topo::Neighbors> n = topo::cached_neighbors(*c.topo, c.rank);
+  const int out = static_cast<int>(n->destinations.size()), in = static_cast<int>(n->sources.size());
+  coll::BlockList sends, recvs;
+  for (int i = 0; i < (gather ? std::min(out, 1) : out); ++i) {
+    coll::Block b;
+    if (!send_block(i, &b)) return;
+    sends.push_back(b);
+  }
+  if (gather && out > 0) sends.assign(static_cast<std::size_t>(out), sends[0]);
+  for (int i = 0; i < in; ++i) {
+    coll::Block b;
+    if (!recv_block(i, &b)) return;
+    recvs.push_back(b);
+  }
+  for (const coll::Block& b : sends)
+    if (b.count > 0 && sendbuf == nullptr) return;
+  for (const coll::Block& b : recvs)
+    if (b.count > 0 && recvbuf == nullptr) return;
+  const coll::NeighborArgs a{sendbuf, std::move(sends), recvbuf, std::move(recvs), &n->destinations, &n->sources,
+                             &n->recv_order, gather};
+  const int max_out = c.topo->max_outdegree();
+  op.set_planner(comm, Family::coll_neighbor, [a, n, max_out](coll::Segment& s) {
+    return coll::plan_neighbor(s, a, max_out, n);
+  });
+}
+
+// Block i of a uniform side (count elements of t each) and of a v side.
+auto uniform_block(int count, const dtype::Datatype* t) {
+  return [=](int i, coll::Block* b) {
+    if (!t) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(i) * count * t->extent, count, t};
+    return true;
+  };
+}
+template <class Count, class Displ>
+auto v_block(const Count* counts, const Displ* displs, const dtype::Datatype* t) {
+  return [=](int i, coll::Block* b) {
+    if (!t || counts[i] > INT_MAX) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(displs[i]) * t->extent, static_cast<int>(counts[i]), t};
+    return true;
+  };
+}
+// Block i of a w side (byte displacements, a datatype each).
+template <class Count>
+auto w_block(const Count* counts, const MPI_Aint* displs, const MPI_Datatype* types) {
+  return [=](int i, coll::Block* b) {
+    const dtype::Datatype* t = dtype::lookup(types[i]);
+    if (!t || counts[i] > INT_MAX) return false;
+    *b = coll::Block{static_cast<std::ptrdiff_t>(displs[i]), static_cast<int>(counts[i]), t};
+    return true;
+  };
+}
+
 int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvbuf, int count,
                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
   Call call(name);
@@ -405,7 +498,13 @@ int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbu
   auto plan = [=](PersistentColl& op, MPI_Datatype st, MPI_Datatype rt) {
     const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
     const dtype::Datatype* rdt = dtype::lookup(rt);
-    if (neighbor || !rdt || (!in_place && !sdt)) return;
+    if (neighbor) {
+      if (comm::Comm* cc = comm::lookup(comm))
+        plan_neighbors(op, *cc, comm, sendbuf, recvbuf, form == forms::neighbor_allgather,
+                       uniform_block(sendcount, sdt), uniform_block(recvcount, rdt));
+      return;
+    }
+    if (!rdt || (!in_place && !sdt)) return;
     if (form == forms::allgather)
       op.set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
         return coll::plan_allgather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, *rdt);
@@ -522,6 +621,7 @@ int neighbor_alltoallw_init_as(const char* name, const void* sendbuf, const Coun
   const MPI_Aint* rd = op->aints(rdispls, in);
   const MPI_Datatype* rt = op->types(recvtypes, in);
   op->set_starter([=](Call& k, MPI_Request* r) { return run(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r); });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, w_block(sc, sd, st), w_block(rc, rd, rt));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -593,6 +693,19 @@ static int gatherv_init_as(const char* name, const void* sendbuf, int sendcount,
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::gatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, root, comm, r);
   });
+  // The plan (intracommunicators): the root's blocks from the copied counts
+  // and displacements, a member's own send block.
+  if (!c->inter) {
+    const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
+    const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+    const dtype::Datatype* rdt = at_root ? dtype::lookup(rt) : nullptr;
+    if ((in_place || sdt) && (!at_root || rdt) &&
+        !(at_root && !in_place && aliased(sendbuf, 1, &sendcount, nullptr, sdt, recvbuf, n, rc, d, rdt)))
+      op->set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
+        return coll::plan_gatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
+                                  recvbuf, rc, d, rdt, root);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -633,6 +746,17 @@ static int scatterv_init_as(const char* name, const void* sendbuf, const int sen
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::scatterv(k, sendbuf, sc, d, st, recvbuf, recvcount, rt, root, comm, r);
   });
+  if (!c->inter) {
+    const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+    const dtype::Datatype* sdt = at_root ? dtype::lookup(st) : nullptr;
+    const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
+    if ((!at_root || sdt) && (in_place || rdt) &&
+        !(at_root && !in_place && aliased(sendbuf, n, sc, d, sdt, recvbuf, 1, &recvcount, nullptr, rdt)))
+      op->set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
+        return coll::plan_scatterv(s, sendbuf, sc, d, sdt, coll::Typed{recvbuf, in_place ? 0 : recvcount, rdt ? rdt : sdt},
+                                   in_place, root);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -672,6 +796,15 @@ static int allgatherv_init_as(const char* name, const void* sendbuf, int sendcou
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
   });
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+  const dtype::Datatype* rdt = dtype::lookup(rt);
+  if (!c->inter && rdt && (in_place || sdt) &&
+      !(!in_place && aliased(sendbuf, 1, &sendcount, nullptr, sdt, recvbuf, n, rc, d, rdt)))
+    op->set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
+      return coll::plan_allgatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
+                                   recvbuf, rc, d, *rdt);
+    });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -715,6 +848,12 @@ static int alltoallv_init_as(const char* name, const void* sendbuf, const int se
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
+  const dtype::Datatype* rdt = dtype::lookup(rt);
+  if (!c->inter && rdt && (in_place || sdt) && !(!in_place && aliased(sendbuf, n, sc, sd, sdt, recvbuf, n, rc, rd, rdt)))
+    op->set_planner(comm, Family::coll_alltoall, [=](coll::Segment& s) {
+      return coll::plan_alltoallv(s, sendbuf, sc, sd, sdt ? *sdt : *rdt, recvbuf, rc, rd, *rdt, in_place);
+    });
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -746,6 +885,32 @@ static int alltoallw_init_as(const char* name, const void* sendbuf, const int se
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::alltoallw(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  // The plan (not in place): the blocks from the copied arrays and the held
+  // types; none where the nonblocking form would report an error at each
+  // start (a NULL buffer with data, a send block aliasing a receive block).
+  if (!c->inter && !in_place) {
+    std::vector<coll::Typed> src(static_cast<std::size_t>(n)), dst(static_cast<std::size_t>(n));
+    std::vector<std::uintptr_t> starts;
+    bool ok = true;
+    for (int j = 0; ok && j < n; ++j) {
+      const dtype::Datatype* s = dtype::lookup(st[j]);
+      const dtype::Datatype* r = dtype::lookup(rt[j]);
+      ok = s && r && !(sc[j] > 0 && sendbuf == nullptr) && !(rc[j] > 0 && recvbuf == nullptr);
+      if (!ok) break;
+      src[static_cast<std::size_t>(j)] = coll::Typed{static_cast<const std::byte*>(sendbuf) + sd[j], sc[j], s};
+      dst[static_cast<std::size_t>(j)] = coll::Typed{static_cast<std::byte*>(recvbuf) + rd[j], rc[j], r};
+      if (rc[j] > 0 && r->size > 0) starts.push_back(first_data_byte(recvbuf, rd[j], *r));
+    }
+    std::sort(starts.begin(), starts.end());
+    for (int j = 0; ok && j < n; ++j)
+      if (sc[j] > 0 && src[static_cast<std::size_t>(j)].type->size > 0)
+        ok = !std::binary_search(starts.begin(), starts.end(),
+                                 first_data_byte(sendbuf, sd[j], *src[static_cast<std::size_t>(j)].type));
+    if (ok)
+      op->set_planner(comm, Family::coll_alltoall, [src, dst](coll::Segment& s) {
+        return coll::plan_alltoallw(s, src, dst);
+      });
+  }
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -819,6 +984,16 @@ static int reduce_scatter_init_as(const char* name, const void* sendbuf, void* r
   const int* rc = p->ints(recvcounts, c->size());
   p->set_starter(
       [=](Call& k, MPI_Request* r) { return forms::reduce_scatter(k, sendbuf, recvbuf, rc, t, op, comm, r); });
+  long long total = 0;
+  for (int i = 0; i < c->size(); ++i) total += rc[i];
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  const int whole = static_cast<int>(std::min<long long>(total, INT_MAX));
+  if (!c->inter && total <= INT_MAX && reduction_of(t, whole, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased(sendbuf, 1, &whole, nullptr, red.type, recvbuf, 1, &rc[c->rank], nullptr, red.type)))
+    p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {
+      return coll::plan_reduce_scatter(s, red, mine, recvbuf, rc);
+    }, op);
   return finish_init(call, std::move(p), comm, request);
 }
 
@@ -840,6 +1015,19 @@ static int reduce_scatter_block_init_as(const char* name, const void* sendbuf, v
   p->set_starter([=](Call& k, MPI_Request* r) {
     return forms::reduce_scatter_block(k, sendbuf, recvbuf, recvcount, t, op, comm, r);
   });
+  // The plan: reduce_scatter's, with the equal counts written out once.
+  const int n = c->size();
+  coll::Reduction red;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  const int whole = static_cast<long long>(recvcount) * n <= INT_MAX ? recvcount * n : 0;
+  if (!c->inter && static_cast<long long>(recvcount) * n <= INT_MAX && reduction_of(t, whole, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased(sendbuf, 1, &whole, nullptr, red.type, recvbuf, 1, &recvcount, nullptr, red.type))) {
+    const std::vector<int> counts(static_cast<std::size_t>(n), recvcount);
+    const int* rc = p->ints(counts.data(), n);
+    p->set_planner(comm, Family::coll_reduce_scatter, [=](coll::Segment& s) {
+      return coll::plan_reduce_scatter(s, red, mine, recvbuf, rc);
+    }, op);
+  }
   return finish_init(call, std::move(p), comm, request);
 }
 
@@ -899,6 +1087,8 @@ static int neighbor_allgatherv_init_as(const char* name, const void* sendbuf, in
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_allgatherv(k, sendbuf, sendcount, st, recvbuf, rc, d, rt, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, true, uniform_block(sendcount, dtype::lookup(st)),
+                 v_block(rc, d, dtype::lookup(rt)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -942,6 +1132,8 @@ static int neighbor_alltoallv_init_as(const char* name, const void* sendbuf, con
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_alltoallv(k, sendbuf, sc, sd, st, recvbuf, rc, rd, rt, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, v_block(sc, sd, dtype::lookup(st)),
+                 v_block(rc, rd, dtype::lookup(rt)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -1299,6 +1491,9 @@ int MPI_Neighbor_allgatherv_init_c(const void* sendbuf, MPI_Count sendcount, MPI
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_allgatherv_c(k, sendbuf, sendcount, sh, recvbuf, rc, d, rh, comm, r);
   });
+  if (sendcount <= INT_MAX)
+    plan_neighbors(*op, *c, comm, sendbuf, recvbuf, true, uniform_block(static_cast<int>(sendcount), dtype::lookup(sh)),
+                   v_block(rc, d, dtype::lookup(rh)));
   return finish_init(call, std::move(op), comm, request);
 }
 
@@ -1322,6 +1517,8 @@ int MPI_Neighbor_alltoallv_init_c(const void* sendbuf, const MPI_Count sendcount
   op->set_starter([=](Call& k, MPI_Request* r) {
     return forms::neighbor_alltoallv_c(k, sendbuf, sc, sd, sh, recvbuf, rc, rd, rh, comm, r);
   });
+  plan_neighbors(*op, *c, comm, sendbuf, recvbuf, false, v_block(sc, sd, dtype::lookup(sh)),
+                 v_block(rc, rd, dtype::lookup(rh)));
   return finish_init(call, std::move(op), comm, request);
 }
 

@@ -209,6 +209,7 @@ CategoryId pvar_category(Counter c) {
     case Counter::seg_two_level:
     case Counter::coll_messages:
     case Counter::coll_zero_byte:
+    case Counter::coll_persistent_planned:
     case Counter::acc_direct: return CategoryId::collectives;
     case Counter::smsc_calls:
     case Counter::smsc_bytes:

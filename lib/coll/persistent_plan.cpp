@@ -6,12 +6,14 @@
 // agrees on -- computed once here, and the operation object itself reused.
 #include "coll/persistent_plan.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "coll/persistent_messages.hpp"
 #include "coll/schedule.hpp"
 #include "coll/seg.hpp"
 #include "coll/seg_common.hpp"
+#include "coll/seg_fits.hpp"
 #include "coll/select.hpp"
 #include "core/counters.hpp"
 #include "p2p/internal_transfer.hpp"
@@ -187,6 +189,37 @@ class ScanPlan final : public PersistentPlan {
   std::size_t m_;
 };
 
+// MPI_Reduce_scatter / MPI_Reduce_scatter_block: as iseg_reduce_scatter,
+// every member's whole vector (r.count elements: the sum of the counts) in
+// its slot, each folding its own block of all of them in rank order. The
+// block's place and length are worked out once here.
+class ReduceScatterPlan final : public PersistentPlan {
+ public:
+  ReduceScatterPlan(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts)
+      : PersistentPlan(&s), block_(r), mine_(mine), result_(result), m_(std::size_t(r.count) * r.type->size) {
+    for (int j = 0; j < s.me(); ++j) at_ += static_cast<std::size_t>(counts[j]) * r.type->size;
+    block_.count = counts[s.me()];
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_reduce_scatter);
+    publish_vector(seg(), k(), mine_, m_, reads());
+  }
+  // A member with an empty block reads nothing (its vector is still read).
+  bool reads() const override { return block_.count > 0; }
+  bool ready() override { return !reads() || all_posted(seg(), k(), 0, seg().size() - 1); }
+  int complete() override {
+    if (!reads()) return MPI_SUCCESS;
+    return fold_down(block_, seg().size() - 1, [&](int j) { return vector_of(seg(), k(), j) + at_; }, result_);
+  }
+  Reduction block_;  // the reduction of this member's block
+  const void* mine_;
+  void* result_;
+  std::size_t m_;
+  std::size_t at_ = 0;  // bytes before this member's block in every vector
+};
+
 // ---- data movement ---------------------------------------------------------------
 
 bool others_posted(const Segment& s, std::uint64_t k) {
@@ -202,11 +235,37 @@ std::vector<Typed> uniform_blocks(const void* base, int count, const dtype::Data
   return b;
 }
 
-// MPI_Allgather: as iseg_allgatherv with equal blocks.
+// The blocks of counts[j] elements of t at displs[j] of base, for every member j.
+std::vector<Typed> blocks_of(const void* base, const dtype::Datatype& t, const int* counts, const int* displs, int n) {
+  std::vector<Typed> b(static_cast<std::size_t>(n));
+  for (int j = 0; j < n; ++j) b[static_cast<std::size_t>(j)] = block_of(base, t, displs[j], counts[j]);
+  return b;
+}
+
+// Every other member with a non-empty block in `blocks` (the members a
+// reader waits for and reads: one with an empty block to it posts nothing
+// for it, seg_common.hpp others_empty); *any: whether there is one.
+std::vector<char> nonempty_others(const Segment& s, const std::vector<Typed>& blocks, bool* any) {
+  std::vector<char> w(blocks.size(), 0);
+  *any = false;
+  for (std::size_t j = 0; j < blocks.size(); ++j) {
+    w[j] = static_cast<int>(j) != s.me() && blocks[j].bytes() > 0;
+    *any = *any || w[j];
+  }
+  return w;
+}
+
+bool posted_all(const Segment& s, std::uint64_t k, const std::vector<char>& which) {
+  for (std::size_t j = 0; j < which.size(); ++j)
+    if (which[j] && !posted(s, static_cast<int>(j), k)) return false;
+  return true;
+}
+
+// MPI_Allgather(v): as iseg_allgatherv, dst: the receive blocks.
 class AllgatherPlan final : public PersistentPlan {
  public:
-  AllgatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int block, const dtype::Datatype& rtype)
-      : PersistentPlan(&s), send_(send), in_place_(in_place), dst_(uniform_blocks(recvbuf, block, rtype, s.size())) {}
+  AllgatherPlan(Segment& s, const Typed& send, bool in_place, std::vector<Typed> dst)
+      : PersistentPlan(&s), send_(send), in_place_(in_place), dst_(std::move(dst)) {}
 
  private:
   void write() override {
@@ -233,35 +292,39 @@ class AllgatherPlan final : public PersistentPlan {
   std::shared_ptr<Published> pub_;
 };
 
-// MPI_Alltoall: as iseg_alltoallv with equal blocks.
+// MPI_Alltoall(v): as iseg_alltoallv. `counts`: send counts, send
+// displacements, receive counts, receive displacements (n each; the send
+// ones unused in place).
 class AlltoallPlan final : public PersistentPlan {
  public:
-  AlltoallPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype, void* recvbuf,
-               int recvcount, const dtype::Datatype& rtype, bool in_place)
+  AlltoallPlan(Segment& s, const void* sendbuf, const dtype::Datatype& stype, void* recvbuf,
+               const dtype::Datatype& rtype, bool in_place, std::vector<int> counts)
       : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place),
-        dst_(uniform_blocks(recvbuf, recvcount, rtype, s.size())) {
+        counts_(std::move(counts)) {
     const auto n = static_cast<std::size_t>(s.size());
-    counts_.resize(4 * n);
-    for (std::size_t j = 0; j < n; ++j) {
-      counts_[j] = sendcount;
-      counts_[n + j] = static_cast<int>(j) * sendcount;
-      counts_[2 * n + j] = recvcount;
-      counts_[3 * n + j] = static_cast<int>(j) * recvcount;
-    }
+    dst_ = blocks_of(recvbuf, rtype, &counts_[2 * n], &counts_[3 * n], s.size());
+    from_ = nonempty_others(s, dst_, &any_);
+    // Nothing for anybody: no table posted (as iseg_alltoallv).
+    quiet_ = in_place ? others_empty(s, &counts_[2 * n], rtype) : others_empty(s, &counts_[0], stype);
   }
 
  private:
   void write() override {
     core::count(core::Counter::seg_alltoall);
     const std::size_t n = dst_.size();
+    if (quiet_) {
+      const int me = seg().me();
+      if (!in_place_) copy_typed(block_of(sendbuf_, stype_, counts_[n + me], counts_[me]), dst_[std::size_t(me)]);
+      return;
+    }
     by_address_ = start_alltoall(seg(), k(), sendbuf_, &counts_[0], &counts_[n], stype_, recvbuf_, &counts_[2 * n],
                                  &counts_[3 * n], rtype_, in_place_, &saved_, &keep_, true) == kByAddress;
   }
-  bool reads() const override { return true; }
-  bool ready() override { return others_posted(seg(), k()); }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
   int complete() override {
     for (int j = 0; j < seg().size(); ++j)
-      if (j != seg().me()) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
+      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
     return MPI_SUCCESS;
   }
   bool released() override { return !by_address_ || seg().all_done(k()); }
@@ -274,25 +337,63 @@ class AlltoallPlan final : public PersistentPlan {
   void* recvbuf_;
   const dtype::Datatype& rtype_;
   bool in_place_;
-  std::vector<Typed> dst_;
   std::vector<int> counts_;  // send counts, send displacements, receive counts, receive displacements
+  std::vector<Typed> dst_;
+  std::vector<char> from_;  // the members whose block to this one is not empty
+  bool any_ = false, quiet_ = false;
   bool by_address_ = false;
   std::unique_ptr<Temp> saved_, keep_;  // packed copies (in place, or by address and not contiguous)
 };
 
-// MPI_Scatter: as iseg_scatterv with equal blocks.
+// MPI_Alltoallw (not in place): AlltoallPlan's protocol with a datatype
+// per block, src[j] this member's block for j, dst[j] its block from j.
+// (The nonblocking form runs a schedule; a plan is the same on every member,
+// so it may take the segment alone.)
+class AlltoallwPlan final : public PersistentPlan {
+ public:
+  AlltoallwPlan(Segment& s, std::vector<Typed> src, std::vector<Typed> dst)
+      : PersistentPlan(&s), src_(std::move(src)), dst_(std::move(dst)), to_(src_.size(), 1) {
+    to_[static_cast<std::size_t>(s.me())] = 0;
+    from_ = nonempty_others(s, dst_, &any_);
+    quiet_ = true;  // nothing for anybody: no table posted (as iseg_alltoallv)
+    for (std::size_t j = 0; j < src_.size(); ++j) quiet_ = quiet_ && (!to_[j] || src_[j].bytes() == 0);
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_alltoall);
+    const auto me = static_cast<std::size_t>(seg().me());
+    if (!quiet_) {
+      by_address_ = publish_blocks(seg(), k(), src_, to_, &keep_, nullptr, false, true) == kByAddress;
+      seg().wake_all();
+    }
+    copy_typed(src_[me], dst_[me]);
+  }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !by_address_ || seg().all_done(k()); }
+  void ended() override { keep_.reset(); }
+  std::vector<Typed> src_, dst_;
+  std::vector<char> to_, from_;
+  bool any_ = false, quiet_ = false;
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
+
+// MPI_Scatter(v): as iseg_scatterv. `counts`: the root's counts then
+// displacements (empty elsewhere).
 class ScatterPlan final : public PersistentPlan {
  public:
-  ScatterPlan(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype, const Typed& recv,
-              bool in_place, int root)
-      : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recv_(recv), in_place_(in_place), root_(root) {
-    if (s.me() != root) return;
-    const auto n = static_cast<std::size_t>(s.size());
-    counts_.resize(2 * n);
-    for (std::size_t j = 0; j < n; ++j) {
-      counts_[j] = sendcount;
-      counts_[n + j] = static_cast<int>(j) * sendcount;
-    }
+  ScatterPlan(Segment& s, const void* sendbuf, const dtype::Datatype* stype, const Typed& recv, bool in_place,
+              int root, std::vector<int> counts)
+      : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recv_(recv), in_place_(in_place), root_(root),
+        counts_(std::move(counts)) {
+    if (s.me() == root) quiet_ = others_empty(s, counts_.data(), *stype);  // nothing for anybody: no table
   }
 
  private:
@@ -300,13 +401,19 @@ class ScatterPlan final : public PersistentPlan {
   void write() override {
     core::count(core::Counter::seg_scatter);
     if (!root()) return;
-    by_address_ = start_scatter_root(seg(), k(), sendbuf_, &counts_[0], &counts_[counts_.size() / 2], *stype_, recv_,
-                                     in_place_, &keep_, true) == kByAddress;
+    const int* displs = &counts_[counts_.size() / 2];
+    if (quiet_) {
+      if (!in_place_) copy_typed(block_of(sendbuf_, *stype_, displs[root_], counts_[std::size_t(root_)]), recv_);
+      return;
+    }
+    by_address_ = start_scatter_root(seg(), k(), sendbuf_, counts_.data(), displs, *stype_, recv_, in_place_, &keep_,
+                                     true) == kByAddress;
   }
-  bool reads() const override { return !root(); }
-  bool ready() override { return root() || posted(seg(), root_, k()); }
+  // A member receiving nothing reads nothing (as iseg_scatterv).
+  bool reads() const override { return !root() && recv_.bytes() > 0; }
+  bool ready() override { return !reads() || posted(seg(), root_, k()); }
   int complete() override {
-    if (!root()) take_block(seg(), k(), root_, recv_);
+    if (reads()) take_block(seg(), k(), root_, recv_);
     return MPI_SUCCESS;
   }
   bool released() override { return !by_address_ || seg().all_done(k()); }
@@ -317,19 +424,22 @@ class ScatterPlan final : public PersistentPlan {
   bool in_place_;
   int root_;
   std::vector<int> counts_;  // the root's: counts, displacements
+  bool quiet_ = false;
   bool by_address_ = false;
   std::unique_ptr<Temp> keep_;
 };
 
-// MPI_Gather: as iseg_gatherv with equal blocks, pushes included (a member
-// with a large block writes it into the root's buffer where the root asks).
+// MPI_Gather(v): as iseg_gatherv, pushes included (a member with a large
+// block writes it into the root's buffer where the root asks). `dst`: the
+// root's receive blocks (empty elsewhere). A member with an empty block
+// posts nothing, and the root neither waits for it nor reads it.
 class GatherPlan final : public PersistentPlan {
  public:
-  GatherPlan(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount, const dtype::Datatype* rtype,
-             int root)
+  GatherPlan(Segment& s, const Typed& send, bool in_place, std::vector<Typed> dst, int root)
       : PersistentPlan(&s), send_(send), in_place_(in_place), root_(root) {
     const auto n = static_cast<std::size_t>(s.size());
     if (s.me() != root) {
+      quiet_ = send.bytes() == 0;
       blocks_.assign(n, Typed{});
       blocks_[static_cast<std::size_t>(root)] = send;
       to_.assign(n, 0);
@@ -337,11 +447,12 @@ class GatherPlan final : public PersistentPlan {
       may_push_ = may_push(s, send.bytes());
       return;
     }
-    blocks_ = uniform_blocks(recvbuf, recvcount, *rtype, s.size());
+    blocks_ = std::move(dst);
+    from_ = nonempty_others(s, blocks_, &any_);
     pushers_.assign(n, 0);
     if (s.single_copy())
       for (std::size_t j = 0; j < n; ++j)
-        pushers_[j] = static_cast<int>(j) != root && rtype->contiguous() && may_push(s, blocks_[j].bytes());
+        pushers_[j] = from_[j] && blocks_[j].type->contiguous() && may_push(s, blocks_[j].bytes());
   }
 
  private:
@@ -350,6 +461,7 @@ class GatherPlan final : public PersistentPlan {
     core::count(core::Counter::seg_gather);
     Segment& s = seg();
     if (!root()) {
+      if (quiet_) return;
       by_address_ = publish_blocks(s, k(), blocks_, to_, &keep_, nullptr, may_push_) == kByAddress;
       if (by_address_) s.wake(root_);  // else this member reads nothing: PersistentPlan::start wakes
       return;
@@ -360,10 +472,10 @@ class GatherPlan final : public PersistentPlan {
       s.wake_all();
     }
   }
-  bool reads() const override { return root() || by_address_; }
+  bool reads() const override { return root() ? any_ : by_address_; }
   bool ready() override {
     if (!root()) return !by_address_ || posted(seg(), root_, k());
-    return others_posted(seg(), k());
+    return posted_all(seg(), k(), from_);
   }
   int complete() override {
     Segment& s = seg();
@@ -374,7 +486,7 @@ class GatherPlan final : public PersistentPlan {
     int e = MPI_SUCCESS;
     for (int j = 0; j < s.size(); ++j) {
       const auto at = static_cast<std::size_t>(j);
-      if (j != s.me())
+      if (from_[at])
         if (int f = take_gathered(s, k(), j, blocks_[at], pushers_[at])) e = f;
     }
     return e;
@@ -391,11 +503,56 @@ class GatherPlan final : public PersistentPlan {
   int root_;
   std::vector<Typed> blocks_;  // a member's: its send block at the root's index; the root's: its receive blocks
   std::vector<char> to_, pushers_;
+  std::vector<char> from_;  // the root's: the members with a non-empty block
+  bool any_ = false, quiet_ = false;
   bool may_push_ = false;
   bool by_address_ = false;
   std::unique_ptr<Temp> keep_;
 };
 
+
+// ---- neighbourhood ---------------------------------------------------------------
+
+// The members in `ranks` (sources or destinations), MPI_PROC_NULL left out.
+std::vector<char> members_in(const Segment& s, const std::vector<int>& ranks) {
+  std::vector<char> in(static_cast<std::size_t>(s.size()), 0);
+  for (int j : ranks)
+    if (j != MPI_PROC_NULL) in[static_cast<std::size_t>(j)] = 1;
+  return in;
+}
+
+// MPI_Neighbor_*: as iseg_neighbor, with the block lists and the
+// neighbour lists (held by `lists`) made at _init.
+class NeighborPlan final : public PersistentPlan {
+ public:
+  NeighborPlan(Segment& s, NeighborArgs a, std::shared_ptr<const void> lists)
+      : PersistentPlan(&s), a_(std::move(a)), lists_(std::move(lists)), from_(members_in(s, *a_.sources)),
+        readers_(members_in(s, *a_.destinations)) {
+    for (char f : from_) any_ = any_ || f;
+  }
+
+ private:
+  void write() override {
+    core::count(core::Counter::seg_neighbor);
+    by_address_ = neighbor_publish(seg(), k(), a_, &keep_) == kByAddress;
+  }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (from_[static_cast<std::size_t>(j)]) neighbor_take(seg(), k(), a_, j);
+    return MPI_SUCCESS;
+  }
+  // By address: until its destinations, the only members that read it, are done.
+  bool released() override { return !by_address_ || seg().all_done(k(), readers_); }
+  void ended() override { keep_.reset(); }
+  NeighborArgs a_;
+  std::shared_ptr<const void> lists_;
+  std::vector<char> from_, readers_;
+  bool any_ = false;
+  bool by_address_ = false;
+  std::unique_ptr<Temp> keep_;
+};
 
 // ---- two ranks by messages -----------------------------------------------------
 
@@ -657,7 +814,7 @@ std::unique_ptr<PersistentPlan> plan_allgather(Segment& s, const Typed& send, bo
                                           send, own, !in_place, false);
   }
   if (bytes == 0 || (own_block_by_address(s, bytes, true) && !s.single_copy())) return nullptr;
-  return std::make_unique<AllgatherPlan>(s, send, in_place, recvbuf, block, rtype);
+  return std::make_unique<AllgatherPlan>(s, send, in_place, uniform_blocks(recvbuf, block, rtype, s.size()));
 }
 
 std::unique_ptr<PersistentPlan> plan_alltoall(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype& stype,
@@ -672,7 +829,15 @@ std::unique_ptr<PersistentPlan> plan_alltoall(Segment& s, const void* sendbuf, i
                                           block_of(recvbuf, rtype, me * recvcount, recvcount), !in_place, in_place);
   }
   if (bytes == 0 || !tables_apply(s, static_cast<long long>(bytes))) return nullptr;
-  return std::make_unique<AlltoallPlan>(s, sendbuf, sendcount, stype, recvbuf, recvcount, rtype, in_place);
+  const auto n = static_cast<std::size_t>(s.size());
+  std::vector<int> counts(4 * n);
+  for (std::size_t j = 0; j < n; ++j) {
+    counts[j] = sendcount;
+    counts[n + j] = static_cast<int>(j) * sendcount;
+    counts[2 * n + j] = recvcount;
+    counts[3 * n + j] = static_cast<int>(j) * recvcount;
+  }
+  return std::make_unique<AlltoallPlan>(s, sendbuf, stype, recvbuf, rtype, in_place, std::move(counts));
 }
 
 std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, int sendcount, const dtype::Datatype* stype,
@@ -685,7 +850,16 @@ std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, in
   }
   if (auto m = messages_scatter(s, sendbuf, sendcount, stype, recv, in_place, root, block)) return m;
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
-  return std::make_unique<ScatterPlan>(s, sendbuf, sendcount, stype, recv, in_place, root);
+  std::vector<int> counts;
+  if (s.me() == root) {
+    const auto n = static_cast<std::size_t>(s.size());
+    counts.resize(2 * n);
+    for (std::size_t j = 0; j < n; ++j) {
+      counts[j] = sendcount;
+      counts[n + j] = static_cast<int>(j) * sendcount;
+    }
+  }
+  return std::make_unique<ScatterPlan>(s, sendbuf, stype, recv, in_place, root, std::move(counts));
 }
 
 std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
@@ -696,7 +870,121 @@ std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool 
                                         block_of(recvbuf, *rtype, (1 - root) * recvcount, recvcount), !in_place, root);
   }
   if (block <= 0 || !tables_apply(s, block)) return nullptr;
-  return std::make_unique<GatherPlan>(s, send, in_place, recvbuf, recvcount, rtype, root);
+  std::vector<Typed> dst;
+  if (s.me() == root) dst = uniform_blocks(recvbuf, recvcount, *rtype, s.size());
+  return std::make_unique<GatherPlan>(s, send, in_place, std::move(dst), root);
+}
+
+// ---- the v forms and reduce_scatter ---------------------------------------------
+
+std::unique_ptr<PersistentPlan> plan_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result,
+                                                    const int* counts) {
+  if (!vector_in_slot(s, r, std::size_t(r.count) * r.type->size)) return nullptr;
+  return std::make_unique<ReduceScatterPlan>(s, r, mine, result, counts);
+}
+
+std::unique_ptr<PersistentPlan> plan_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
+                                             const int* counts, const int* displs, const dtype::Datatype* rtype,
+                                             int root) {
+  const int me = s.me();
+  if (s.size() == 2) {
+    // The moving block: the root knows it from its counts, the other member
+    // from its send (equal by the matching rule).
+    const std::size_t moving = me == root ? std::size_t(counts[1 - root]) * rtype->size : send.bytes();
+    if (by_pair(s, Family::gather, moving)) {
+      if (me != root) return std::make_unique<PairRooted>(s, true, Typed{}, Typed{}, send, false, root);
+      return std::make_unique<PairRooted>(s, true, send, block_of(recvbuf, *rtype, displs[root], counts[root]),
+                                          block_of(recvbuf, *rtype, displs[1 - root], counts[1 - root]), !in_place,
+                                          root);
+    }
+  }
+  // The members' block sizes are the root's alone to know: blocks that do
+  // not fit a slot region need single copy (tables_apply with no common size).
+  if (!tables_apply(s, -1)) return nullptr;
+  std::vector<Typed> dst;
+  if (me == root) dst = blocks_of(recvbuf, *rtype, counts, displs, s.size());
+  return std::make_unique<GatherPlan>(s, send, in_place, std::move(dst), root);
+}
+
+std::unique_ptr<PersistentPlan> plan_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs,
+                                              const dtype::Datatype* stype, const Typed& recv, bool in_place,
+                                              int root) {
+  const int me = s.me();
+  if (s.size() == 2) {
+    const std::size_t moving = me == root ? std::size_t(counts[1 - root]) * stype->size : recv.bytes();
+    if (by_pair(s, Family::scatter, moving)) {
+      if (me != root) return std::make_unique<PairRooted>(s, false, Typed{}, Typed{}, recv, false, root);
+      return std::make_unique<PairRooted>(s, false, block_of(sendbuf, *stype, displs[root], counts[root]), recv,
+                                          block_of(sendbuf, *stype, displs[1 - root], counts[1 - root]), !in_place,
+                                          root);
+    }
+  }
+  if (!tables_apply(s, -1)) return nullptr;
+  std::vector<int> c;
+  if (me == root) {
+    c.assign(counts, counts + s.size());
+    c.insert(c.end(), displs, displs + s.size());
+  }
+  return std::make_unique<ScatterPlan>(s, sendbuf, stype, recv, in_place, root, std::move(c));
+}
+
+std::unique_ptr<PersistentPlan> plan_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
+                                                const int* counts, const int* displs, const dtype::Datatype& rtype) {
+  const int n = s.size(), me = s.me();
+  std::size_t total = 0;  // every member knows every count
+  for (int j = 0; j < n; ++j) total += std::size_t(counts[j]) * rtype.size;
+  if (n == 2 && counts[0] > 0 && counts[1] > 0 && by_pair(s, Family::allgather, total / 2)) {
+    const Typed own = block_of(recvbuf, rtype, displs[me], counts[me]);
+    return std::make_unique<PairExchange>(s, in_place ? own : send,
+                                          block_of(recvbuf, rtype, displs[1 - me], counts[1 - me]), send, own,
+                                          !in_place, false);
+  }
+  bool any_large;
+  if (total == 0 || !allgather_applies(s, counts, rtype, &any_large, true)) return nullptr;
+  return std::make_unique<AllgatherPlan>(s, send, in_place, blocks_of(recvbuf, rtype, counts, displs, n));
+}
+
+std::unique_ptr<PersistentPlan> plan_alltoallv(Segment& s, const void* sendbuf, const int* scounts,
+                                               const int* sdispls, const dtype::Datatype& stype, void* recvbuf,
+                                               const int* rcounts, const int* rdispls, const dtype::Datatype& rtype,
+                                               bool in_place) {
+  const int n = s.size(), me = s.me();
+  if (n == 2) {
+    // Both members know both moving blocks (one's send to the other is the
+    // other's receive), so both take the pair messages, or neither.
+    const int peer = 1 - me;
+    const std::size_t out = in_place ? std::size_t(rcounts[peer]) * rtype.size : std::size_t(scounts[peer]) * stype.size;
+    const std::size_t in = std::size_t(rcounts[peer]) * rtype.size;
+    if (out > 0 && in > 0 && by_pair(s, Family::alltoall, std::max(out, in))) {
+      const Typed to_peer = in_place ? block_of(recvbuf, rtype, rdispls[peer], rcounts[peer])
+                                     : block_of(sendbuf, stype, sdispls[peer], scounts[peer]);
+      const Typed own_from = in_place ? Typed{} : block_of(sendbuf, stype, sdispls[me], scounts[me]);
+      return std::make_unique<PairExchange>(s, to_peer, block_of(recvbuf, rtype, rdispls[peer], rcounts[peer]),
+                                            own_from, block_of(recvbuf, rtype, rdispls[me], rcounts[me]), !in_place,
+                                            in_place);
+    }
+  }
+  if (!tables_apply(s, -1)) return nullptr;
+  const auto un = static_cast<std::size_t>(n);
+  std::vector<int> c(4 * un, 0);
+  if (!in_place) {
+    std::copy(scounts, scounts + n, c.begin());
+    std::copy(sdispls, sdispls + n, c.begin() + static_cast<std::ptrdiff_t>(un));
+  }
+  std::copy(rcounts, rcounts + n, c.begin() + static_cast<std::ptrdiff_t>(2 * un));
+  std::copy(rdispls, rdispls + n, c.begin() + static_cast<std::ptrdiff_t>(3 * un));
+  return std::make_unique<AlltoallPlan>(s, sendbuf, in_place ? rtype : stype, recvbuf, rtype, in_place, std::move(c));
+}
+
+std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int max_outdegree,
+                                              std::shared_ptr<const void> lists) {
+  if (!seg::neighbor_fits(s, max_outdegree, a.gather)) return nullptr;
+  return std::make_unique<NeighborPlan>(s, std::move(a), std::move(lists));
+}
+
+std::unique_ptr<PersistentPlan> plan_alltoallw(Segment& s, std::vector<Typed> src, std::vector<Typed> dst) {
+  if (!tables_apply(s, -1)) return nullptr;  // the block sizes are each pair's to know: single copy
+  return std::make_unique<AlltoallwPlan>(s, std::move(src), std::move(dst));
 }
 
 }  // namespace ringmpi::coll

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "coll/reduction.hpp"
+#include "coll/seg.hpp"
 #include "coll/segment.hpp"
 #include "coll/select.hpp"
 #include "coll/typed.hpp"
@@ -123,5 +124,41 @@ std::unique_ptr<PersistentPlan> plan_scatter(Segment& s, const void* sendbuf, in
 // MPI_Gather_init: the root's blocks of recvcount rtype.
 std::unique_ptr<PersistentPlan> plan_gather(Segment& s, const Typed& send, bool in_place, void* recvbuf, int recvcount,
                                   const dtype::Datatype* rtype, int root, long long block);
+
+// The v forms (MPI-4.0 §6.12 with the block lists of the copied counts and
+// displacements worked out here once). Where a member's block size is not
+// known to all (gatherv, scatterv, alltoallv), blocks that do not fit a
+// slot region travel by address, so the plan needs single copy
+// (tables_apply with no common size) except between two ranks, where both
+// know the moving blocks and the pair messages apply as for the uniform forms.
+// MPI_Gatherv_init: rtype, counts and displs significant at the root.
+std::unique_ptr<PersistentPlan> plan_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
+                                             const int* counts, const int* displs, const dtype::Datatype* rtype,
+                                             int root);
+// MPI_Scatterv_init: stype, counts and displs significant at the root.
+std::unique_ptr<PersistentPlan> plan_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs,
+                                              const dtype::Datatype* stype, const Typed& recv, bool in_place,
+                                              int root);
+// MPI_Allgatherv_init (every member knows every block).
+std::unique_ptr<PersistentPlan> plan_allgatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf,
+                                                const int* counts, const int* displs, const dtype::Datatype& rtype);
+// MPI_Alltoallv_init (stype unused in place).
+std::unique_ptr<PersistentPlan> plan_alltoallv(Segment& s, const void* sendbuf, const int* scounts,
+                                               const int* sdispls, const dtype::Datatype& stype, void* recvbuf,
+                                               const int* rcounts, const int* rdispls, const dtype::Datatype& rtype,
+                                               bool in_place);
+// MPI_Reduce_scatter_init and MPI_Reduce_scatter_block_init: r.count the
+// sum of counts (the whole vector, in its slot), counts[j] member j's block.
+std::unique_ptr<PersistentPlan> plan_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result,
+                                                    const int* counts);
+// MPI_Neighbor_*_init: the exchange `a` (block lists made at _init, the
+// neighbour lists of the topology, which `lists` keeps alive); applies where
+// the nonblocking form's segment way does (seg::neighbor_fits: single copy,
+// the widest table of the topology fits a region).
+std::unique_ptr<PersistentPlan> plan_neighbor(Segment& s, NeighborArgs a, int max_outdegree,
+                                              std::shared_ptr<const void> lists);
+// MPI_Alltoallw_init, not in place: src[j] the block for member j, dst[j]
+// the block from it (a datatype each); needs single copy, as alltoallv.
+std::unique_ptr<PersistentPlan> plan_alltoallw(Segment& s, std::vector<Typed> src, std::vector<Typed> dst);
 
 }  // namespace ringmpi::coll

@@ -102,6 +102,15 @@ struct NeighborArgs {
 // Where the choice (coll/fits.hpp neighbor_fits) put it: single copy, and
 // the topology's widest table fits a slot region.
 void seg_neighbor(Segment& s, const NeighborArgs& a);
+namespace seg {
+class Temp;
+}
+// Their steps (the persistent plan's too, coll/persistent_plan.cpp): this
+// member's table of collective k published and posted, the others woken
+// (the mode: seg::kInSlot or seg::kByAddress; *keep holds packed copies);
+// and every receive block from member j, once j has posted k.
+std::uint64_t neighbor_publish(Segment& s, std::uint64_t k, const NeighborArgs& a, std::unique_ptr<seg::Temp>* keep);
+void neighbor_take(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j);
 // The nonblocking form: the start's error class; what `keep` holds (the
 // lists, derived datatypes) then lives until the operation completes.
 int iseg_neighbor(const std::shared_ptr<Segment>& s, const NeighborArgs& a,

@@ -47,8 +47,10 @@ using Blocks = core::SmallVec<Typed, kInlineBlocks>;
 using Flags = core::SmallVec<char, kInlineBlocks>;
 using Members = core::SmallVec<char, 64>;
 
+}  // namespace
+
 // This member's table published and posted (the others woken); the mode.
-std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::unique_ptr<Temp>* keep) {
+std::uint64_t neighbor_publish(Segment& s, std::uint64_t k, const NeighborArgs& a, std::unique_ptr<Temp>* keep) {
   Blocks blocks;
   Flags to;
   if (a.gather) {
@@ -69,6 +71,8 @@ std::uint64_t start(Segment& s, std::uint64_t k, const NeighborArgs& a, std::uni
   return mode;
 }
 
+namespace {
+
 // The members in `ranks` (sources or destinations), MPI_PROC_NULL left out.
 Members members_in(const Segment& s, const std::vector<int>& ranks) {
   Members in(static_cast<std::size_t>(s.size()), 0);
@@ -77,8 +81,10 @@ Members members_in(const Segment& s, const std::vector<int>& ranks) {
   return in;
 }
 
+}  // namespace
+
 // Every receive block from member j, which has posted k, in recv_order.
-void take_from(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j) {
+void neighbor_take(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j) {
   int taken = 0;  // blocks taken from j so far
   for (int q : *a.recv_order) {
     if ((*a.sources)[static_cast<std::size_t>(q)] != j) continue;
@@ -87,7 +93,6 @@ void take_from(const Segment& s, std::uint64_t k, const NeighborArgs& a, int j) 
   }
 }
 
-}  // namespace
 
 void neighbor_self(const NeighborArgs& a) {
   std::size_t next = 0;  // the entry after the last one taken
@@ -109,8 +114,8 @@ void seg_neighbor(Segment& s, const NeighborArgs& a) {
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
-  const std::uint64_t mode = start(s, k, a, &keep);
-  each_posted(s, k, members_in(s, *a.sources), [&](int j) { take_from(s, k, a, j); });
+  const std::uint64_t mode = neighbor_publish(s, k, a, &keep);
+  each_posted(s, k, members_in(s, *a.sources), [&](int j) { neighbor_take(s, k, a, j); });
   s.finish(k);
   // Its destinations read this member's buffers (or its packed copies) until they are done.
   if (mode == kByAddress) {
@@ -125,7 +130,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, const NeighborArgs& a,
   core::count(core::Counter::seg_neighbor);
   const std::uint64_t k = s.begin();
   std::unique_ptr<Temp> keep;
-  const bool by_address = start(s, k, a, &keep) == kByAddress;
+  const bool by_address = neighbor_publish(s, k, a, &keep) == kByAddress;
   const Members want = members_in(s, *a.sources);
   const auto ready = [&s, k, want] {
     for (int j = 0; j < s.size(); ++j)
@@ -134,7 +139,7 @@ int iseg_neighbor(const std::shared_ptr<Segment>& sp, const NeighborArgs& a,
   };
   const auto complete = [&s, k, want, a] {
     for (int j = 0; j < s.size(); ++j)
-      if (want[static_cast<std::size_t>(j)]) take_from(s, k, a, j);
+      if (want[static_cast<std::size_t>(j)]) neighbor_take(s, k, a, j);
     return MPI_SUCCESS;
   };
   const auto released = readers_done(s, k, by_address, by_address ? members_in(s, *a.destinations) : Members{});

@@ -45,8 +45,11 @@ enum class Counter : int {
   smsc_calls,     // process_vm_readv/writev calls that moved data
   smsc_bytes,     // ... the bytes they moved
   smsc_fallback,  // transfers that went another way because single copy is off or was refused (rndv.cpp, segment.cpp)
+  // Persistent collectives (api/coll_persist.cpp): starts that ran the plan made at _init
+  // (coll/persistent_plan.hpp), not the nonblocking form.
+  coll_persistent_planned,
 };
-inline constexpr int kCounters = 28;
+inline constexpr int kCounters = 29;
 
 inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_read",      "rndv_split",     "rndv_push",       "exchange_dissemination", "exchange_tree",
@@ -56,7 +59,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterNames{
     "rndv_staged",    "seg_pushed",
     "coll_zero_byte", "acc_direct",
     "rndv_taken_back",
-    "smsc_calls",     "smsc_bytes",     "smsc_fallback"};
+    "smsc_calls",     "smsc_bytes",     "smsc_fallback",
+    "coll_persistent_planned"};
 
 // What each counter counts, in one line (the description of its performance
 // variable in the tool information interface, lib/api/tool_catalogue.cpp).
@@ -89,7 +93,8 @@ inline constexpr std::array<std::string_view, kCounters> kCounterMeanings{
     "process_vm_readv/writev calls that moved data (rendezvous, collective segment, RMA windows over user memory)",
     "bytes moved by process_vm_readv/writev (single copy)",
     "transfers that went another way because single copy is off or was refused: rendezvous messages pushed through "
-    "the ring, split shares the receiver copied itself, collective segments attached without it"};
+    "the ring, split shares the receiver copied itself, collective segments attached without it",
+    "starts of persistent collectives that ran the plan made for them at _init, not the nonblocking form"};
 
 using Counters = std::array<std::uint64_t, kCounters>;
 
