@@ -20,7 +20,9 @@
 // decided once, so each MPI_Start only checks that the communicator (and a
 // reduction's op handle) is still valid, writes this member's data into the
 // segment and queues its reads, with no inner request (two ranks with small
-// data: sends its message and takes the peer's from the ring in the wait). Elsewhere (no plan
+// data: sends its message and takes the peer's from the ring in the wait;
+// three or more where the blocking call goes by messages: that call's tree,
+// sends or chain, coll/persistent_messages.hpp). Elsewhere (no plan
 // for the family or the size -- alltoallw in place, the _c v/w forms,
 // gatherv, scatterv, alltoall(v|w) and the neighbourhood forms without
 // single copy, erroneous aliasing or NULL buffers --,
