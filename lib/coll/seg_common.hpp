@@ -334,11 +334,17 @@ int fold_down(const Reduction& r, int top, Source&& source, void* result) {
 // order in which the rank chain (reduction.cpp, and the large-vector path of
 // seg_scan) combines, so every path gives the same bits. Each step copies
 // x(j) next to the running value and folds into it (op(in, inout) computes
-// inout = in op inout).
+// inout = in op inout); with two vectors, x(1) is copied into the result
+// and x(0) folded into it where it lies (source(1) is taken first).
 template <class Source>
 int fold_up(const Reduction& r, int top, Source&& source, void* result) {
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   std::byte* acc = static_cast<std::byte*>(result);
+  if (top == 1) {  // x(1) into the result, x(0) folded in from where it is: one copy (np 2's scan)
+    const std::byte* x1 = source(1);
+    if (x1 != acc) core::copy_bulk(acc, x1, m);
+    return apply(r, source(0), acc, r.count);
+  }
   core::copy_bulk(acc, source(0), m);
   if (top == 0) return MPI_SUCCESS;
   // The second buffer: on the stack for the small vectors most scans fold.
