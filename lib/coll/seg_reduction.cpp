@@ -79,8 +79,23 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const auto off = [&](int j) { return bytes_of(r, displs[static_cast<std::size_t>(j)]); };
   const auto len = [&](int j) { return bytes_of(r, counts[static_cast<std::size_t>(j)]); };
   SegmentLine& line = s.line(me);
+  // Through the slots, this member's own block is read by nobody else: it
+  // folds it from `mine` and copies only the others' blocks into its region
+  // (at np 2 half the copy), unless the result it writes during the fold
+  // (a reduce-scatter's, straight into the result) overlaps that block
+  // (MPI_IN_PLACE): then the block goes through the slot as the others'.
+  const std::byte* const own_block = static_cast<const std::byte*>(mine) + off(me);
+  const auto* const res = static_cast<const std::byte*>(result);
+  const bool own_direct = in_slot && (want != Want::own_block || own_block + len(me) <= res ||
+                                      res + len(me) <= own_block);
   if (in_slot) {
-    core::copy_bulk(s.reserve(k, m), mine, m);
+    std::byte* region = s.reserve(k, m);
+    if (own_direct) {
+      core::copy_bulk(region, mine, off(me));
+      core::copy_bulk(region + off(me) + len(me), own_block + len(me), m - off(me) - len(me));
+    } else {
+      core::copy_bulk(region, mine, m);
+    }
   } else {
     line.addr = reinterpret_cast<std::uint64_t>(mine);
   }
@@ -104,6 +119,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const std::byte* const own = own_tmp ? own_tmp->get() : nullptr;
   const auto source = [&](int j) -> const std::byte* {
     if (in_slot) {
+      if (j == me && own_direct) return own_block;
       s.wait_posted(j, k);
       return s.data(j, k) + off(me);
     }
