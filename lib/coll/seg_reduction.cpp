@@ -388,7 +388,17 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
-  if (way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max())) {
+  // An exscan at two ranks with a core each is one copy, rank 0's vector
+  // into rank 1's result: from RINGMPI_COLL_SPLIT_MIN it is split like any
+  // such copy (the chain below) rather than going through the slot (rank
+  // 0's copy in, rank 1's copy out). bench/coll b2b at np 2, 2 interleaved
+  // rounds, us, slot / split / Open MPI: 32 KiB 5.3-6.8 / 4.7-5.4 / 6.0-7.5,
+  // 64 KiB 10.2-11.6 / 6.9-7.4 / 8.5-10.0, 128 KiB 20-25 / 11.8-12.7 / 13.8
+  // (an inclusive scan's rank 1 folds rank 0's vector and keeps the slot:
+  // 64 KiB 15.8-17.8 through it, 20-21 split).
+  const bool pair_copy = exclusive && s.size() == 2 && !s.oversubscribed() && s.single_copy() &&
+                         m >= s.split_min();
+  if (way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max() && !pair_copy)) {
     s.took(Algo::segment_slot);
     const int last = exclusive ? me - 1 : me;
     // Rank i's vector is read by the ranks above it only: the last rank
