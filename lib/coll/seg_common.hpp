@@ -11,6 +11,7 @@
 #include "coll/reduction.hpp"
 #include "coll/segment.hpp"
 #include "coll/typed.hpp"
+#include "core/copy.hpp"
 #include "core/counters.hpp"
 #include "core/small_vec.hpp"
 #include "dtype/op.hpp"
@@ -67,7 +68,7 @@ inline MemberBlocks blocks_at(const void* base, const dtype::Datatype& t, const 
 inline void pack_to(const Typed& t, std::byte* dst) {
   if (t.bytes() == 0) return;
   if (t.type->contiguous())
-    std::memcpy(dst, t.buf, t.bytes());
+    core::copy_bulk(dst, t.buf, t.bytes());
   else
     dtype::pack(t.buf, t.count, *t.type, 0, dst, t.bytes());
 }
@@ -77,7 +78,7 @@ inline void unpack_from(const std::byte* src, std::size_t bytes, const Typed& t)
   bytes = std::min(bytes, t.bytes());
   if (bytes == 0) return;
   if (t.type->contiguous())
-    std::memcpy(const_cast<void*>(t.buf), src, bytes);
+    core::copy_bulk(const_cast<void*>(t.buf), src, bytes);
   else
     dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, src, bytes);
 }
@@ -320,7 +321,7 @@ inline int apply(const Reduction& r, const void* in, void* inout, int count) {
 // error class.
 template <class Source>
 int fold_down(const Reduction& r, int top, Source&& source, void* result) {
-  std::memcpy(result, source(top), static_cast<std::size_t>(r.count) * r.type->size);
+  core::copy_bulk(result, source(top), static_cast<std::size_t>(r.count) * r.type->size);
   int err = MPI_SUCCESS;
   for (int j = top - 1; j >= 0; --j) {
     const int e = apply(r, source(j), result, r.count);
@@ -333,12 +334,18 @@ int fold_down(const Reduction& r, int top, Source&& source, void* result) {
 // order in which the rank chain (reduction.cpp, and the large-vector path of
 // seg_scan) combines, so every path gives the same bits. Each step copies
 // x(j) next to the running value and folds into it (op(in, inout) computes
-// inout = in op inout).
+// inout = in op inout); with two vectors, x(1) is copied into the result
+// and x(0) folded into it where it lies (source(1) is taken first).
 template <class Source>
 int fold_up(const Reduction& r, int top, Source&& source, void* result) {
   const std::size_t m = static_cast<std::size_t>(r.count) * r.type->size;
   std::byte* acc = static_cast<std::byte*>(result);
-  std::memcpy(acc, source(0), m);
+  if (top == 1) {  // x(1) into the result, x(0) folded in from where it is: one copy (np 2's scan)
+    const std::byte* x1 = source(1);
+    if (x1 != acc) core::copy_bulk(acc, x1, m);
+    return apply(r, source(0), acc, r.count);
+  }
+  core::copy_bulk(acc, source(0), m);
   if (top == 0) return MPI_SUCCESS;
   // The second buffer: on the stack for the small vectors most scans fold.
   alignas(64) std::byte small[512];
@@ -346,12 +353,12 @@ int fold_up(const Reduction& r, int top, Source&& source, void* result) {
   std::byte* next = large ? large->get() : small;
   int err = MPI_SUCCESS;
   for (int j = 1; j <= top; ++j) {
-    std::memcpy(next, source(j), m);
+    core::copy_bulk(next, source(j), m);
     const int e = apply(r, acc, next, r.count);
     if (err == MPI_SUCCESS) err = e;
     std::swap(acc, next);
   }
-  if (acc != result) std::memcpy(result, acc, m);
+  if (acc != result) core::copy_bulk(result, acc, m);
   return err;
 }
 

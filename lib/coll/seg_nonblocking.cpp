@@ -125,7 +125,7 @@ void publish_vector(Segment& s, std::uint64_t k, const void* mine, std::size_t m
   std::byte* region = s.reserve(k, by_address ? kVectorData : kVectorData + m);
   const std::uint64_t addr = by_address ? reinterpret_cast<std::uint64_t>(mine) : 0;
   std::memcpy(region, &addr, sizeof addr);
-  if (!by_address) std::memcpy(region + kVectorData, mine, m);
+  if (!by_address) core::copy_bulk(region + kVectorData, mine, m);
   s.post(k);
   s.wake_all();
 }

@@ -72,7 +72,7 @@ void bcast_two_level(Segment& s, const Typed& buf, int root) {
     if (small) {
       std::byte* region = s.reserve(k, m);
       if (packed)
-        std::memcpy(region, packed, m);
+        core::copy_bulk(region, packed, m);
       else
         pack_to(buf, region);
     } else {
@@ -112,7 +112,7 @@ int fold_two_level(Segment& s, const Reduction& r, const void* mine, void* resul
   const bool leader = g.leader(my_group) == me;
   const std::uint64_t k = s.begin();
   std::byte* region = s.reserve(k, leader ? partial_at + m : m);
-  std::memcpy(region, mine, m);
+  core::copy_bulk(region, mine, m);
   s.post(k);
   if (!leader) s.wake(g.leader(my_group));
   int err = MPI_SUCCESS;

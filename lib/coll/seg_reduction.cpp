@@ -44,7 +44,7 @@ int fold_whole(Segment& s, const Reduction& r, const void* mine, void* result, i
   const std::size_t m = bytes_of(r, r.count);
   const std::uint64_t k = s.begin();
   const bool publish = all || s.me() != root || result == mine;
-  if (publish) std::memcpy(s.reserve(k, m), mine, m);
+  if (publish) core::copy_bulk(s.reserve(k, m), mine, m);
   if (!all && s.me() != root) {  // reads nothing: post and done with one fence and one wake-up
     s.post_done(k);
     return MPI_SUCCESS;
@@ -79,8 +79,23 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const auto off = [&](int j) { return bytes_of(r, displs[static_cast<std::size_t>(j)]); };
   const auto len = [&](int j) { return bytes_of(r, counts[static_cast<std::size_t>(j)]); };
   SegmentLine& line = s.line(me);
+  // Through the slots, this member's own block is read by nobody else: it
+  // folds it from `mine` and copies only the others' blocks into its region
+  // (at np 2 half the copy), unless the result it writes during the fold
+  // (a reduce-scatter's, straight into the result) overlaps that block
+  // (MPI_IN_PLACE): then the block goes through the slot as the others'.
+  const std::byte* const own_block = static_cast<const std::byte*>(mine) + off(me);
+  const auto* const res = static_cast<const std::byte*>(result);
+  const bool own_direct = in_slot && (want != Want::own_block || own_block + len(me) <= res ||
+                                      res + len(me) <= own_block);
   if (in_slot) {
-    std::memcpy(s.reserve(k, m), mine, m);
+    std::byte* region = s.reserve(k, m);
+    if (own_direct) {
+      core::copy_bulk(region, mine, off(me));
+      core::copy_bulk(region + off(me) + len(me), own_block + len(me), m - off(me) - len(me));
+    } else {
+      core::copy_bulk(region, mine, m);
+    }
   } else {
     line.addr = reinterpret_cast<std::uint64_t>(mine);
   }
@@ -97,13 +112,14 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   if (!in_slot) {
     piece_tmp.emplace(len(me));
     own_tmp.emplace(len(me));
-    std::memcpy(own_tmp->get(), static_cast<const std::byte*>(mine) + off(me), len(me));
+    core::copy_bulk(own_tmp->get(), static_cast<const std::byte*>(mine) + off(me), len(me));
   }
   std::byte* const acc = into_result ? static_cast<std::byte*>(result) : acc_tmp->get();
   std::byte* const piece = piece_tmp ? piece_tmp->get() : nullptr;
   const std::byte* const own = own_tmp ? own_tmp->get() : nullptr;
   const auto source = [&](int j) -> const std::byte* {
     if (in_slot) {
+      if (j == me && own_direct) return own_block;
       s.wait_posted(j, k);
       return s.data(j, k) + off(me);
     }
@@ -116,7 +132,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
     return piece;
   };
   int err = MPI_SUCCESS;
-  std::memcpy(acc, source(n - 1), len(me));
+  core::copy_bulk(acc, source(n - 1), len(me));
   for (int j = n - 2; j >= 0; --j) {
     const int e = apply(r, source(j), acc, counts[static_cast<std::size_t>(me)]);
     if (err == MPI_SUCCESS) err = e;
@@ -126,9 +142,9 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   const bool gather = want == Want::all || (want == Want::root && me == root);
   if (want != Want::own_block) {
     if (in_slot) {
-      std::memcpy(s.data(me, k) + off(me), acc, len(me));  // nobody else reads this part of my region
+      core::copy_bulk(s.data(me, k) + off(me), acc, len(me));  // nobody else reads this part of my region
     } else if (want == Want::all || me == root) {
-      std::memcpy(static_cast<std::byte*>(result) + off(me), acc, len(me));
+      core::copy_bulk(static_cast<std::byte*>(result) + off(me), acc, len(me));
       line.bytes = reinterpret_cast<std::uint64_t>(result);
     } else {
       line.bytes = reinterpret_cast<std::uint64_t>(acc);  // block me at acc (offset 0)
@@ -141,13 +157,13 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
       s.wake(root);
   }
   if (gather) {
-    if (in_slot) std::memcpy(static_cast<std::byte*>(result) + off(me), acc, len(me));
+    if (in_slot) core::copy_bulk(static_cast<std::byte*>(result) + off(me), acc, len(me));
     for (int j = 0; j < n; ++j) {
       if (j == me || len(j) == 0) continue;
       s.wait_ready(j, k);
       std::byte* dst = static_cast<std::byte*>(result) + off(j);
       if (in_slot) {
-        std::memcpy(dst, s.data(j, k) + off(j), len(j));
+        core::copy_bulk(dst, s.data(j, k) + off(j), len(j));
       } else {
         core::count(core::Counter::seg_single_copy);
         s.read(j, s.line(j).bytes + off(j), dst, len(j));
@@ -156,7 +172,7 @@ int by_blocks(Segment& s, const Reduction& r, const void* mine, void* result, co
   }
   s.finish(k);
   if (!in_slot) s.wait_all_done(k);  // the others read my contribution and my block until then
-  if (want == Want::own_block && !into_result) std::memcpy(result, acc, len(me));  // (MPI_IN_PLACE: only now)
+  if (want == Want::own_block && !into_result) core::copy_bulk(result, acc, len(me));  // (MPI_IN_PLACE: only now)
   return err;
 }
 
@@ -206,11 +222,11 @@ int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, 
     Temp theirs(m);
     s.read(other, s.line(other).addr, theirs.get(), m);
     if (me == 1 || swap_ok) {  // theirs op result, result holding mine (MPI_IN_PLACE, or copied)
-      if (result != mine) std::memcpy(result, mine, m);
+      if (result != mine) core::copy_bulk(result, mine, m);
       err = apply(r, theirs.get(), result, r.count);
     } else {  // root 0, MPI_IN_PLACE, an op whose operands must stay in order
       err = apply(r, mine, theirs.get(), r.count);
-      std::memcpy(result, theirs.get(), m);
+      core::copy_bulk(result, theirs.get(), m);
     }
   }
   s.finish(k);
@@ -321,19 +337,19 @@ int scan_slot_chain(Segment& s, const Reduction& r, const void* mine, void* resu
   std::byte* own = publishes ? s.reserve(k, m) : nullptr;
   int err = MPI_SUCCESS;
   if (me == 0) {
-    if (own) std::memcpy(own, mine, m);
-    if (!exclusive && result != mine) std::memcpy(result, mine, m);
+    if (own) core::copy_bulk(own, mine, m);
+    if (!exclusive && result != mine) core::copy_bulk(result, mine, m);
   } else {
     s.wait_posted(me - 1, k);
     const std::byte* prev = s.data(me - 1, k);
     if (own) {  // partial(me) = partial(me - 1) op x(me), before MPI_IN_PLACE's result overwrites x(me)
-      std::memcpy(own, mine, m);
+      core::copy_bulk(own, mine, m);
       err = apply(r, prev, own, r.count);
-      std::memcpy(result, exclusive ? prev : own, m);
+      core::copy_bulk(result, exclusive ? prev : own, m);
     } else if (exclusive) {
-      std::memcpy(result, prev, m);
+      core::copy_bulk(result, prev, m);
     } else {
-      if (result != mine) std::memcpy(result, mine, m);
+      if (result != mine) core::copy_bulk(result, mine, m);
       err = apply(r, prev, result, r.count);
     }
   }
@@ -372,7 +388,17 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const int me = s.me();
   const std::uint64_t k = s.begin();
   int err = MPI_SUCCESS;
-  if (way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max())) {
+  // An exscan at two ranks with a core each is one copy, rank 0's vector
+  // into rank 1's result: from RINGMPI_COLL_SPLIT_MIN it is split like any
+  // such copy (the chain below) rather than going through the slot (rank
+  // 0's copy in, rank 1's copy out). bench/coll b2b at np 2, 2 interleaved
+  // rounds, us, slot / split / Open MPI: 32 KiB 5.3-6.8 / 4.7-5.4 / 6.0-7.5,
+  // 64 KiB 10.2-11.6 / 6.9-7.4 / 8.5-10.0, 128 KiB 20-25 / 11.8-12.7 / 13.8
+  // (an inclusive scan's rank 1 folds rank 0's vector and keeps the slot:
+  // 64 KiB 15.8-17.8 through it, 20-21 split).
+  const bool pair_copy = exclusive && s.size() == 2 && !s.oversubscribed() && s.single_copy() &&
+                         m >= s.split_min();
+  if (way == Algo::segment_slot || (way == Algo::segment && m <= s.inline_max() && !pair_copy)) {
     s.took(Algo::segment_slot);
     const int last = exclusive ? me - 1 : me;
     // Rank i's vector is read by the ranks above it only: the last rank
@@ -382,7 +408,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     // from its buffer, unless that is the result (MPI_IN_PLACE: the fold
     // overwrites it first), when it goes through the slot as before.
     const bool publish = me + 1 < s.size() || (!exclusive && result == mine);
-    if (publish) std::memcpy(s.reserve(k, m), mine, m);
+    if (publish) core::copy_bulk(s.reserve(k, m), mine, m);
     if (last < 0) {  // rank 0 of an exscan reads nothing: one wake-up for post and done
       s.post_done(k);
       return MPI_SUCCESS;
@@ -425,14 +451,14 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   };
   std::uint64_t partial;
   if (exclusive) {
-    if (me + 1 < n) std::memcpy(next.get(), mine, m);  // before MPI_IN_PLACE overwrites it
+    if (me + 1 < n) core::copy_bulk(next.get(), mine, m);  // before MPI_IN_PLACE overwrites it
     if (me > 0) {
       take_partial();
       if (me + 1 < n) err = apply(r, result, next.get(), r.count);  // partial(me) = partial(me-1) op x(me)
     }
     partial = reinterpret_cast<std::uint64_t>(me == 0 ? mine : next.get());
   } else {
-    if (result != mine) std::memcpy(result, mine, m);
+    if (result != mine) core::copy_bulk(result, mine, m);
     if (me > 0) {
       take_partial();
       err = apply(r, prev.get(), result, r.count);

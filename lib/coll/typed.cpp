@@ -1,7 +1,10 @@
 #include "coll/typed.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
+
+#include "core/copy.hpp"
 
 #include "p2p/internal_transfer.hpp"
 #include "p2p/engine.hpp"
@@ -45,7 +48,13 @@ void copy_typed(const Typed& from, const Typed& to) {
   const std::size_t n = std::min(from.bytes(), to.bytes());
   if (n == 0) return;
   if (from.type->contiguous() && to.type->contiguous()) {
-    std::memmove(const_cast<void*>(to.buf), from.buf, n);
+    auto* d = static_cast<std::byte*>(const_cast<void*>(to.buf));
+    const auto* f = static_cast<const std::byte*>(from.buf);
+    const auto da = reinterpret_cast<std::uintptr_t>(d), fa = reinterpret_cast<std::uintptr_t>(f);
+    if (da + n <= fa || fa + n <= da)
+      core::copy_bulk(d, f, n);  // an own block at any offset in the receive buffer (core/copy.hpp)
+    else
+      std::memmove(d, f, n);
     return;
   }
   const Packed p(from);

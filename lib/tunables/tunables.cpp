@@ -68,7 +68,7 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::coll_scan_chain_max, "RINGMPI_COLL_SCAN_CHAIN_MAX", 0, kNoMax, false, "256",
      "set: with more ranks than cores, scans up to this size (bytes) take the message chain, not the segment, ahead of any rules file; unset, the compiled-in rules decide (256 is their boundary) (every rank must see the same value)"},
     {Id::coll_split_min, "RINGMPI_COLL_SPLIT_MIN", 0, kNoMax, false, "65536",
-     "on the shared segment, two ranks with a core each split a copy from this size (bytes): a two-rank bcast above a slot region, a large scan's hop (every rank must see the same value)"},
+     "on the shared segment, two ranks with a core each split a copy from this size (bytes): a two-rank bcast above a slot region, a large scan's hop, a two-rank MPI_Exscan (every rank must see the same value)"},
     {Id::coll_fold_whole_max, "RINGMPI_COLL_FOLD_WHOLE_MAX", 0, kNoMax, false, "2048",
      "on the shared segment, reductions up to this size (bytes, at most a slot region) fold whole vectors in one round, larger ones go by blocks (every rank must see the same value)"},
     {Id::coll_single_copy_min, "RINGMPI_COLL_SINGLE_COPY_MIN", 0, kNoMax, false, "32768",
