@@ -68,7 +68,6 @@ int scope_of(Id id) {
     case Id::yield_us: return MPI_T_SCOPE_READONLY;
     case Id::split_min:
     case Id::rndv_min:
-    case Id::eager_piece:
     case Id::internal_eager_safe:
     case Id::force_copy_fallback:
     case Id::launcher_poll: return MPI_T_SCOPE_CONSTANT;
@@ -108,7 +107,6 @@ int cvar_verbosity(Id id) {
     case Id::eager_limit: return MPI_T_VERBOSITY_TUNER_BASIC;
     case Id::split_min:
     case Id::rndv_min:
-    case Id::eager_piece:
     case Id::chunk:
     case Id::yield_us: return MPI_T_VERBOSITY_TUNER_DETAIL;
     case Id::internal_eager_safe:  // test knobs: drive a path the library would not take
@@ -147,7 +145,6 @@ CategoryId cvar_category(Id id) {
     case Id::eager_limit:
     case Id::split_min:
     case Id::rndv_min:
-    case Id::eager_piece:
     case Id::chunk:
     case Id::force_copy_fallback: return CategoryId::p2p;
     case Id::internal_eager_safe:
@@ -333,7 +330,6 @@ std::uint64_t cvar_value(int index) {
   switch (id) {
     case Id::split_min: return tunables::value(id, p2p::Tunables{}.split_min);
     case Id::rndv_min: return tunables::value(id, p2p::Tunables{}.rndv_min);
-    case Id::eager_piece: return tunables::value(id, p2p::Tunables{}.eager_piece);
     case Id::internal_eager_safe: return tunables::value(id, exchange::kEagerSafeBytes);
     default: return tunables::value(id, 0);
   }

@@ -50,11 +50,6 @@ struct Tunables {
   // default eager limit (32 KiB): with the cores' caches to themselves, the
   // eager copy wins up to there.
   std::size_t rndv_min = 65536;
-  // Eager messages larger than this go as an eager_first record and
-  // eager_more records of at most this many bytes, written back to back:
-  // the receiver copies one piece out while the sender writes the next
-  // (send.cpp, "Protocol choice"). 0: every eager message is one record.
-  std::size_t eager_piece = 8192;
 };
 
 // What init() settled, for MPI_T's read-only control variables; false before

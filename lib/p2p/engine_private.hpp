@@ -84,28 +84,6 @@ int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::siz
 // when it is d's eager message (true); else consumes nothing.
 bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes);
 
-// Where the pieces of an eager message in pieces go: a receive buffer of
-// `room` bytes (unpacked when not contiguous); bytes past room are dropped
-// (truncation).
-struct PieceSink {
-  void* buf;
-  int count;
-  const dtype::Datatype* type;  // unused when contig
-  bool contig;
-  std::size_t room;
-};
-// Takes an eager message in pieces whose eager_first record `first` (payload
-// `head` bytes of envelope and EagerFirst, then the first piece) is the head
-// of ring `from`: copies every piece into `sink` as it arrives, waiting for
-// the sender to write the next (it writes them back to back), pops them all
-// and hands the space back (progress.cpp).
-void take_pieces(State& s, int from, const shm::Record& first, std::size_t head, std::size_t bytes,
-                 const PieceSink& sink);
-// An eager_first at the head of ring `from` in drain(): matches it against
-// the posted receives or makes it an unexpected message, taking every piece
-// (recv.cpp).
-void receive_pieces(State& s, int from, const shm::Record& first);
-
 // Receives: r is filled in; matches an unexpected message or is posted.
 void start_recv(State& s, Request* r);
 // An arriving message matched posted receive r.

@@ -131,16 +131,10 @@ void init() {
   s.tune.split_min = tunables::value(Id::split_min, s.tune.split_min);
   s.tune.chunk = tunables::value(Id::chunk, s.tune.chunk);
   s.tune.rndv_min = tunables::value(Id::rndv_min, s.tune.rndv_min);
-  s.tune.eager_piece = tunables::value(Id::eager_piece, s.tune.eager_piece);
   // What one ring record holds caps both (ranges: lib/tunables).
   const std::size_t eager_max = max_payload - kEagerOverhead;
   if (s.tune.eager_limit > eager_max) s.tune.eager_limit = eager_max;
   if (s.tune.chunk > max_payload - sizeof(wire::Data)) s.tune.chunk = max_payload - sizeof(wire::Data);
-  // Pieces of at least 1 KiB (a record's header line per piece is the cost);
-  // a message goes in pieces only when the ring has room for all of them at
-  // once (send.cpp, eager_pieces), else as one record.
-  if (s.tune.eager_piece != 0) s.tune.eager_piece = std::max<std::size_t>(s.tune.eager_piece, 1024);
-  if (s.tune.eager_piece > max_payload - kEagerOverhead) s.tune.eager_piece = 0;
   smsc::init();  // does single copy work here (lib/smsc)
   oversubscribed_slow();  // the job's size is known now: settle the waiting policy
   s.attached = true;

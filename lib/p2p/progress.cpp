@@ -34,7 +34,6 @@
 //   own incoming rings, so two ranks flooding each other both make progress.
 // - A request whose address went out as a cookie stays alive (pooled or on a
 //   blocked caller's stack) until the record that completes it arrives.
-#include <sched.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -177,14 +176,10 @@ void drain(State& s, int from) {
   const std::uint64_t completions = s.completions;
   shm::Record rec;
   while (p.ring.peek(&rec)) {
-    const std::uint64_t used = shm::record_bytes(rec.bytes);
-    if (rec.kind == wire::eager_first) {
-      receive_pieces(s, from, rec);  // pops it and the pieces after it
-    } else {
-      handle_record(s, from, rec);
-      p.ring.pop(rec);
-    }
+    handle_record(s, from, rec);
+    p.ring.pop(rec);
     ++s.records_in;
+    const std::uint64_t used = shm::record_bytes(rec.bytes);
     if (p.ring.consumed_unpublished() >= quarter) p.ring.release_space();
     if (used >= budget || s.completions != completions) {
       if (!p.hot) s.my_pending[from / 64].fetch_or(1ull << (from % 64), std::memory_order_relaxed);
@@ -196,39 +191,6 @@ void drain(State& s, int from) {
 }
 
 }  // namespace
-
-void take_pieces(State& s, int from, const shm::Record& first, std::size_t head, std::size_t bytes,
-                 const PieceSink& sink) {
-  shm::RingConsumer& ring = s.in[static_cast<std::size_t>(from)].ring;
-  const auto put = [&sink](std::size_t offset, const std::byte* data, std::size_t n) {
-    if (offset >= sink.room) return;
-    n = std::min(n, sink.room - offset);
-    if (sink.contig)
-      core::copy_bytes(static_cast<std::byte*>(sink.buf) + offset, data, n);
-    else
-      dtype::unpack(sink.buf, sink.count, *sink.type, offset, data, n);
-  };
-  std::size_t offset = first.bytes - head;
-  put(0, first.payload + head, offset);
-  ring.pop(first);
-  const std::uint64_t quarter = s.ring_capacity / 4;
-  shm::Record rec;
-  while (offset < bytes) {
-    // The sender is writing it (all pieces go in one call of its own, with
-    // no wait in between): spin, and yield the core if the sender lost it.
-    for (unsigned i = 1; !ring.peek(&rec); ++i)
-      if (i % 4096 == 0) sched_yield();
-    if (rec.kind != wire::eager_more || rec.bytes > bytes - offset)
-      internal_error("corrupt record (kind %u, %zu bytes) in the ring from rank %d: a piece of a %zu-byte message "
-                     "expected at offset %zu",
-                     rec.kind, rec.bytes, from, bytes, offset);
-    put(offset, rec.payload, rec.bytes);
-    offset += rec.bytes;
-    ring.pop(rec);
-    if (ring.consumed_unpublished() >= quarter) ring.release_space();
-  }
-  room_made(s, from, bytes >= quarter);
-}
 
 void consumed(State& s, int from, const shm::Record& rec) {
   s.in[static_cast<std::size_t>(from)].ring.pop(rec);

@@ -20,13 +20,6 @@ enum Kind : std::uint8_t {
   done_write = 7,  // DoneWrite: the sender finished writing its share into the receiver
   cancel_send = 8,  // CancelSend: the sender cancels a send whose eager_sync or rts is not matched yet
   cancelled = 9,    // Ack: the receiver dropped that message unmatched (no reply if it had matched)
-  // A message larger than the eager piece size (Tunables::eager_piece): the
-  // sender writes these records back to back, nothing of its own in between
-  // (it checked the ring had room for all of them first), so the receiver
-  // that takes an eager_first takes the eager_more records right after it,
-  // waiting for each if the sender is still writing it.
-  eager_first = 10,  // Envelope + EagerFirst + the message's first piece
-  eager_more = 11,   // the next piece (bytes only) of the message whose eager_first precedes it
 };
 
 // Matching information of a message (MPI-3.1 §3.2.3 envelope).
@@ -40,10 +33,6 @@ struct Envelope {
   std::uint32_t signature;
 };
 static_assert(sizeof(Envelope) == 16);
-
-struct EagerFirst {
-  std::uint64_t bytes;  // the whole message; the pieces follow in order
-};
 
 struct SyncCookie {
   std::uint64_t cookie;

@@ -109,58 +109,7 @@ int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::siz
   return take_head(s, d, rec, env, bytes) ? 1 : -1;
 }
 
-namespace {
-
-constexpr std::size_t kPiecesHead = sizeof(wire::Envelope) + sizeof(wire::EagerFirst);
-
-std::size_t pieces_bytes(const shm::Record& first) {
-  wire::EagerFirst f;
-  std::memcpy(&f, first.payload + sizeof(wire::Envelope), sizeof f);
-  return static_cast<std::size_t>(f.bytes);
-}
-
-// take_head for an eager message in pieces.
-bool take_head_pieces(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env,
-                      std::size_t* bytes) {
-  std::memcpy(env, rec.payload, sizeof *env);
-  const std::size_t n = pieces_bytes(rec);
-  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
-  if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
-  check_signature(d.type, d.count, env->signature, n, d.from_world);
-  take_pieces(s, d.from_world, rec, kPiecesHead, n, PieceSink{d.buf, d.count, d.type, room == 0 || d.type->contiguous(), room});
-  trace_recv(d.from_world, env->context, env->tag, n);
-  *bytes = n;
-  return true;
-}
-
-}  // namespace
-
-void receive_pieces(State& s, int from, const shm::Record& first) {
-  wire::Envelope env;
-  std::memcpy(&env, first.payload, sizeof env);
-  const std::size_t n = pieces_bytes(first);
-  Context& c = s.contexts.get(env.context);
-  if (Request* r = c.take_posted(env.src, env.tag)) {
-    check_signature(r->type, r->count, env.signature, n, from);
-    set_match(r, env, n);
-    trace_recv(from, r->context, env.tag, n);
-    take_pieces(s, from, first, kPiecesHead, n, PieceSink{r->buf, r->count, r->type, r->contig, r->bytes});
-    complete(s, r);
-    return;
-  }
-  UnexpectedPtr u = make_unexpected(n);
-  take_pieces(s, from, first, kPiecesHead, n, PieceSink{u->data(), 0, nullptr, true, n});
-  u->bytes = n;
-  u->src = env.src;
-  u->tag = env.tag;
-  u->signature = env.signature;
-  u->from_world = from;
-  u->kind = wire::eager;
-  c.add_unexpected(std::move(u));
-}
-
 bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes) {
-  if (rec.kind == wire::eager_first) return take_head_pieces(s, d, rec, env, bytes);
   if (rec.kind != wire::eager) return false;
   std::memcpy(env, rec.payload, sizeof *env);
   const std::size_t n = rec.bytes - sizeof *env;

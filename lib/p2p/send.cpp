@@ -155,62 +155,12 @@ bool deliver_to_self(State& s, const wire::Envelope& env, const void* buf, std::
 
 }  // namespace
 
-namespace {
-
-// An eager message of more than one piece (Tunables::eager_piece): an
-// eager_first record with the first piece, then eager_more records, each
-// committed as soon as it is written so that the receiver copies one piece
-// out while we write the next (two copies overlapped instead of one after
-// the other: 32 KiB in 8 KiB pieces takes about five piece-copies, not
-// eight). All of them or none: the ring must have room for every piece now,
-// because the receiver, once it has the first, waits for the rest (progress
-// and direct receives alike) and we write nothing else to it in between.
-bool eager_pieces(State& s, int dest, const wire::Envelope& env, const void* buf, int count,
-                  const dtype::Datatype& t, bool contig, std::size_t bytes) {
-  shm::RingProducer& ring = s.out[static_cast<std::size_t>(dest)].ring;
-  const std::size_t piece = s.tune.eager_piece;
-  constexpr std::size_t head = sizeof(wire::Envelope) + sizeof(wire::EagerFirst);
-  std::byte* p = ring.reserve(head + piece);
-  // The rest: whole pieces, the last one short, and at most one pad at the
-  // ring's end (smaller than a record).
-  const std::size_t rest = bytes - piece;
-  const std::uint64_t span = (rest / piece) * shm::record_bytes(piece) +
-                             (rest % piece ? shm::record_bytes(rest % piece) : 0) + shm::record_bytes(piece);
-  if (!p || !ring.room_after(span)) {
-    core::raise_event(core::Event::ring_full, dest, static_cast<std::int64_t>(bytes));
-    return false;
-  }
-  trace_send(dest, env.context, env.tag, bytes);
-  const wire::EagerFirst first{bytes};
-  std::memcpy(p, &env, sizeof env);
-  std::memcpy(p + sizeof env, &first, sizeof first);
-  const auto put = [&](std::byte* dst, std::size_t offset, std::size_t n) {
-    if (contig)
-      core::copy_bytes(dst, static_cast<const std::byte*>(buf) + offset, n);
-    else
-      dtype::pack(buf, count, t, offset, dst, n);
-  };
-  put(p + head, 0, piece);
-  ring.commit(wire::eager_first, head + piece);
-  notify(s, dest);  // the receiver may start on the first piece; it knows more follow
-  for (std::size_t off = piece; off < bytes; off += piece) {
-    const std::size_t n = std::min(piece, bytes - off);
-    std::byte* q = ring.reserve(n, false);  // room_after() made sure it fits
-    put(q, off, n);
-    ring.commit(wire::eager_more, n);
-  }
-  return true;
-}
-
-}  // namespace
-
 // The fast path of every eager send: straight into an empty-queued ring.
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes) {
   PeerOut& o = s.out[static_cast<std::size_t>(dest)];
   if (!o.queue.empty()) return false;
   if (dest == s.rank && contig && deliver_to_self(s, env, buf, bytes)) return true;
-  if (bytes > s.tune.eager_piece && s.tune.eager_piece != 0) return eager_pieces(s, dest, env, buf, count, t, contig, bytes);
   std::byte* p = o.ring.reserve(sizeof env + bytes);
   if (!p) {
     core::raise_event(core::Event::ring_full, dest, static_cast<std::int64_t>(bytes));

@@ -160,15 +160,12 @@ class RingProducer {
   // Room for a record of `payload` bytes: returns where to write the payload
   // (8-byte aligned), or nullptr when the ring is too full right now.
   // Call commit() to publish it; nothing is visible before that.
-  // `recycle` false: never move to position 0 early (see "Recycling"), so
-  // that records reserved one after another take no more room than room_after
-  // checked (their sizes plus at most one pad at the wrap, smaller than a record).
-  [[gnu::always_inline]] std::byte* reserve(std::size_t payload, bool may_recycle = true) {
+  [[gnu::always_inline]] std::byte* reserve(std::size_t payload) {
     const std::uint64_t need = record_bytes(payload);
     const std::uint64_t pos = tail_ & mask_;
     const std::uint64_t to_end = capacity() - pos;
     bool recycle = false;
-    if (may_recycle && pos >= kRecycleBytes && tail_ >= recycle_check_at_) {  // see "Recycling" above
+    if (pos >= kRecycleBytes && tail_ >= recycle_check_at_) {  // see "Recycling" above
       recycle_check_at_ = tail_ + kRecycleCheckEvery;
       head_cache_ = hdr_->head.load(std::memory_order_acquire);
       recycle = head_cache_ == tail_ && need + kRecordHeaderBytes <= pos;
@@ -204,15 +201,6 @@ class RingProducer {
     tail_ = end;
     // Ahead, within what C is known to have consumed.
     zero_until(std::min(end + kZeroAhead, head_cache_ + capacity()));
-  }
-
-  // After reserve(): whether `span` more bytes of records fit behind the
-  // reserved one now (C may only free more before they are written).
-  bool room_after(std::uint64_t span) {
-    const std::uint64_t end = tail_ + pad_ + need_ + span + kRecordHeaderBytes;
-    if (end <= head_cache_ + capacity()) return true;
-    head_cache_ = hdr_->head.load(std::memory_order_acquire);
-    return end <= head_cache_ + capacity();
   }
 
   // Copies a whole record in one go; false when the ring is too full.

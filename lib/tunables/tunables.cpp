@@ -83,9 +83,6 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::rndv_min, "RINGMPI_RNDV_MIN", kMinEagerLimit + 1, kNoMax, false, "65536",
      "from this size (bytes) up to the eager limit, a blocking send first offers the receiver a single copy "
      "(rendezvous) and sends eagerly if it does not match at once; above the eager limit the rendezvous is the rule"},
-    {Id::eager_piece, "RINGMPI_EAGER_PIECE", 0, std::uint64_t{16} << 20, false, "8192",
-     "eager messages larger than this go through the ring in records of this many bytes, which the receiver copies "
-     "out while the sender writes the next (bytes; 0: one record per message)"},
 }};
 
 // The algorithm names of each RINGMPI_COLL_<FAMILY> (lib/coll/select.cpp kRows), the

@@ -68,9 +68,8 @@ enum class Id : int {
   coll_block_reduction_min,
   coll_alltoall_reduce_ranks,
   rndv_min,  // issue 36: mid-size blocking sends offered as rendezvous first (p2p/send.cpp)
-  eager_piece,  // issue 36: larger eager messages go in pieces the receiver copies while the next is written
 };
-inline constexpr int kCount = 33;
+inline constexpr int kCount = 32;
 
 struct Spec {
   Id id;

@@ -2,8 +2,7 @@
  * engine (docs/design/p2p-protocols.md): each power of two and its two
  * neighbours from 1 KiB to 256 KiB, a few small sizes, and each boundary the
  * environment sets (RINGMPI_EAGER_LIMIT, RINGMPI_SPLIT_MIN, RINGMPI_CHUNK)
- * with its neighbours (RINGMPI_EAGER_PIECE: one, two and three pieces). At
- * each size, every byte is checked:
+ * with its neighbours. At each size, every byte is checked:
  *   1. a ring exchange (each rank sends to the next, receives from the
  *      previous), posted first and unexpected (sent before the receive is
  *      posted), standard and synchronous mode;
@@ -102,10 +101,6 @@ int main(int argc, char **argv) {
   add_env("RINGMPI_EAGER_LIMIT");
   add_env("RINGMPI_SPLIT_MIN");
   add_env("RINGMPI_CHUNK");
-  /* Eager messages in pieces: one piece, two, three, and a short last one. */
-  const char *piece = getenv("RINGMPI_EAGER_PIECE");
-  if (piece && atol(piece) > 0)
-    for (int k = 1; k <= 3; ++k) add_around(k * atol(piece));
 
   long h2h_max = 16384;
   const char *el = getenv("RINGMPI_EAGER_LIMIT");
