@@ -72,6 +72,27 @@ constexpr int kDirectPolls = 4096;
 // A direct receive lets the rest of the engine run every this many polls.
 constexpr int kDirectProgressEvery = 256;
 
+// take_head's body, inlined into the direct receives below.
+[[gnu::always_inline]] inline bool take_head_inline(State& s, const DirectRecv& d, const shm::Record& rec,
+                                                    wire::Envelope* env, std::size_t* bytes) {
+  if (rec.kind != wire::eager) return false;
+  std::memcpy(env, rec.payload, sizeof *env);
+  const std::size_t n = rec.bytes - sizeof *env;
+  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
+  if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
+  check_signature(d.type, d.count, env->signature, n, d.from_world);
+  if (n != 0) {
+    if (room == 0 || d.type->contiguous())
+      core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
+    else
+      dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
+  }
+  consumed(s, d.from_world, rec);
+  trace_recv(d.from_world, env->context, env->tag, n);
+  *bytes = n;
+  return true;
+}
+
 }  // namespace
 
 // The fast path of a blocking receive (MPI_Recv, the library's internal
@@ -99,33 +120,18 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
       if (!queues.quiet_for(d.source)) return false;
     }
   }
-  return take_head(s, d, rec, env, bytes);
+  return take_head_inline(s, d, rec, env, bytes);
 }
 
 int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes) {
   if (!s.contexts.get(d.context).quiet_for(d.source)) return -1;
   shm::Record rec;
   if (!s.in[static_cast<std::size_t>(d.from_world)].ring.peek(&rec)) return 0;
-  return take_head(s, d, rec, env, bytes) ? 1 : -1;
+  return take_head_inline(s, d, rec, env, bytes) ? 1 : -1;
 }
 
 bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes) {
-  if (rec.kind != wire::eager) return false;
-  std::memcpy(env, rec.payload, sizeof *env);
-  const std::size_t n = rec.bytes - sizeof *env;
-  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
-  if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
-  check_signature(d.type, d.count, env->signature, n, d.from_world);
-  if (n != 0) {
-    if (room == 0 || d.type->contiguous())
-      core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
-    else
-      dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
-  }
-  consumed(s, d.from_world, rec);
-  trace_recv(d.from_world, env->context, env->tag, n);
-  *bytes = n;
-  return true;
+  return take_head_inline(s, d, rec, env, bytes);
 }
 
 void set_match(Request* r, const wire::Envelope& env, std::size_t bytes) {
