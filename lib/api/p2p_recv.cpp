@@ -61,8 +61,9 @@ int send_recv(Call& call, MPI_Comm comm, const p2p::SendArgs& sa, const p2p::Rec
   return MPI_SUCCESS;
 }
 
-int recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-         MPI_Status* status) {
+// Inlined into MPI_Recv (and its _c form), like MPI_Irecv's checks below.
+[[gnu::always_inline]] inline int recv(Call& call, void* buf, int count, MPI_Datatype datatype, int source, int tag,
+                                       MPI_Comm comm, MPI_Status* status) {
   p2p::RecvArgs a;
   if (int e = api::check_recv(call, buf, count, datatype, source, tag, comm, &a)) return e;
   const int e = p2p::recv(a, status);

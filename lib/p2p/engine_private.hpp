@@ -66,8 +66,8 @@ void on_cancelled(State& s, const wire::Ack& a);
 // from its ring when nothing is queued ahead of it (recv.cpp explains when).
 struct DirectRecv {
   std::uint32_t context;
-  int source;      // rank in the sender's group, as the envelope carries it
-  int from_world;  // the sender's world rank: whose ring to poll
+  int source;      // rank in the sender's group, as the envelope carries it (direct_recv_any: MPI_ANY_SOURCE)
+  int from_world;  // the sender's world rank: whose ring to poll (direct_recv_any: set to the ring it took)
   int tag;         // or MPI_ANY_TAG
   void* buf;
   int count;
@@ -75,6 +75,10 @@ struct DirectRecv {
 };
 // True when it received (envelope and size out); false when it took nothing.
 bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes);
+// The same for an MPI_ANY_SOURCE receive (d.source MPI_ANY_SOURCE): polls
+// the heads of the hot rings while nothing else needs the engine; on success
+// d->from_world is the ring it took the message from.
+bool direct_recv_any(State& s, DirectRecv* d, wire::Envelope* env, std::size_t* bytes);
 // One look, no progress, no wait (also inside progress(): a persistent
 // collective's poll, coll/persistent_plan.cpp): 1 when d's message was the
 // head of its source's ring and is taken, 0 when that ring is empty, -1

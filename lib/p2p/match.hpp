@@ -91,6 +91,8 @@ class Context {
   // True when the next message from `src` (in ring order) that matches a
   // receive posted now would be that receive's: nothing from `src` waits
   // unexpected, and no receive for `src` or MPI_ANY_SOURCE is posted.
+  // quiet_for every source at once: nothing waits unexpected, nothing is posted.
+  bool quiet() const { return nposted_ == 0 && nunexp_ == 0; }
   bool quiet_for(int src) const {
     const auto i = static_cast<std::size_t>(src);
     return posted_any_.empty() && (i >= posted_.size() || posted_[i].empty()) &&

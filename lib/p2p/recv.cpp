@@ -72,6 +72,29 @@ constexpr int kDirectPolls = 4096;
 // A direct receive lets the rest of the engine run every this many polls.
 constexpr int kDirectProgressEvery = 256;
 
+// take_head's body, inlined into the direct receives below.
+[[gnu::always_inline]] inline bool take_head_inline(State& s, const DirectRecv& d, const shm::Record& rec,
+                                                    wire::Envelope* env, std::size_t* bytes) {
+  if (rec.kind != wire::eager) return false;
+  std::memcpy(env, rec.payload, sizeof *env);
+  const std::size_t n = rec.bytes - sizeof *env;
+  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
+  if (env->context != d.context || (env->src != d.source && d.source != MPI_ANY_SOURCE) ||
+      !tag_matches(d.tag, env->tag) || n > room)
+    return false;
+  check_signature(d.type, d.count, env->signature, n, d.from_world);
+  if (n != 0) {
+    if (room == 0 || d.type->contiguous())
+      core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
+    else
+      dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
+  }
+  consumed(s, d.from_world, rec);
+  trace_recv(d.from_world, env->context, env->tag, n);
+  *bytes = n;
+  return true;
+}
+
 }  // namespace
 
 // The fast path of a blocking receive (MPI_Recv, the library's internal
@@ -99,33 +122,57 @@ bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t
       if (!queues.quiet_for(d.source)) return false;
     }
   }
-  return take_head(s, d, rec, env, bytes);
+  return take_head_inline(s, d, rec, env, bytes);
+}
+
+namespace {
+
+// Whether anything but the hot rings' heads needs the engine: records on a
+// ring that is not hot (its pending bit), sends queued for ring space,
+// extensions (partitioned, foreign jobs) to poll.
+bool engine_busy(const State& s) {
+  if (!s.busy.empty() || !s.extensions.empty()) return true;
+  for (std::size_t w = 0; w < s.pending_words; ++w)
+    if (s.my_pending[w].load(std::memory_order_relaxed) != 0) return true;
+  return false;
+}
+
+}  // namespace
+
+// An MPI_ANY_SOURCE receive (IMB's default) taken from the head of a hot
+// ring, as direct_recv takes a named source's. Any sender's message may
+// match a wildcard receive; within one sender, ring order is send order,
+// and with nothing posted or unexpected in the context (Context::quiet) the
+// head of a sender's ring is its first message this receive can match.
+// Gives up, having consumed nothing, when a hot ring's head is anything
+// else, when anything else needs the engine (engine_busy: then progress()
+// in the general path handles it first), or when the polls run out.
+bool direct_recv_any(State& s, DirectRecv* d, wire::Envelope* env, std::size_t* bytes) {
+  Context& queues = s.contexts.get(d->context);
+  if (!queues.quiet() || s.nhot == 0) return false;
+  const int polls = oversubscribed() ? kInlineSpinsOversubscribed : kDirectPolls;
+  shm::Record rec;
+  for (int i = 1; i <= polls; ++i) {
+    if (i % kDirectProgressEvery == 1 && engine_busy(s)) return false;
+    for (int k = 0; k < s.nhot; ++k) {
+      const int from = s.hot[k];
+      if (!s.in[static_cast<std::size_t>(from)].ring.peek(&rec)) continue;
+      d->from_world = from;
+      return take_head_inline(s, *d, rec, env, bytes);
+    }
+  }
+  return false;
 }
 
 int try_direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes) {
   if (!s.contexts.get(d.context).quiet_for(d.source)) return -1;
   shm::Record rec;
   if (!s.in[static_cast<std::size_t>(d.from_world)].ring.peek(&rec)) return 0;
-  return take_head(s, d, rec, env, bytes) ? 1 : -1;
+  return take_head_inline(s, d, rec, env, bytes) ? 1 : -1;
 }
 
 bool take_head(State& s, const DirectRecv& d, const shm::Record& rec, wire::Envelope* env, std::size_t* bytes) {
-  if (rec.kind != wire::eager) return false;
-  std::memcpy(env, rec.payload, sizeof *env);
-  const std::size_t n = rec.bytes - sizeof *env;
-  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
-  if (env->context != d.context || env->src != d.source || !tag_matches(d.tag, env->tag) || n > room) return false;
-  check_signature(d.type, d.count, env->signature, n, d.from_world);
-  if (n != 0) {
-    if (room == 0 || d.type->contiguous())
-      core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
-    else
-      dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
-  }
-  consumed(s, d.from_world, rec);
-  trace_recv(d.from_world, env->context, env->tag, n);
-  *bytes = n;
-  return true;
+  return take_head_inline(s, d, rec, env, bytes);
 }
 
 void set_match(Request* r, const wire::Envelope& env, std::size_t bytes) {
@@ -225,6 +272,14 @@ int recv(const RecvArgs& a, MPI_Status* status) {
     wire::Envelope env;
     std::size_t n;
     if (direct_recv(s, d, &env, &n)) {
+      set_status(status, env.src, env.tag, n);
+      return MPI_SUCCESS;
+    }
+  } else if (a.source == MPI_ANY_SOURCE) {
+    DirectRecv d{a.route.context, MPI_ANY_SOURCE, -1, a.tag, a.buf, a.count, a.type};
+    wire::Envelope env;
+    std::size_t n;
+    if (direct_recv_any(s, &d, &env, &n)) {
       set_status(status, env.src, env.tag, n);
       return MPI_SUCCESS;
     }
