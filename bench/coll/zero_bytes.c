@@ -2,7 +2,10 @@
  * of each collective with count 0, back to back, the slowest rank's mean,
  * the best of REPS repetitions. Standard MPI C (builds against any MPI).
  *
- *   mpiexec -n 2 zero_bytes [ITERS [REPS]]      one line per call: NAME US */
+ *   mpiexec -n 2 zero_bytes [ITERS [REPS [COUNT]]]      one line per call: NAME US
+ *
+ * COUNT (default 0): ints per block instead, e.g. 1 for the 4-byte calls
+ * whose cost is mostly the entry path (bench/coll/entry_cost.c counts it). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,23 +15,25 @@ static const char* const names[NCALLS] = {"bcast",  "reduce",   "allreduce",    
                                           "scatter", "allgather", "alltoall",           "reduce_scatter_block",
                                           "scan",   "exscan",   "iallreduce+wait"};
 
+static int n = 0;  /* COUNT */
+
 static void call(int which, int i, int np) {
-  int s = 0, r = 0;
+  static int s[4096], r[4096]; /* COUNT x ranks at most */
   MPI_Request q;
   const int root = i % np;
   switch (which) {
-    case BCAST: MPI_Bcast(&r, 0, MPI_INT, root, MPI_COMM_WORLD); break;
-    case REDUCE: MPI_Reduce(&s, &r, 0, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD); break;
-    case ALLREDUCE: MPI_Allreduce(&s, &r, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-    case GATHER: MPI_Gather(&s, 0, MPI_INT, &r, 0, MPI_INT, root, MPI_COMM_WORLD); break;
-    case SCATTER: MPI_Scatter(&s, 0, MPI_INT, &r, 0, MPI_INT, root, MPI_COMM_WORLD); break;
-    case ALLGATHER: MPI_Allgather(&s, 0, MPI_INT, &r, 0, MPI_INT, MPI_COMM_WORLD); break;
-    case ALLTOALL: MPI_Alltoall(&s, 0, MPI_INT, &r, 0, MPI_INT, MPI_COMM_WORLD); break;
-    case RSB: MPI_Reduce_scatter_block(&s, &r, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-    case SCAN: MPI_Scan(&s, &r, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-    case EXSCAN: MPI_Exscan(&s, &r, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case BCAST: MPI_Bcast(r, n, MPI_INT, root, MPI_COMM_WORLD); break;
+    case REDUCE: MPI_Reduce(s, r, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD); break;
+    case ALLREDUCE: MPI_Allreduce(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case GATHER: MPI_Gather(s, n, MPI_INT, r, n, MPI_INT, root, MPI_COMM_WORLD); break;
+    case SCATTER: MPI_Scatter(s, n, MPI_INT, r, n, MPI_INT, root, MPI_COMM_WORLD); break;
+    case ALLGATHER: MPI_Allgather(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD); break;
+    case ALLTOALL: MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD); break;
+    case RSB: MPI_Reduce_scatter_block(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case SCAN: MPI_Scan(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    case EXSCAN: MPI_Exscan(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
     case IALLREDUCE:
-      MPI_Iallreduce(&s, &r, 0, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q);
+      MPI_Iallreduce(s, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q);
       MPI_Wait(&q, MPI_STATUS_IGNORE);
       break;
   }
@@ -40,6 +45,8 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   const int iters = argc > 1 ? atoi(argv[1]) : 20000, reps = argc > 2 ? atoi(argv[2]) : 3;
+  n = argc > 3 ? atoi(argv[3]) : 0;
+  if (n < 0 || (long)n * np > 4096) MPI_Abort(MPI_COMM_WORLD, 2);
   for (int w = 0; w < NCALLS; ++w) {
     double best = 1e30;
     for (int k = 0; k < reps; ++k) {

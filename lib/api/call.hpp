@@ -26,7 +26,7 @@ class Call {
  public:
   // At MPI_THREAD_MULTIPLE the call holds the process's call lock from here
   // to its return (core/call_lock.hpp); at the other levels no lock at all.
-  explicit Call(const char* name) : name_(name) {
+  [[gnu::always_inline]] explicit Call(const char* name) : name_(name) {
     core::Runtime& r = core::rt();
     if (__builtin_expect(r.serialize_calls, 0)) {
       r.call_lock.lock();
@@ -36,7 +36,7 @@ class Call {
     r.call_args.kind = core::Runtime::CallArgs::Kind::none;
     if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
   }
-  ~Call() {
+  [[gnu::always_inline]] ~Call() {
     if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();
     if (__builtin_expect(locked_, 0)) core::rt().call_lock.unlock();
   }
@@ -86,10 +86,10 @@ class Call {
   // Checks; each returns MPI_SUCCESS or the (already dispatched) error code.
   // The passing case is inline (every MPI call goes through them); the
   // failing one formats the message out of line.
-  int initialized() {  // between MPI_Init and MPI_Finalize
+  [[gnu::always_inline]] int initialized() {  // between MPI_Init and MPI_Finalize
     return __builtin_expect(core::rt().phase == core::Phase::running, 1) ? MPI_SUCCESS : not_running();
   }
-  int comm(MPI_Comm h, const char* arg, comm::Comm** out) {  // also raise_on(h)
+  [[gnu::always_inline]] int comm(MPI_Comm h, const char* arg, comm::Comm** out) {  // also raise_on(h)
     *out = nullptr;
     if (int e = initialized()) return e;
     comm::Comm* c = comm::lookup(h);  // nullptr for MPI_COMM_NULL too
@@ -99,18 +99,18 @@ class Call {
     return MPI_SUCCESS;
   }
   int intracomm(MPI_Comm h, const char* arg, comm::Comm** out);
-  int datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {  // must be committed
+  [[gnu::always_inline]] int datatype(MPI_Datatype h, const char* arg, const dtype::Datatype** out) {  // must be committed
     trace_type_ = h;
     const dtype::Datatype* t = dtype::lookup(h);  // nullptr for MPI_DATATYPE_NULL too
     *out = t;
     if (__builtin_expect(t == nullptr || !t->committed, 0)) return bad_datatype(h, arg);
     return MPI_SUCCESS;
   }
-  int count(int n, const char* arg) {
+  [[gnu::always_inline]] int count(int n, const char* arg) {
     trace_count_ = n;
     return __builtin_expect(n >= 0, 1) ? MPI_SUCCESS : bad_count(n, arg);
   }
-  int not_null(const void* p, const char* arg) {
+  [[gnu::always_inline]] int not_null(const void* p, const char* arg) {
     if (__builtin_expect(p != nullptr, 1)) return MPI_SUCCESS;
     const int e = null_arg(arg);
     return e != MPI_SUCCESS ? e : MPI_ERR_ARG;  // never MPI_SUCCESS with a null p (callers rely on it)

@@ -147,18 +147,20 @@ void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
 // group's other ranks pass no count). The arguments are checked first, as
 // for any call. `bytes` is called only where it applies.
 template <class Bytes>
-bool nothing_moves(const comm::Comm& c, Bytes bytes) {
+[[gnu::always_inline]] inline bool nothing_moves(const comm::Comm& c, Bytes bytes) {
   return !c.inter && !core::rt().check_mode && bytes() == 0;
 }
 // The call's end when nothing_moves(): a nonblocking form gets a request
 // that is already complete (a pooled one, as request-based RMA's: no
 // schedule, no tag, no message).
-int complete_empty(Call& call, MPI_Comm comm, MPI_Request* req) {
-  core::count(core::Counter::coll_zero_byte);
-  if (!req) return MPI_SUCCESS;
+int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
   if (p2p::start_completed(comm, 0, req) != MPI_SUCCESS)
     return call.fail(MPI_ERR_INTERN, "no request is free for this operation");
   return MPI_SUCCESS;
+}
+[[gnu::always_inline]] inline int complete_empty(Call& call, MPI_Comm comm, MPI_Request* req) {
+  core::count(core::Counter::coll_zero_byte);
+  return req ? complete_request(call, comm, req) : MPI_SUCCESS;
 }
 
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
@@ -181,10 +183,10 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   const dtype::Datatype* t = nullptr;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
-  note(comm, root, count, datatype);
   if (takes_part(*c, root))
     if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
+  note(comm, root, count, datatype);  // (a call that returned above waits on nothing)
   Pending chk =
       agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
   const Typed buf{buffer, count, t};
@@ -712,7 +714,6 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   coll::Reduction r{};
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
-  note(comm, root, count, datatype);
   const bool root_here = is_root(*c, root);
   if (!root_here || c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
@@ -721,8 +722,9 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
     if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
       return e;
   if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
+  note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
   Start go(*c, Family::reduce, req);
@@ -755,15 +757,15 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   comm::Comm* c;
   coll::Reduction r;
   if (int e = coll_comm(call, comm, &c)) return e;
-  note(comm, -1, count, datatype);
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
+  note(comm, -1, count, datatype);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   Start go(*c, Family::allreduce, req);
   if (!c->inter) {
@@ -809,7 +811,7 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
     return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
   if (sendbuf != MPI_IN_PLACE) {
     const int sent = static_cast<int>(total);
-    if (int e = check_alias(call, sendbuf, 1, &sent, nullptr, *r.type, recvbuf, 1, &recvcounts[c->rank], nullptr, *r.type))
+    if (int e = check_alias_one(call, sendbuf, sent, recvbuf, recvcounts[c->rank], *r.type))
       return e;
   }
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
@@ -872,7 +874,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias(call, sendbuf, 1, &count, nullptr, *r.type, recvbuf, 1, &count, nullptr, *r.type)) return e;
+    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
   Start go(*c, Family::scan, req);

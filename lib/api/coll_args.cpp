@@ -11,16 +11,12 @@
 
 namespace ringmpi::api {
 
-int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only) {
-  if (int e = call.comm(h, "comm", c)) return e;
-  if (intra_only && (*c)->inter)
-    return call.fail(MPI_ERR_COMM, "%s is an intercommunicator; this operation is defined on intracommunicators only",
-                     describe_comm(h).c_str());
-  return MPI_SUCCESS;
+int not_intracomm(Call& call, MPI_Comm h) {
+  return call.fail(MPI_ERR_COMM, "%s is an intercommunicator; this operation is defined on intracommunicators only",
+                   describe_comm(h).c_str());
 }
 
-int check_root(Call& call, const comm::Comm& c, int root) {
-  call.note_peer(root);
+int check_root_rest(Call& call, const comm::Comm& c, int root) {
   if (!c.inter) {
     if (root < 0 || root >= c.size())
       return call.fail(MPI_ERR_ROOT, "argument root=%d is outside 0..%d of %s", root, c.size() - 1,
@@ -36,21 +32,12 @@ int check_root(Call& call, const comm::Comm& c, int root) {
   return MPI_SUCCESS;
 }
 
-bool null_data(const void* buf, const dtype::Datatype& t) {
-  return buf == nullptr && t.size > 0 && t.true_lb < 4096;
-}
-
 bool null_data_at(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t) {
   return buf == nullptr && t.size > 0 && offset + t.true_lb < 4096;
 }
 
-int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
-                 const char* countname, const char* typename_, const dtype::Datatype** t) {
-  if (int e = call.count(count, countname)) return e;
-  if (int e = call.datatype(th, typename_, t)) return e;
-  if (count > 0 && null_data(buf, **t))
-    return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", bufname, countname, count);
-  return MPI_SUCCESS;
+int null_buffer(Call& call, int count, const char* bufname, const char* countname) {
+  return call.fail(MPI_ERR_BUFFER, "argument %s is NULL but %s=%d", bufname, countname, count);
 }
 
 int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,

@@ -24,22 +24,44 @@ namespace ringmpi::api {
 // The communicator of a collective (scan and exscan: intra_only). Inside,
 // a nullptr request stands for the blocking form; the MPI_I* entry points
 // refuse a NULL request argument before anything else.
-int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only = false);
+// The passing cases of these checks are inline (every collective runs
+// them; out of line they were a third of a zero-byte call), the failing
+// ones format their messages out of line (coll_args.cpp).
+[[gnu::cold]] int not_intracomm(Call& call, MPI_Comm h);
+[[gnu::always_inline]] inline int coll_comm(Call& call, MPI_Comm h, comm::Comm** c, bool intra_only = false) {
+  if (int e = call.comm(h, "comm", c)) return e;
+  if (__builtin_expect(intra_only && (*c)->inter, 0)) return not_intracomm(call, h);
+  return MPI_SUCCESS;
+}
 // Intracommunicator: 0..size-1. Intercommunicator: MPI_ROOT, MPI_PROC_NULL
 // or a rank of the remote group.
-int check_root(Call& call, const comm::Comm& c, int root);
+int check_root_rest(Call& call, const comm::Comm& c, int root);  // intercommunicators, and failures
+[[gnu::always_inline]] inline int check_root(Call& call, const comm::Comm& c, int root) {
+  call.note_peer(root);
+  if (__builtin_expect(!c.inter && static_cast<unsigned>(root) < static_cast<unsigned>(c.size()), 1))
+    return MPI_SUCCESS;
+  return check_root_rest(call, c, root);
+}
 // True when this rank's data arguments of a rooted collective matter as a
 // sender/receiver (not an MPI_PROC_NULL rank of the root's group).
 inline bool takes_part(const comm::Comm& c, int root) { return !(c.inter && root == MPI_PROC_NULL); }
 inline bool is_root(const comm::Comm& c, int root) { return c.inter ? root == MPI_ROOT : c.rank == root; }
 
-bool null_data(const void* buf, const dtype::Datatype& t);
+[[gnu::always_inline]] inline bool null_data(const void* buf, const dtype::Datatype& t) {
+  return buf == nullptr && t.size > 0 && t.true_lb < 4096;
+}
 // The same for data `offset` bytes past buf (the byte displacements of the
 // w forms): with buf MPI_BOTTOM they may be absolute addresses.
 bool null_data_at(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t);
 // A (buf, count, type) triple significant on this rank.
-int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
-                 const char* countname, const char* typename_, const dtype::Datatype** t);
+[[gnu::cold]] int null_buffer(Call& call, int count, const char* bufname, const char* countname);
+[[gnu::always_inline]] inline int check_buffer(Call& call, const void* buf, int count, MPI_Datatype th, const char* bufname,
+                        const char* countname, const char* typename_, const dtype::Datatype** t) {
+  if (int e = call.count(count, countname)) return e;
+  if (int e = call.datatype(th, typename_, t)) return e;
+  if (__builtin_expect(count > 0 && null_data(buf, **t), 0)) return null_buffer(call, count, bufname, countname);
+  return MPI_SUCCESS;
+}
 // counts/displs arrays of n entries, counts non-negative; buf checked against them.
 int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
                  const char* bufname, const char* cname, const char* dname);
@@ -54,6 +76,13 @@ int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** 
 int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const int* sdispls,
                 const dtype::Datatype& st, const void* rbuf, int rn, const int* rcounts, const int* rdispls,
                 const dtype::Datatype& rt);
+// The same for one block on each side at offset 0 of one type t (the
+// reductions): their first data bytes coincide only when the buffers do.
+[[gnu::always_inline]] inline int check_alias_one(Call& call, const void* sbuf, int scount, const void* rbuf,
+                                                  int rcount, const dtype::Datatype& t) {
+  if (__builtin_expect(sbuf != rbuf || scount <= 0 || rcount <= 0 || t.size == 0, 1)) return MPI_SUCCESS;
+  return check_alias(call, sbuf, 1, &scount, nullptr, t, rbuf, 1, &rcount, nullptr, t);
+}
 // The same from the blocks' first data bytes, for per-block datatypes and
 // byte displacements (MPI_Alltoallw): (address, block index) of every block
 // that moves data on each side.

@@ -92,7 +92,7 @@ using Pending = std::unique_ptr<PendingCheck, PendingCheckDeleter>;
 // on a mismatch, returns nothing. Nonblocking: this rank's record, handed to
 // dispatch(), which starts the exchange and the schedule behind it.
 Pending agree_slow(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArgs& a, MPI_Request* req);
-inline Pending agree(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArgs& a, MPI_Request* req) {
+[[gnu::always_inline]] inline Pending agree(const Call& call, comm::Comm& c, MPI_Comm comm, const CollArgs& a, MPI_Request* req) {
   if (__builtin_expect(core::rt().check_mode, 0)) return agree_slow(call, c, comm, a, req);
   return Pending{};
 }

@@ -36,11 +36,6 @@ bool belongs(const Plan& p, const comm::Comm& c) {
   return p.context == c.context && p.local_size == c.size() && p.inter == c.inter;
 }
 
-// The last plan this thread looked up (most programs call collectives on
-// one communicator at a time): no lock on the way to it.
-thread_local const comm::Comm* last_comm = nullptr;
-thread_local std::shared_ptr<Plan> last_plan;  // kept alive while cached
-
 }  // namespace
 
 bool timing() {
@@ -86,17 +81,21 @@ std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
 }
 
 Plan& plan_of(comm::Comm& c) {
-  if (last_comm != &c || !belongs(*last_plan, c)) {
-    last_plan = shared_plan(c);
-    last_comm = &c;
-  }
-  Plan& p = *last_plan;
+  // Kept on the communicator object (comm::CollState::plan): no lock and no
+  // thread-local (a __tls_get_addr call in the shared library, twice per
+  // collective) on the way to it; a copy of the object starts without one.
+  std::shared_ptr<Plan>& cached = c.coll.plan;
+  if (__builtin_expect(!cached || !belongs(*cached, c), 0)) cached = shared_plan(c);
+  Plan& p = *cached;
   const std::uint64_t now = settings_generation();
-  if (p.generation != now) {
+  if (__builtin_expect(p.generation != now, 0)) {
     for (int i = 0; i < kFamilies; ++i) p.settings[static_cast<std::size_t>(i)] = setting(static_cast<Family>(i));
     p.limits = thresholds();
-    for (int i = 0; i < kFamilies; ++i)
-      p.way_rules[static_cast<std::size_t>(i)] = rules_name_ways(static_cast<Family>(i), p.limits);
+    for (int i = 0; i < kFamilies; ++i) {
+      const auto f = static_cast<Family>(i);
+      p.way_rules[static_cast<std::size_t>(i)] = rules_name_ways(f, p.limits);
+      p.family_rules[static_cast<std::size_t>(i)] = family_rules(f, p.limits, c.size());
+    }
     p.generation = now;
   }
   return p;
@@ -150,7 +149,7 @@ int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why,
   if (plan) *plan = &p;
   const Setting& set = p.settings[static_cast<std::size_t>(f)];
   const char* reason = nullptr;
-  const Algo a = choose(f, set, p.limits, s, &reason);
+  const Algo a = choose(f, set, p.limits, s, &reason, &p.family_rules[static_cast<std::size_t>(f)]);
   if (a == Algo::none) {
     *why = std::string(tunables::spec(family_tunable(f)).name) + "=" + algo_name(set.forced) +
            " cannot run this call: " + (reason ? reason : "");

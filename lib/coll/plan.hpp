@@ -21,6 +21,9 @@ struct Plan {
   // Whether limits' rules name a way of the segment for each family
   // (rules_name_ways): only then does a call check the ways (Shape::way_rules).
   std::array<bool, kFamilies> way_rules{};
+  // limits' rules for each family at this communicator's size, resolved
+  // (select.hpp FamilyRules): what select() scans per call.
+  std::array<FamilyRules, kFamilies> family_rules{};
   std::uint64_t generation = 0;
   std::string label;  // the communicator's name at its first collective, or its context id
   int size = 0;       // its ranks (both groups of an intercommunicator)
@@ -116,10 +119,10 @@ class WayScope {
 class Timed {
  public:
   // (A way of the segment is timed as `segment`, and by WayScope as itself.)
-  Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(is_way(a) ? Algo::segment : a), on_(timing()) {
+  [[gnu::always_inline]] Timed(comm::Comm& c, Family f, Algo a) : c_(c), f_(f), a_(is_way(a) ? Algo::segment : a), on_(timing()) {
     if (on_) t0_ = std::chrono::steady_clock::now();
   }
-  ~Timed() {
+  [[gnu::always_inline]] ~Timed() {
     if (on_)
       add_time(c_, f_, a_,
                static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -491,24 +491,42 @@ int effective_mode(const Setting& set) {
 
 namespace {
 
+// The bytes every rank of the call knows alike (Shape's comments), if any.
+struct KnownBytes {
+  bool known;
+  std::uint64_t bytes;
+};
+KnownBytes known_bytes(Family f, const Shape& s) {
+  if (s.uniform || f == Family::allgather) return {true, s.bytes};
+  if (s.np == 2 && (f == Family::scatter || f == Family::gather)) return {true, s.pair_bytes};
+  return {false, s.bytes};
+}
+
+// Whether rule r, of family f and s.np's band, matches call s otherwise.
+bool matches_call(const tunables::CollRule& r, const Shape& s, KnownBytes k) {
+  if (r.exscan && !s.exclusive) return false;
+  if (r.cores == tunables::CollCores::bound && s.oversubscribed) return false;
+  if (r.cores == tunables::CollCores::oversubscribed && !s.oversubscribed) return false;
+  return r.any_bytes || (k.known && in_band(k.bytes, r.bytes_lo, r.bytes_hi));
+}
+
 // The first rule of `rules` that matches call s, or nullptr.
 const tunables::CollRule* matching(const std::vector<tunables::CollRule>& rules, Family f, const Shape& s) {
-  // The bytes every rank of the call knows alike (Shape's comments), if any.
-  bool known = s.uniform || f == Family::allgather;
-  std::uint64_t bytes = s.bytes;
-  if (!known && s.np == 2 && (f == Family::scatter || f == Family::gather)) {
-    known = true;
-    bytes = s.pair_bytes;
-  }
+  const KnownBytes k = known_bytes(f, s);
   for (const tunables::CollRule& r : rules) {
     if (r.family != static_cast<int>(f) || !in_band(static_cast<std::uint64_t>(s.np), r.np_lo, r.np_hi)) continue;
-    if (r.exscan && !s.exclusive) continue;
-    if (r.cores == tunables::CollCores::bound && s.oversubscribed) continue;
-    if (r.cores == tunables::CollCores::oversubscribed && !s.oversubscribed) continue;
-    if (!r.any_bytes && (!known || !in_band(bytes, r.bytes_lo, r.bytes_hi))) continue;
-    return &r;
+    if (matches_call(r, s, k)) return &r;
   }
   return nullptr;
+}
+
+// The same over a family's rules of one np (FamilyRules): the first that
+// matches decides, as in first_match().
+Algo first_match(const std::vector<FamilyRules::Entry>& rules, Family f, const Shape& s) {
+  const KnownBytes k = known_bytes(f, s);
+  for (const FamilyRules::Entry& e : rules)
+    if (matches_call(*e.rule, s, k)) return e.algo != Algo::none && !cannot(f, e.algo, s) ? e.algo : Algo::none;
+  return Algo::none;
 }
 
 // The first rule of `rules` that matches call s decides: its algorithm when
@@ -552,6 +570,26 @@ Algo prefer(Family f, const Thresholds& t, const Shape& s) {
   return Algo::none;
 }
 
+FamilyRules family_rules(Family f, const Thresholds& t, int np) {
+  FamilyRules out;
+  out.np = np;
+  const auto pick = [&](const std::vector<tunables::CollRule>* rules, std::vector<FamilyRules::Entry>* to) {
+    if (!rules) return;
+    for (const tunables::CollRule& r : *rules)
+      if (r.family == static_cast<int>(f) && in_band(static_cast<std::uint64_t>(np), r.np_lo, r.np_hi))
+        to->push_back({&r, algo_by_name(r.algorithm.c_str())});
+  };
+  pick(t.rules.get(), &out.user);
+  pick(t.compiled.get(), &out.compiled);
+  return out;
+}
+
+Algo prefer(Family f, const FamilyRules& fr, const Shape& s) {
+  if (s.inter || s.nonblocking) return Algo::none;
+  if (const Algo a = first_match(fr.user, f, s); a != Algo::none) return a;
+  return first_match(fr.compiled, f, s);
+}
+
 bool given_decides(Family f, const Thresholds& t, const Shape& s) {
   if (s.inter || s.nonblocking) return false;
   if (f == Family::scan && s.oversubscribed && given(t, kScanChainIndex)) return true;
@@ -577,7 +615,8 @@ bool pair_rule(Family f, const Thresholds& t, const Shape& s) {
   return a == Algo::messages || a == Algo::schedule;
 }
 
-Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why) {
+Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why,
+            const FamilyRules* fr) {
   if (set.forced != Algo::none) {
     *why = cannot(f, set.forced, s);
     return *why ? Algo::none : set.forced;
@@ -585,8 +624,10 @@ Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, c
   *why = nullptr;
   // Mode 0: a given threshold, else the rules (the user's, the compiled
   // ones), else the built-in choice.
-  if (set.mode == 0 && !given_decides(f, t, s))
-    if (const Algo a = prefer(f, t, s); a != Algo::none) return a;
+  if (set.mode == 0 && !given_decides(f, t, s)) {
+    const Algo a = fr && fr->np == s.np ? prefer(f, *fr, s) : prefer(f, t, s);
+    if (a != Algo::none) return a;
+  }
   return auto_choice(f, set.mode, t, s);
 }
 

@@ -230,9 +230,26 @@ bool pair_rule(Family f, const Thresholds& t, const Shape& s);
 // plans of three or more ranks (coll/persistent_messages.cpp) ask it.
 Algo blocking_choice(Family f, const Thresholds& t, const Shape& s);
 
+// The rules of t for one family and one np, in their order, each with the
+// algorithm it names resolved (Algo::none for `auto`): what a plan keeps
+// per family (coll/plan.hpp), so that a call's choice scans only the lines
+// that can match it and compares no names (before: every line of both
+// lists and a strcmp per match, a third of a 4-byte call's entry).
+struct FamilyRules {
+  struct Entry {
+    const tunables::CollRule* rule;  // in t.rules or t.compiled, which the plan keeps alive
+    Algo algo;
+  };
+  int np = -1;
+  std::vector<Entry> user, compiled;
+};
+FamilyRules family_rules(Family f, const Thresholds& t, int np);
+
 // The choice for one call: the algorithm, or Algo::none with *why (a
-// forced one that cannot run this call).
-Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why);
+// forced one that cannot run this call). `fr`: t's rules for f at some np,
+// used when it is s.np's (the same choice, sooner); else t's are scanned.
+Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, const char** why,
+            const FamilyRules* fr = nullptr);
 
 // The algorithm the rules in t prefer for call s of family f: the user's
 // file's first rule that matches the call, when it names an algorithm that
@@ -247,6 +264,8 @@ Algo choose(Family f, const Setting& set, const Thresholds& t, const Shape& s, c
 // intracommunicator calls, the calls ringmpi-tune times: nonblocking and
 // intercommunicator calls take none.
 Algo prefer(Family f, const Thresholds& t, const Shape& s);
+// The same from t's rules for f at s.np (family_rules).
+Algo prefer(Family f, const FamilyRules& fr, const Shape& s);
 
 // Whether the rules in t (the user's file or the compiled ones) name a way
 // of the segment for family f at all (coll/plan.cpp asks once per plan).

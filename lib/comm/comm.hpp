@@ -36,8 +36,10 @@ struct Topology;
 }  // namespace ringmpi::topo
 
 namespace ringmpi::coll {
-// Opaque here as well: the communicator's shared segment (coll/segment.hpp).
+// Opaque here as well: the communicator's shared segment (coll/segment.hpp)
+// and its collective plan (coll/plan.hpp).
 class Segment;
+struct Plan;
 }  // namespace ringmpi::coll
 
 namespace ringmpi::comm {
@@ -48,10 +50,13 @@ namespace ringmpi::comm {
 struct CollState {
   std::shared_ptr<coll::Segment> segment;  // deleter bound in lib/coll (detaches)
   bool attach_tried = false;
+  // Its plan, once looked up (coll::plan_of; the registry in coll/plan.cpp owns it too).
+  std::shared_ptr<coll::Plan> plan;
   CollState() = default;
   CollState(const CollState&) {}
   CollState& operator=(const CollState&) {
     segment.reset();
+    plan.reset();
     attach_tried = false;
     return *this;
   }
