@@ -22,27 +22,6 @@ inline void overlapping_pair(std::byte* d, const std::byte* s, std::size_t n) {
   std::memcpy(d + n - k, &z, k);
 }
 
-// Any n; inline up to 64 bytes, memcpy beyond.
-inline void copy_bytes(void* dst, const void* src, std::size_t n) {
-  auto* d = static_cast<std::byte*>(dst);
-  const auto* s = static_cast<const std::byte*>(src);
-  if (n > 64) {
-    std::memcpy(d, s, n);
-  } else if (n >= 32) {
-    overlapping_pair<32>(d, s, n);
-  } else if (n >= 16) {
-    overlapping_pair<16>(d, s, n);
-  } else if (n >= 8) {
-    overlapping_pair<8>(d, s, n);
-  } else if (n >= 4) {
-    overlapping_pair<4>(d, s, n);
-  } else if (n >= 2) {
-    overlapping_pair<2>(d, s, n);
-  } else if (n == 1) {
-    *d = *s;
-  }
-}
-
 // Large copies whose destination lies 1..63 bytes past the source modulo
 // a 4 KiB page. glibc's memcpy (2.36) copies from 4 KiB (AVX2; the
 // threshold scales with the vector width) with `rep movsb`, which on this
@@ -71,6 +50,28 @@ inline void copy_bulk(void* dst, const void* src, std::size_t n) {
   auto* d = static_cast<std::byte*>(dst);
   const auto* s = static_cast<const std::byte*>(src);
   for (std::size_t i = 0; i < n; i += kBulkPiece) std::memcpy(d + i, s + i, n - i < kBulkPiece ? n - i : kBulkPiece);
+}
+
+// Any n; inline up to 64 bytes, copy_bulk beyond (the eager messages of
+// point-to-point copy into and out of ring records at any page offset).
+inline void copy_bytes(void* dst, const void* src, std::size_t n) {
+  auto* d = static_cast<std::byte*>(dst);
+  const auto* s = static_cast<const std::byte*>(src);
+  if (n > 64) {
+    copy_bulk(d, s, n);
+  } else if (n >= 32) {
+    overlapping_pair<32>(d, s, n);
+  } else if (n >= 16) {
+    overlapping_pair<16>(d, s, n);
+  } else if (n >= 8) {
+    overlapping_pair<8>(d, s, n);
+  } else if (n >= 4) {
+    overlapping_pair<4>(d, s, n);
+  } else if (n >= 2) {
+    overlapping_pair<2>(d, s, n);
+  } else if (n == 1) {
+    *d = *s;
+  }
 }
 
 }  // namespace ringmpi::core

@@ -43,7 +43,7 @@ inline core::ScratchPool& scratch() { return core::rt().scratch; }
 // size and the RINGMPI_* tunables; State::tune holds the settled ones).
 struct Tunables {
   std::size_t eager_limit = 16384;   // largest message sent whole through the ring (init: ring/16, 16..32 KiB)
-  std::size_t split_min = 65536;     // both sides copy half of a large message from this size on
+  std::size_t split_min = 32768;     // both sides copy half of a large message from this size on (every rendezvous at the default eager limit)
   std::size_t chunk = 16384;         // data record size of the push protocol
   // Blocking sends from this size up to eager_limit offer a rendezvous first
   // (send.cpp, "Protocol choice"; docs/design/p2p-protocols.md). Above the

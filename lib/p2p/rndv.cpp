@@ -35,6 +35,7 @@
 #include <climits>
 #include <cstring>
 
+#include "core/copy.hpp"
 #include "core/runtime.hpp"
 #include "dtype/layout.hpp"
 #include "p2p/engine.hpp"
@@ -270,7 +271,7 @@ void start_rndv_recv(State& s, Request* r, int from, const wire::Rts& rts) {
 void on_data(State& s, const wire::Data& d, const std::byte* bytes, std::size_t n) {
   Request* r = from_cookie(d.recv_cookie);
   if (r->contig)
-    std::memcpy(static_cast<std::byte*>(r->buf) + d.offset, bytes, n);
+    core::copy_bulk(static_cast<std::byte*>(r->buf) + d.offset, bytes, n);
   else
     dtype::unpack(r->buf, r->count, *r->type, d.offset, bytes, n);
   r->xfer_done += n;

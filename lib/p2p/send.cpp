@@ -48,7 +48,7 @@ namespace ringmpi::p2p {
 
 void copy_stream_out(const Request& r, std::size_t offset, std::byte* dst, std::size_t n) {
   if (r.contig)
-    std::memcpy(dst, static_cast<const std::byte*>(r.buf) + offset, n);
+    core::copy_bulk(dst, static_cast<const std::byte*>(r.buf) + offset, n);
   else
     dtype::pack(r.buf, r.count, *r.type, offset, dst, n);
 }

@@ -20,7 +20,7 @@ constexpr std::array<Spec, kCount> kTable{{
     {Id::eager_limit, "RINGMPI_EAGER_LIMIT", kMinEagerLimit, std::uint64_t{16} << 20, false,
      "a sixteenth of the ring, within 16..32 KiB",
      "largest message sent whole through a ring (bytes; at most what a ring record holds)"},
-    {Id::split_min, "RINGMPI_SPLIT_MIN", 2, kNoMax, false, "65536",
+    {Id::split_min, "RINGMPI_SPLIT_MIN", 2, kNoMax, false, "32768",
      "from this message size (bytes) sender and receiver each copy half of a single-copy transfer"},
     {Id::chunk, "RINGMPI_CHUNK", 64, std::uint64_t{16} << 20, false, "16384",
      "data record size (bytes) when large messages go through the ring (copy fallback)"},
