@@ -363,6 +363,17 @@ bool aliased(const void* sbuf, int sn, const int* scounts, const int* sdispls, c
   return false;
 }
 
+// As aliased, for the uniform forms: `sn` blocks of scount elements of st
+// one after the other, against `rn` blocks of rcount of rt.
+bool aliased_uniform(const void* sbuf, int sn, int scount, const dtype::Datatype* st, const void* rbuf, int rn,
+                     int rcount, const dtype::Datatype* rt) {
+  std::vector<int> sc(static_cast<std::size_t>(sn), scount), sd(static_cast<std::size_t>(sn));
+  std::vector<int> rc(static_cast<std::size_t>(rn), rcount), rd(static_cast<std::size_t>(rn));
+  for (int i = 0; i < sn; ++i) sd[static_cast<std::size_t>(i)] = i * scount;
+  for (int j = 0; j < rn; ++j) rd[static_cast<std::size_t>(j)] = j * rcount;
+  return aliased(sbuf, sn, sc.data(), sd.data(), st, rbuf, rn, rc.data(), rd.data(), rt);
+}
+
 // The neighbourhood plan (coll::plan_neighbor): the exchange's block lists
 // and c's neighbour lists made once here (the topology of a communicator
 // never changes), so a start that takes it neither checks the arguments
@@ -441,7 +452,8 @@ int scan_init(const char* name, bool exclusive, const void* sendbuf, void* recvb
   });
   coll::Reduction red;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (reduction_of(t, count, op, &red))
+  if (reduction_of(t, count, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased_uniform(sendbuf, 1, count, red.type, recvbuf, 1, count, red.type)))
     p->set_planner(comm, Family::coll_scan, [=](coll::Segment& s) {
       return coll::plan_scan(s, red, mine, recvbuf, exclusive);
     }, op);
@@ -507,6 +519,11 @@ int pair_init(const char* name, PairForm form, bool neighbor, const void* sendbu
       return;
     }
     if (!rdt || (!in_place && !sdt)) return;
+    comm::Comm* cc = comm::lookup(comm);
+    if (!cc) return;
+    const int n = cc->size();
+    if (!in_place && aliased_uniform(sendbuf, form == forms::allgather ? 1 : n, sendcount, sdt, recvbuf, n, recvcount, rdt))
+      return;  // erroneous: each start reports it (the nonblocking form)
     if (form == forms::allgather)
       op.set_planner(comm, Family::coll_allgather, [=](coll::Segment& s) {
         return coll::plan_allgather(s, coll::Typed{sendbuf, sendcount, sdt}, in_place, recvbuf, recvcount, *rdt);
@@ -561,6 +578,7 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
       const dtype::Datatype* sdt = in_place ? nullptr : dtype::lookup(st);
       const dtype::Datatype* rdt = here ? dtype::lookup(rt) : nullptr;
       if ((!in_place && !sdt) || (here && !rdt)) return;
+      if (here && !in_place && aliased_uniform(sendbuf, 1, sendcount, sdt, recvbuf, c->size(), recvcount, rdt)) return;
       const long long block = here ? static_cast<long long>(recvcount) * static_cast<long long>(rdt->size)
                                    : static_cast<long long>(sendcount) * static_cast<long long>(sdt->size);
       op.set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
@@ -573,6 +591,7 @@ int rooted_init(const char* name, RootedForm form, bool gathers, const void* sen
     const dtype::Datatype* sdt = here ? dtype::lookup(st) : nullptr;
     const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
     if ((here && !sdt) || (!in_place && !rdt)) return;
+    if (here && !in_place && aliased_uniform(sendbuf, c->size(), sendcount, sdt, recvbuf, 1, recvcount, rdt)) return;
     const long long block = here ? static_cast<long long>(sendcount) * static_cast<long long>(sdt->size)
                                  : static_cast<long long>(recvcount) * static_cast<long long>(rdt->size);
     op.set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
@@ -935,7 +954,9 @@ static int reduce_init_as(const char* name, const void* sendbuf, void* recvbuf, 
   p->set_starter([=](Call& k, MPI_Request* r) { return forms::reduce(k, sendbuf, recvbuf, count, t, op, root, comm, r); });
   coll::Reduction red;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (!c->inter && reduction_of(t, count, op, &red))
+  if (!c->inter && reduction_of(t, count, op, &red) &&
+      !(c->rank == root && sendbuf != MPI_IN_PLACE &&
+        aliased_uniform(sendbuf, 1, count, red.type, recvbuf, 1, count, red.type)))
     p->set_planner(comm, Family::coll_reduce, [=](coll::Segment& s) {
       return coll::plan_reduce(s, red, mine, recvbuf, root);
     }, op);
@@ -959,7 +980,8 @@ static int allreduce_init_as(const char* name, const void* sendbuf, void* recvbu
   p->set_starter([=](Call& k, MPI_Request* r) { return forms::allreduce(k, sendbuf, recvbuf, count, t, op, comm, r); });
   coll::Reduction red;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (!c->inter && reduction_of(t, count, op, &red))
+  if (!c->inter && reduction_of(t, count, op, &red) &&
+      !(sendbuf != MPI_IN_PLACE && aliased_uniform(sendbuf, 1, count, red.type, recvbuf, 1, count, red.type)))
     p->set_planner(comm, Family::coll_allreduce, [=](coll::Segment& s) {
       return coll::plan_reduce(s, red, mine, recvbuf, -1);
     }, op);

@@ -8,7 +8,8 @@
  * - MPI_IN_PLACE where the standard allows it;
  * - a non-contiguous derived datatype (freed after _init) on one side;
  * - the blocking call of the same family between each start and its wait;
- * - a send block aliasing a receive block: MPI_ERR_BUFFER at each start, no plan;
+ * - a send block aliasing a receive block (v forms, reduce_scatter, allgather, alltoall,
+ *   allreduce, scan): MPI_ERR_BUFFER at each start, no plan;
  * - the counter coll_persistent_planned: every start takes the plan where
  *   the plan applies (np >= 2 with the segment; gatherv, scatterv and
  *   alltoallv also need single copy, except the two-rank messages), none
@@ -448,6 +449,23 @@ static void test_alias(void) {
   }
   CHECK_MPI(MPI_Request_free(&r));
   CHECK_MPI(MPI_Reduce_scatter_init(buf, buf, c, MPI_INT, MPI_SUM, d, MPI_INFO_NULL, &r));
+  MPI_Error_class(MPI_Start(&r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Request_free(&r));
+  /* The uniform families alike (each rank's send block is one of its receive blocks). */
+  CHECK_MPI(MPI_Allgather_init(buf + rank, 1, MPI_INT, buf, 1, MPI_INT, d, MPI_INFO_NULL, &r));
+  MPI_Error_class(MPI_Start(&r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Alltoall_init(buf, 1, MPI_INT, buf, 1, MPI_INT, d, MPI_INFO_NULL, &r));
+  MPI_Error_class(MPI_Start(&r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Allreduce_init(buf, buf, 2, MPI_INT, MPI_SUM, d, MPI_INFO_NULL, &r));
+  MPI_Error_class(MPI_Start(&r), &cls);
+  CHECK(cls == MPI_ERR_BUFFER);
+  CHECK_MPI(MPI_Request_free(&r));
+  CHECK_MPI(MPI_Scan_init(buf, buf, 2, MPI_INT, MPI_SUM, d, MPI_INFO_NULL, &r));
   MPI_Error_class(MPI_Start(&r), &cls);
   CHECK(cls == MPI_ERR_BUFFER);
   CHECK_MPI(MPI_Request_free(&r));
