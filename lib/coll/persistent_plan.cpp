@@ -292,18 +292,39 @@ class AllgatherPlan final : public PersistentPlan {
   std::shared_ptr<Published> pub_;
 };
 
+// The reading side of the all-to-all plans: dst_[j] is this member's block
+// from member j, taken from j's post where from_[j] (j has something for
+// it); by_address_ when this member's own blocks went out by address (its
+// epoch then ends once every reader is done).
+class BlockExchangePlan : public PersistentPlan {
+ protected:
+  BlockExchangePlan(Segment& s, std::vector<Typed> dst) : PersistentPlan(&s), dst_(std::move(dst)) {
+    from_ = nonempty_others(s, dst_, &any_);
+  }
+  bool reads() const override { return any_; }
+  bool ready() override { return posted_all(seg(), k(), from_); }
+  int complete() override {
+    for (int j = 0; j < seg().size(); ++j)
+      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
+    return MPI_SUCCESS;
+  }
+  bool released() override { return !by_address_ || seg().all_done(k()); }
+  std::vector<Typed> dst_;
+  std::vector<char> from_;  // the members whose block to this one is not empty
+  bool any_ = false;
+  bool by_address_ = false;
+};
+
 // MPI_Alltoall(v): as iseg_alltoallv. `counts`: send counts, send
 // displacements, receive counts, receive displacements (n each; the send
 // ones unused in place).
-class AlltoallPlan final : public PersistentPlan {
+class AlltoallPlan final : public BlockExchangePlan {
  public:
   AlltoallPlan(Segment& s, const void* sendbuf, const dtype::Datatype& stype, void* recvbuf,
                const dtype::Datatype& rtype, bool in_place, std::vector<int> counts)
-      : PersistentPlan(&s), sendbuf_(sendbuf), stype_(stype), recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place),
-        counts_(std::move(counts)) {
+      : BlockExchangePlan(s, receive_blocks(s, recvbuf, rtype, counts)), sendbuf_(sendbuf), stype_(stype),
+        recvbuf_(recvbuf), rtype_(rtype), in_place_(in_place), counts_(std::move(counts)) {
     const auto n = static_cast<std::size_t>(s.size());
-    dst_ = blocks_of(recvbuf, rtype, &counts_[2 * n], &counts_[3 * n], s.size());
-    from_ = nonempty_others(s, dst_, &any_);
     // Nothing for anybody: no table posted (as iseg_alltoallv).
     quiet_ = in_place ? others_empty(s, &counts_[2 * n], rtype) : others_empty(s, &counts_[0], stype);
   }
@@ -320,14 +341,12 @@ class AlltoallPlan final : public PersistentPlan {
     by_address_ = start_alltoall(seg(), k(), sendbuf_, &counts_[0], &counts_[n], stype_, recvbuf_, &counts_[2 * n],
                                  &counts_[3 * n], rtype_, in_place_, &saved_, &keep_, true) == kByAddress;
   }
-  bool reads() const override { return any_; }
-  bool ready() override { return posted_all(seg(), k(), from_); }
-  int complete() override {
-    for (int j = 0; j < seg().size(); ++j)
-      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
-    return MPI_SUCCESS;
+  // dst_ from the receive counts and displacements (counts' third and fourth n).
+  static std::vector<Typed> receive_blocks(const Segment& s, void* recvbuf, const dtype::Datatype& rtype,
+                                           const std::vector<int>& counts) {
+    const auto n = static_cast<std::size_t>(s.size());
+    return blocks_of(recvbuf, rtype, &counts[2 * n], &counts[3 * n], s.size());
   }
-  bool released() override { return !by_address_ || seg().all_done(k()); }
   void ended() override {
     saved_.reset();
     keep_.reset();
@@ -338,10 +357,7 @@ class AlltoallPlan final : public PersistentPlan {
   const dtype::Datatype& rtype_;
   bool in_place_;
   std::vector<int> counts_;  // send counts, send displacements, receive counts, receive displacements
-  std::vector<Typed> dst_;
-  std::vector<char> from_;  // the members whose block to this one is not empty
-  bool any_ = false, quiet_ = false;
-  bool by_address_ = false;
+  bool quiet_ = false;
   std::unique_ptr<Temp> saved_, keep_;  // packed copies (in place, or by address and not contiguous)
 };
 
@@ -349,12 +365,11 @@ class AlltoallPlan final : public PersistentPlan {
 // per block, src[j] this member's block for j, dst[j] its block from j.
 // (The nonblocking form runs a schedule; a plan is the same on every member,
 // so it may take the segment alone.)
-class AlltoallwPlan final : public PersistentPlan {
+class AlltoallwPlan final : public BlockExchangePlan {
  public:
   AlltoallwPlan(Segment& s, std::vector<Typed> src, std::vector<Typed> dst)
-      : PersistentPlan(&s), src_(std::move(src)), dst_(std::move(dst)), to_(src_.size(), 1) {
+      : BlockExchangePlan(s, std::move(dst)), src_(std::move(src)), to_(src_.size(), 1) {
     to_[static_cast<std::size_t>(s.me())] = 0;
-    from_ = nonempty_others(s, dst_, &any_);
     quiet_ = true;  // nothing for anybody: no table posted (as iseg_alltoallv)
     for (std::size_t j = 0; j < src_.size(); ++j) quiet_ = quiet_ && (!to_[j] || src_[j].bytes() == 0);
   }
@@ -369,19 +384,10 @@ class AlltoallwPlan final : public PersistentPlan {
     }
     copy_typed(src_[me], dst_[me]);
   }
-  bool reads() const override { return any_; }
-  bool ready() override { return posted_all(seg(), k(), from_); }
-  int complete() override {
-    for (int j = 0; j < seg().size(); ++j)
-      if (from_[static_cast<std::size_t>(j)]) take_block(seg(), k(), j, dst_[static_cast<std::size_t>(j)]);
-    return MPI_SUCCESS;
-  }
-  bool released() override { return !by_address_ || seg().all_done(k()); }
   void ended() override { keep_.reset(); }
-  std::vector<Typed> src_, dst_;
-  std::vector<char> to_, from_;
-  bool any_ = false, quiet_ = false;
-  bool by_address_ = false;
+  std::vector<Typed> src_;
+  std::vector<char> to_;
+  bool quiet_ = false;
   std::unique_ptr<Temp> keep_;
 };
 
