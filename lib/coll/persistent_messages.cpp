@@ -51,7 +51,11 @@ class MessagePlan : public PersistentPlan {
   // The epoch needs nothing of the segment: no reference taken.
   void start(comm::Comm& c, const std::shared_ptr<Segment>&) override {
     error_ = MPI_SUCCESS;
-    world_ = c.peer_world.data();
+    if (!resolved_) {  // the world ranks, kept: the communicator of this plan never changes them
+      for (Out& o : outs_) o.world = c.peer_world[static_cast<std::size_t>(o.to)];
+      if (from_ >= 0) from_world_ = c.peer_world[static_cast<std::size_t>(from_)];
+      resolved_ = true;
+    }
     context_ = c.coll_context();
     tag_ = next_tag(c);
     got_ = from_ < 0;
@@ -85,7 +89,7 @@ class MessagePlan : public PersistentPlan {
   }
   // A message of `bytes` from `data` to member `to`, sent once the member
   // has its incoming message (at once where it has none).
-  void add_out(int to, const void* data, std::size_t bytes) { outs_.push_back(Out{to, data, bytes}); }
+  void add_out(int to, const void* data, std::size_t bytes) { outs_.push_back(Out{to, -1, data, bytes}); }
   virtual void begin() {}
   virtual int received() { return MPI_SUCCESS; }
   virtual int finish() { return MPI_SUCCESS; }
@@ -94,7 +98,7 @@ class MessagePlan : public PersistentPlan {
 
  private:
   struct Out {
-    int to;
+    int to, world;  // member, and its world rank (set at the first start)
     const void* data;
     std::size_t bytes;
   };
@@ -103,12 +107,12 @@ class MessagePlan : public PersistentPlan {
     if (forwarded_) return;
     forwarded_ = true;
     for (const Out& o : outs_)
-      if (p2p::Request* r = p2p::isend_internal(o.data, o.bytes, world_[o.to], tag_, context_, me_)) sends_.push_back(r);
+      if (p2p::Request* r = p2p::isend_internal(o.data, o.bytes, o.world, tag_, context_, me_)) sends_.push_back(r);
   }
   bool receive() {
     if (!recv_) {
       std::size_t n;
-      const int got = p2p::try_recv_internal(in_, in_bytes_, from_, world_[from_], tag_, context_, &n);
+      const int got = p2p::try_recv_internal(in_, in_bytes_, from_, from_world_, tag_, context_, &n);
       if (got > 0) return true;
       if (got == 0) return false;
       recv_ = p2p::irecv_internal(in_, in_bytes_, from_, tag_, context_);
@@ -123,7 +127,8 @@ class MessagePlan : public PersistentPlan {
   void* in_ = nullptr;
   std::size_t in_bytes_ = 0;
   std::vector<Out> outs_;
-  const int* world_ = nullptr;
+  int from_world_ = -1;
+  bool resolved_ = false;
   std::uint32_t context_ = 0;
   int tag_ = 0;
   bool got_ = true, forwarded_ = false;
