@@ -21,6 +21,27 @@
 #include "p2p/request.hpp"
 
 namespace ringmpi::coll {
+
+IncomingMessage::~IncomingMessage() {
+  if (posted_ && posted_->complete) p2p::release_internal(posted_);
+}
+
+bool IncomingMessage::poll(void* buf, std::size_t bytes, int from, int from_world, int tag, std::uint32_t context,
+                           int* error) {
+  if (!posted_) {
+    std::size_t n;
+    const int got = p2p::try_recv_internal(buf, bytes, from, from_world, tag, context, &n);
+    if (got > 0) return true;
+    if (got == 0) return false;
+    posted_ = p2p::irecv_internal(buf, bytes, from, tag, context);
+  }
+  if (!posted_->complete) return false;
+  if (posted_->st_error != MPI_SUCCESS) *error = posted_->st_error;
+  p2p::release_internal(posted_);
+  posted_ = nullptr;
+  return true;
+}
+
 namespace {
 
 // Whether the blocking call of shape (family, bytes) on s's communicator
@@ -46,7 +67,6 @@ class MessagePlan : public PersistentPlan {
   ~MessagePlan() override {
     for (p2p::Request* r : sends_)
       if (r->complete) p2p::release_internal(r);
-    if (recv_ && recv_->complete) p2p::release_internal(recv_);
   }
   // The epoch needs nothing of the segment: no reference taken.
   void start(comm::Comm& c, const std::shared_ptr<Segment>&) override {
@@ -66,7 +86,7 @@ class MessagePlan : public PersistentPlan {
   bool reads() const override { return from_ >= 0; }
   bool poll() override {
     if (!got_) {
-      if (!receive()) return false;
+      if (!incoming_.poll(in_, in_bytes_, from_, from_world_, tag_, context_, &error_)) return false;
       if (error_ == MPI_SUCCESS) error_ = received();
       forward();
     }
@@ -109,20 +129,6 @@ class MessagePlan : public PersistentPlan {
     for (const Out& o : outs_)
       if (p2p::Request* r = p2p::isend_internal(o.data, o.bytes, o.world, tag_, context_, me_)) sends_.push_back(r);
   }
-  bool receive() {
-    if (!recv_) {
-      std::size_t n;
-      const int got = p2p::try_recv_internal(in_, in_bytes_, from_, from_world_, tag_, context_, &n);
-      if (got > 0) return true;
-      if (got == 0) return false;
-      recv_ = p2p::irecv_internal(in_, in_bytes_, from_, tag_, context_);
-    }
-    if (!recv_->complete) return false;
-    if (recv_->st_error != MPI_SUCCESS) error_ = recv_->st_error;
-    p2p::release_internal(recv_);
-    recv_ = nullptr;
-    return true;
-  }
   int from_ = -1;
   void* in_ = nullptr;
   std::size_t in_bytes_ = 0;
@@ -133,7 +139,7 @@ class MessagePlan : public PersistentPlan {
   int tag_ = 0;
   bool got_ = true, forwarded_ = false;
   std::vector<p2p::Request*> sends_;
-  p2p::Request* recv_ = nullptr;
+  IncomingMessage incoming_;
 };
 
 // The binomial tree of bcast_bytes rooted at `root`, on the packed bytes.
@@ -188,31 +194,28 @@ class LinearScatter final : public MessagePlan {
       set_in(root, data, block);
       return;
     }
-    if (!in_place) {
-      own_from_ = seg::block_of(sendbuf, *stype, root * sendcount, sendcount);
-      copy_own_ = true;
-    }
+    if (!in_place) own_from_ = seg::block_of(sendbuf, *stype, root * sendcount, sendcount);
     const bool packs = !stype->contiguous();
     if (packs) stage_.resize(block * std::size_t(n));
     for (int i = 0; i < n; ++i) {
       if (i == root) continue;
       const Typed b = seg::block_of(sendbuf, *stype, i * sendcount, sendcount);
-      if (packs) blocks_.push_back(b);
-      add_out(i, packs ? static_cast<const void*>(stage_.data() + block * std::size_t(i)) : b.buf, block);
+      std::byte* packed = packs ? stage_.data() + block * std::size_t(i) : nullptr;
+      if (packs) packs_.push_back(Pack{b, packed, block});
+      add_out(i, packs ? static_cast<const void*>(packed) : b.buf, block);
     }
-    block_ = block;
   }
 
  private:
+  // A block of a non-contiguous send type, packed into its place in stage_ at each start.
+  struct Pack {
+    Typed from;
+    std::byte* to;
+    std::size_t bytes;
+  };
   void begin() override {
-    if (me_ != root_) return;
-    std::size_t j = 0;
-    for (int i = 0; i < seg().size() && !blocks_.empty(); ++i) {
-      if (i == root_) continue;
-      const Typed& b = blocks_[j++];
-      dtype::pack(b.buf, b.count, *b.type, 0, stage_.data() + block_ * std::size_t(i), block_);
-    }
-    if (copy_own_) copy_typed(own_from_, recv_);
+    for (const Pack& p : packs_) dtype::pack(p.from.buf, p.from.count, *p.from.type, 0, p.to, p.bytes);
+    if (own_from_.type) copy_typed(own_from_, recv_);  // the root, not in place
   }
   int finish() override {
     if (me_ != root_ && !stage_.empty())
@@ -221,10 +224,8 @@ class LinearScatter final : public MessagePlan {
   }
   Typed recv_;
   int root_;
-  std::size_t block_ = 0;
-  bool copy_own_ = false;
-  Typed own_from_{};
-  std::vector<Typed> blocks_;  // the root's blocks to pack (non-contiguous stype), skipping its own
+  Typed own_from_{};         // the root's own block (its type null where in place or not the root)
+  std::vector<Pack> packs_;  // the root's blocks of a non-contiguous send type, its own excluded
   std::vector<std::byte> stage_;
 };
 

@@ -20,11 +20,37 @@
 // member knows, the communicator size and its agreed oversubscription.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 
 #include "coll/persistent_plan.hpp"
 
+namespace ringmpi::p2p {
+struct Request;
+}
+
 namespace ringmpi::coll {
+
+// The one incoming message of a plan's epoch (PairPlan's and the plans
+// below): taken straight from the sender's ring when it is the next record
+// there (p2p::try_recv_internal: one look, no progress, so it may run inside
+// progress()), else by a posted internal receive polled until complete.
+class IncomingMessage {
+ public:
+  IncomingMessage() = default;
+  IncomingMessage(const IncomingMessage&) = delete;
+  IncomingMessage& operator=(const IncomingMessage&) = delete;
+  // Freed while an epoch runs (only MPI_Finalize frees an active request):
+  // a receive still in the engine's queues stays there with the engine.
+  ~IncomingMessage();
+  // Whether the message (at most `bytes` into buf, from member `from`,
+  // world rank from_world) is in; a failed receive's class goes to *error.
+  bool poll(void* buf, std::size_t bytes, int from, int from_world, int tag, std::uint32_t context, int* error);
+
+ private:
+  p2p::Request* posted_ = nullptr;
+};
 
 // Each returns nullptr where the blocking call of this shape does not take
 // messages (then the caller plans the segment, or the nonblocking form runs).

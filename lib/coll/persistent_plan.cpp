@@ -577,7 +577,6 @@ class PairPlan : public PersistentPlan {
   // a request still in the engine's queues stays there with the engine.
   ~PairPlan() override {
     if (send_ && send_->complete) p2p::release_internal(send_);
-    if (recv_ && recv_->complete) p2p::release_internal(recv_);
   }
   // The epoch needs nothing of the segment (the plan keeps what it reads
   // of it, the rank): no reference taken, no atomic count per start.
@@ -600,7 +599,10 @@ class PairPlan : public PersistentPlan {
   }
   bool reads() const override { return has_in_; }
   bool poll() override {
-    if (!got_ && !receive()) return false;
+    if (!got_) {
+      got_ = incoming_.poll(in_place(), in_.bytes(), peer_, peer_world_, tag_, context_, &error_);
+      if (!got_) return false;
+    }
     if (send_) {
       if (!send_->complete) return false;
       p2p::release_internal(send_);
@@ -634,22 +636,6 @@ class PairPlan : public PersistentPlan {
  private:
   bool in_staged() const { return has_in_ && !in_.type->contiguous(); }
   void* in_place() { return in_staged() ? in_stage_.data() : const_cast<void*>(in_.buf); }
-  // The peer's message: from the ring directly while nothing else comes
-  // first, else by a posted internal receive.
-  bool receive() {
-    if (!recv_) {
-      std::size_t n;
-      const int got = p2p::try_recv_internal(in_place(), in_.bytes(), peer_, peer_world_, tag_, context_, &n);
-      if (got > 0) return got_ = true;
-      if (got == 0) return false;
-      recv_ = p2p::irecv_internal(in_place(), in_.bytes(), peer_, tag_, context_);
-    }
-    if (!recv_->complete) return false;
-    if (recv_->st_error != MPI_SUCCESS) error_ = recv_->st_error;
-    p2p::release_internal(recv_);
-    recv_ = nullptr;
-    return got_ = true;
-  }
   Typed out_{}, in_{};
   bool has_out_ = false, has_in_ = false, pack_out_ = false;
   std::vector<std::byte> out_stage_, in_stage_;
@@ -657,7 +643,7 @@ class PairPlan : public PersistentPlan {
   std::uint32_t context_ = 0;
   bool got_ = true;
   p2p::Request* send_ = nullptr;
-  p2p::Request* recv_ = nullptr;
+  IncomingMessage incoming_;
 };
 
 // Whether a family's call of `bytes` per moving block takes the two-rank
