@@ -1,5 +1,6 @@
 #include "coll/reduction.hpp"
 
+#include <optional>
 #include <vector>
 
 #include "coll/base.hpp"
@@ -22,22 +23,34 @@ int reduce(const comm::Comm& c, const Reduction& r, const void* mine, void* resu
     send_typed(c, root, kTagUserReduce, own);
     return MPI_SUCCESS;
   }
-  Scratch acc(r.count, *r.type);
-  Scratch tmp(r.count, *r.type);
+  // The root folds from the highest rank down, acc = x(i) op acc, into its
+  // result itself (no copy at the end), except in place with ranks above the
+  // root: the result holds the root's own x until its turn, so the fold then
+  // goes through a scratch accumulator as before.
+  const bool in_place = mine == result;
+  std::optional<Scratch> scratch_acc;
+  if (in_place && root != n - 1) scratch_acc.emplace(r.count, *r.type);
+  const Typed acc = scratch_acc ? scratch_acc->typed() : Typed{result, r.count, r.type};
+  void* const acc_base = const_cast<void*>(acc.buf);
+  std::optional<Scratch> tmp;
   int err = MPI_SUCCESS;
   for (int i = n - 1; i >= 0; --i) {
     const bool first = i == n - 1;
     const void* in;
     if (i == root) {
-      if (first) copy_typed(own, acc.typed());
+      if (first && !in_place) copy_typed(own, acc);
       in = mine;
+    } else if (first) {
+      recv_typed(c, i, kTagUserReduce, acc);
+      continue;
     } else {
-      recv_typed(c, i, kTagUserReduce, first ? acc.typed() : tmp.typed());
-      in = tmp.base();
+      if (!tmp) tmp.emplace(r.count, *r.type);
+      recv_typed(c, i, kTagUserReduce, tmp->typed());
+      in = tmp->base();
     }
-    if (!first && err == MPI_SUCCESS) err = apply(r, in, acc.base());
+    if (!first && err == MPI_SUCCESS) err = apply(r, in, acc_base);
   }
-  copy_typed(acc.typed(), Typed{result, r.count, r.type});
+  if (scratch_acc) copy_typed(acc, Typed{result, r.count, r.type});
   return err;
 }
 
