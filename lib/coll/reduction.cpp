@@ -98,7 +98,49 @@ int allreduce(const comm::Comm& c, const Reduction& r, const void* mine, void* r
   return root_err;
 }
 
+namespace {
+
+// Two ranks: each sends the other the block it gets and folds the block it
+// receives with its own, x0 op x1, one message each way instead of a reduce,
+// a bcast and a scatter. Both send first, so both blocks must be eager
+// (every rank knows both counts: the same check on both sides). With
+// MPI_IN_PLACE `mine` is the result buffer: rank 0's own block lies where its
+// result goes (folded through a scratch), rank 1's after rank 0's (moved to
+// the front once its other block has gone).
+bool pair_exchange(const comm::Comm& c, const Reduction& r, const int* counts) {
+  const std::size_t limit = eager_safe_bytes();
+  return c.size() == 2 && std::size_t(counts[0]) * r.type->size <= limit &&
+         std::size_t(counts[1]) * r.type->size <= limit;
+}
+
+int reduce_scatter_pair(const comm::Comm& c, const Reduction& r, const void* mine, void* result, const int* counts) {
+  const int me = c.rank, other = 1 - me;
+  const auto* base = static_cast<const std::byte*>(mine);
+  const std::ptrdiff_t second = std::ptrdiff_t(counts[0]) * r.type->extent;  // where block 1 starts
+  const Typed own{me == 0 ? base : base + second, counts[me], r.type};
+  const Typed out{result, counts[me], r.type};
+  send_typed(c, other, kTagUserReduce, Typed{other == 0 ? base : base + second, counts[other], r.type});
+  if (me == 1) {  // x1 into the result, x0 folded in
+    copy_typed(own, out);
+    Scratch x0(counts[1], *r.type);
+    recv_typed(c, 0, kTagUserReduce, x0.typed());
+    return dtype::reduce(r.op, x0.base(), result, counts[1], *r.type, r.type_handle);
+  }
+  if (own.buf != result) {  // x1 into the result, x0 folded in front of it
+    recv_typed(c, 1, kTagUserReduce, out);
+    return dtype::reduce(r.op, own.buf, result, counts[0], *r.type, r.type_handle);
+  }
+  Scratch x1(counts[0], *r.type);
+  recv_typed(c, 1, kTagUserReduce, x1.typed());
+  const int err = dtype::reduce(r.op, own.buf, x1.base(), counts[0], *r.type, r.type_handle);
+  copy_typed(x1.typed(), out);
+  return err;
+}
+
+}  // namespace
+
 int reduce_scatter(const comm::Comm& c, const Reduction& r, const void* mine, void* result, const int* counts) {
+  if (pair_exchange(c, r, counts)) return reduce_scatter_pair(c, r, mine, result, counts);
   Scratch all(r.count, *r.type);
   int err = reduce(c, r, mine, all.base(), 0);
   bcast_bytes(c, 0, &err, sizeof err);
