@@ -122,7 +122,7 @@ struct Thresholds {
   std::size_t pair_other = 8192;     // RINGMPI_COLL_PAIR_MAX (gather, allgather, alltoall, allreduce, scan)
   // MPI_Reduce (issue 36, select.cpp pair_rule): messages faster at 4 and
   // 32 bytes in interleaved runs, undecided from 64.
-  std::size_t pair_reduce = 64;      // RINGMPI_COLL_PAIR_REDUCE
+  std::size_t pair_reduce = 512;     // RINGMPI_COLL_PAIR_REDUCE
   // Blocking message reductions and allgathers from this many bytes run as
   // a schedule by blocks (block_reduction below).
   std::size_t schedule_min = 32768;  // RINGMPI_COLL_SCHEDULE_MIN

@@ -5,7 +5,7 @@
  * ran is read from the process counters coll_<family>_<algorithm>.
  *
  * The bands checked, from lib/coll/default.rules (keep in step with it):
- *   reduce  2  0-63   messages  bound           (RINGMPI_COLL_PAIR_REDUCE: 64)
+ *   reduce  2  0-511  messages  bound           (RINGMPI_COLL_PAIR_REDUCE: 512)
  *   scan    *  0-256  messages  oversubscribed  (RINGMPI_COLL_SCAN_CHAIN_MAX: 256)
  * each checked on both sides of its boundary; the job is bound when its
  * ranks fit the machine's online cores, as the library counts. */
@@ -41,7 +41,7 @@ static int ran(const char* family, MPI_Count m0, MPI_Count s0) {
 
 /* MPI_Reduce (sum to rank 0) of `bytes` bytes of ints; the algorithm it ran. */
 static int reduce_ran(int bytes) {
-  int in[64], out[64];
+  int in[256], out[256];
   const int n = bytes / 4;
   for (int i = 0; i < n; ++i) in[i] = me + i;
   const MPI_Count m0 = counter("coll_reduce_messages"), s0 = counter("coll_reduce_segment");
@@ -71,17 +71,17 @@ static void pair_reduce_written(void) {
   CHECK_MPI(MPI_T_cvar_handle_alloc(index, NULL, &h, &count));
   unsigned long long v = 0;
   CHECK_MPI(MPI_T_cvar_read(h, &v));
-  CHECK(v == 64);
-  v = 1024;
+  CHECK(v == 512);
+  v = 2048;
   CHECK_MPI(MPI_T_cvar_write(h, &v));
-  CHECK(reduce_ran(60) == MESSAGES && reduce_ran(64) == MESSAGES && reduce_ran(256) == MESSAGES);
+  CHECK(reduce_ran(508) == MESSAGES && reduce_ran(512) == MESSAGES && reduce_ran(1024) == MESSAGES);
   v = 0;
   CHECK_MPI(MPI_T_cvar_write(h, &v));
   CHECK(reduce_ran(4) == SEGMENT && reduce_ran(60) == SEGMENT);
   /* The old value back: written, it still decides (as the compiled band). */
-  v = 64;
+  v = 512;
   CHECK_MPI(MPI_T_cvar_write(h, &v));
-  CHECK(reduce_ran(60) == MESSAGES && reduce_ran(64) == SEGMENT);
+  CHECK(reduce_ran(508) == MESSAGES && reduce_ran(512) == SEGMENT);
   CHECK_MPI(MPI_T_cvar_handle_free(&h));
 }
 
@@ -100,8 +100,8 @@ int main(int argc, char** argv) {
       CHECK(reduce_ran(4) == SEGMENT && reduce_ran(60) == SEGMENT && reduce_ran(64) == SEGMENT);
     } else {
       /* The compiled band, each side of its boundary. */
-      CHECK(reduce_ran(4) == MESSAGES && reduce_ran(60) == MESSAGES);
-      CHECK(reduce_ran(64) == SEGMENT && reduce_ran(256) == SEGMENT);
+      CHECK(reduce_ran(4) == MESSAGES && reduce_ran(508) == MESSAGES);
+      CHECK(reduce_ran(512) == SEGMENT && reduce_ran(1024) == SEGMENT);
     }
     pair_reduce_written();
   } else if (np >= 2 && !bound) {

@@ -266,7 +266,7 @@ allgather       2     0-16383      messages      bound
 alltoall        2     0-4096       messages      bound
 alltoall        2     4097-8191    schedule      bound
 allreduce       2     0-8191       messages      bound
-reduce          2     0-63         messages      bound
+reduce          2     0-511        messages      bound
 scan            2     0-8191       messages      bound
 )";
 
