@@ -46,8 +46,9 @@ inline void overlapping_pair(std::byte* d, const std::byte* s, std::size_t n) {
 // 45 ns one way): 2 KiB 0.53 in 1 KiB pieces, 0.18-0.23 one memcpy;
 // 4 KiB 0.95 in pieces, 0.40 forward (one `rep movsb` 3.0); 8 KiB 1.18 /
 // 0.64 (3.2); 16 KiB 2.14 / 1.20. In bench/coll (buffers from mmap, page
-// + 16), np 2, slow state: gather 8 KiB 7.4 -> 3.2 us, allgather 4 KiB
-// 2.6 -> 2.0, alltoall 8 KiB 6.7 -> 3.1.
+// + 16), np 2, rotating root: gather 4 KiB 0.96 -> 0.57 us (MPICH 0.88),
+// 8 KiB 1.54 -> 0.89 (1.10), reduce 4 KiB 1.49 -> 0.87
+// (bench/results/2026-12-07-issue36-midband.md).
 // From glibc's `rep movsb` threshold for AVX2 on: below it, one memcpy at
 // these offsets runs as fast as this loop (2 KiB at offset 16: 0.18-0.23
 // us against 0.24-0.28 forward), and where the threshold is higher (AVX-512:
