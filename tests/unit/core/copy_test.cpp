@@ -1,6 +1,6 @@
 // core::copy_bulk: the same bytes as memcpy at every relative page offset,
-// by its own forward loop (1..63 bytes past the source modulo 4 KiB, 4 KiB
-// and more) or not, lengths that are not a multiple of its 64-byte step,
+// by its own forward loop (1..63 bytes past the source modulo 4 KiB, more
+// than 2 KiB) or not, lengths that are not a multiple of its 64-byte step,
 // and nothing written outside the destination.
 #include <doctest/doctest.h>
 
@@ -26,7 +26,7 @@ TEST_CASE("copy_bulk copies like memcpy at every relative offset, forward by its
   std::byte* s0 = align(src.data());
   std::byte* d0 = align(dst.data());
   for (std::size_t rel : {0u, 1u, 8u, 16u, 31u, 32u, 63u, 64u, 100u, 4080u, 4095u}) {
-    for (std::size_t n : {0u, 1u, 64u, 2047u, 2048u, 2049u, 2111u, 3000u, 4096u, 4159u, 10000u, 16385u}) {
+    for (std::size_t n : {0u, 1u, 64u, 2047u, 2048u, 2049u, 2111u, 2112u, 3000u, 4096u, 4159u, 10000u, 16385u}) {
       std::byte* d = d0 + kPage + rel;
       std::fill(dst.begin(), dst.end(), std::byte{0xee});
       copy_bulk(d, s0, n);
