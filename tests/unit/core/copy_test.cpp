@@ -1,7 +1,7 @@
 // core::copy_bulk: the same bytes as memcpy at every relative page offset,
-// in pieces (1..63 bytes past the source modulo 4 KiB, 2 KiB and more) or
-// not, lengths that are not a multiple of a piece, and nothing written
-// outside the destination.
+// by its own forward loop (1..63 bytes past the source modulo 4 KiB, more
+// than 2 KiB) or not, lengths that are not a multiple of its 64-byte step,
+// and nothing written outside the destination.
 #include <doctest/doctest.h>
 
 #include <cstddef>
@@ -14,7 +14,7 @@
 using ringmpi::core::bulk_offset_bad;
 using ringmpi::core::copy_bulk;
 
-TEST_CASE("copy_bulk copies like memcpy at every relative offset, in pieces where the offset is bad") {
+TEST_CASE("copy_bulk copies like memcpy at every relative offset, forward by its own loop where the offset is bad") {
   constexpr std::size_t kPage = 4096;
   std::vector<std::byte> src(3 * kPage + 20000), dst(4 * kPage + 20000);
   for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<std::byte>((i * 131 + 7) & 0xff);
@@ -26,7 +26,7 @@ TEST_CASE("copy_bulk copies like memcpy at every relative offset, in pieces wher
   std::byte* s0 = align(src.data());
   std::byte* d0 = align(dst.data());
   for (std::size_t rel : {0u, 1u, 8u, 16u, 31u, 32u, 63u, 64u, 100u, 4080u, 4095u}) {
-    for (std::size_t n : {0u, 1u, 64u, 2047u, 2048u, 3000u, 4096u, 10000u, 16385u}) {
+    for (std::size_t n : {0u, 1u, 64u, 2047u, 2048u, 2049u, 2111u, 2112u, 3000u, 4096u, 4159u, 10000u, 16385u}) {
       std::byte* d = d0 + kPage + rel;
       std::fill(dst.begin(), dst.end(), std::byte{0xee});
       copy_bulk(d, s0, n);
