@@ -48,9 +48,10 @@ int reduce_local(Call& call, const void* inbuf, void* inoutbuf, int count, MPI_D
 
 // The common call, done here without the general checks: a predefined op
 // on a predefined type (one table load finds the loop, and says the op is
-// defined on the type), two distinct non-null buffers, no --check mode (its
-// lenient-case warnings are reduce_local's). Returns false, having done
-// nothing, for every other call, which reduce_local() then checks in full;
+// defined on the type), two distinct non-null buffers (or count 0), no
+// --check mode (its lenient-case warnings are reduce_local's). Returns
+// false, having done nothing, for every other call, which reduce_local()
+// then checks in full;
 // a true return is MPI_SUCCESS.
 [[gnu::always_inline]] inline bool fast_reduce_local(Call& call, const void* inbuf, void* inoutbuf, int count,
                                                       MPI_Datatype datatype, MPI_Op op) {
@@ -58,10 +59,13 @@ int reduce_local(Call& call, const void* inbuf, void* inoutbuf, int count, MPI_D
   if (__builtin_expect(k == nullptr, 0)) return false;
   const core::Runtime& r = core::rt();
   if (__builtin_expect(r.phase != core::Phase::running || r.check_mode, 0)) return false;
-  if (__builtin_expect(count <= 0 || inbuf == inoutbuf || inbuf == nullptr || inoutbuf == nullptr ||
-                           inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE,
-                       0))
-    return false;
+  if (__builtin_expect(inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE, 0)) return false;
+  if (count == 0) {  // nothing to combine, whatever the buffers
+    call.note_type(datatype);
+    call.count(0, "count");
+    return true;
+  }
+  if (__builtin_expect(count < 0 || inbuf == inoutbuf || inbuf == nullptr || inoutbuf == nullptr, 0)) return false;
   call.note_type(datatype);
   call.count(count, "count");  // (notes it for the trace; count > 0 here)
   k(inbuf, inoutbuf, static_cast<std::size_t>(count));

@@ -98,6 +98,18 @@ template <class T, class F>
   constexpr std::size_t kVec = sizeof(T) >= 32 ? 1 : 32 / sizeof(T);  // elements in 32 bytes
   constexpr std::size_t kTurn = 4 * kVec;
   std::size_t i = 0;
+  if constexpr (sizeof(T) < 32) {
+    // Long runs first go element by element up to a 32-byte boundary of
+    // inout, where that is a whole number of elements away: the stores (and
+    // inout's loads) of the unrolled loop then never straddle two cache
+    // lines (with 16-byte aligned buffers from malloc, every other 32-byte
+    // access would).
+    const std::size_t off = reinterpret_cast<std::uintptr_t>(b) % 32;
+    if (n >= 4 * kTurn && off != 0 && off % sizeof(T) == 0) {
+      i = (32 - off) / sizeof(T);
+      for (std::size_t j = 0; j < i; ++j) run<T, F>(a + j * sizeof(T), b + j * sizeof(T), 1);
+    }
+  }
   for (; i + kTurn <= n; i += kTurn) run<T, F>(a + i * sizeof(T), b + i * sizeof(T), kTurn);
   run<T, F>(a + i * sizeof(T), b + i * sizeof(T), n - i);
 }
