@@ -297,11 +297,13 @@ Kernel pair2(MPI_Op op) {
 }  // namespace
 
 namespace {
+Kernel resolve(MPI_Op op, MPI_Datatype type, bool wide);
+
 KernelTable make_table() {
   KernelTable t{};
   for (std::size_t o = 0; o < kKernelOps; ++o)
     for (std::size_t d = 0; d < kKernelTypes; ++d)
-      t.k[o][d] = kernel_for(RMPI_HANDLE(RMPI_KIND_OP, int(o)), RMPI_HANDLE(RMPI_KIND_DATATYPE, int(d)));
+      t.k[o][d] = resolve(RMPI_HANDLE(RMPI_KIND_OP, int(o)), RMPI_HANDLE(RMPI_KIND_DATATYPE, int(d)), true);
   return t;
 }
 }  // namespace
@@ -309,8 +311,18 @@ KernelTable make_table() {
 // (Dynamic initialisation when the library is loaded: nothing reduces before.)
 const KernelTable kernel_table = make_table();
 
+// The table where it has the loop (the RMA paths ask here on every
+// accumulate); the switch for the rest: the baseline clones, and the
+// combinations that have no loop (or a caller before the table is filled).
 Kernel kernel_for(MPI_Op op, MPI_Datatype type, Isa isa) {
-  const bool wide = isa == Isa::best;
+  if (isa == Isa::best)
+    if (const Kernel k = predefined_kernel(op, type)) return k;
+  return resolve(op, type, isa == Isa::best);
+}
+
+namespace {
+// One switch over the types of §5.9.2, each case a switch over the ops.
+Kernel resolve(MPI_Op op, MPI_Datatype type, bool wide) {
   switch (type) {
     case MPI_CHAR: return c_integer<char>(op, wide);  // not in the standard's list; MPICH accepts it too
     case MPI_SHORT: return c_integer<short>(op, wide);
@@ -385,5 +397,6 @@ Kernel kernel_for(MPI_Op op, MPI_Datatype type, Isa isa) {
     default: return nullptr;  // MPI_WCHAR, MPI_PACKED, MPI_CHARACTER
   }
 }
+}  // namespace
 
 }  // namespace ringmpi::dtype
