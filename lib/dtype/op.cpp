@@ -83,7 +83,7 @@ bool op_applies(const Op& op, const Datatype& t) {
   if (op.builtin == MPI_OP_NULL) return true;  // user ops take any type
   if (op.builtin == MPI_REPLACE || op.builtin == MPI_NO_OP) return true;
   if (t.size == 0) return true;  // nothing to combine
-  return t.basic != MPI_DATATYPE_NULL && kernel_for(op.builtin, t.basic) != nullptr;
+  return predefined_kernel(op.builtin, t.basic) != nullptr;  // (none for MPI_DATATYPE_NULL)
 }
 
 std::string op_mismatch(MPI_Op h, const Datatype& t) {
@@ -108,6 +108,14 @@ int reduce(MPI_Op h, const void* in, void* inout, int count, MPI_Datatype type) 
 
 int reduce(const Op& op, const void* in, void* inout, int count, const Datatype& t, MPI_Datatype type) {
   if (count <= 0) return MPI_SUCCESS;
+  // The common case first: a predefined op on a predefined type (a user op
+  // has no builtin handle, so no kernel).
+  if (t.predefined) {
+    if (const Kernel k = predefined_kernel(op.builtin, t.handle)) {
+      k(in, inout, std::size_t(count));
+      return MPI_SUCCESS;
+    }
+  }
   if (op.fn) {
     int len = count;
     MPI_Datatype dt = type;
@@ -127,8 +135,7 @@ int reduce(const Op& op, const void* in, void* inout, int count, const Datatype&
                [](const std::byte* a, std::byte* b, std::size_t, std::size_t n) { std::memcpy(b, a, n); });
     return MPI_SUCCESS;
   }
-  if (t.basic == MPI_DATATYPE_NULL) return MPI_ERR_OP;
-  const Kernel k = kernel_for(h, t.basic);
+  const Kernel k = predefined_kernel(h, t.basic);  // (none for MPI_DATATYPE_NULL: a mixed type)
   if (!k) return MPI_ERR_OP;
   if (t.predefined) {
     k(in, inout, std::size_t(count));

@@ -1,7 +1,8 @@
 // The vectorised reduction kernels (lib/dtype/kernels.cpp, issue 36) against
 // a scalar reference, for every (op, type) pair of the integer, floating,
 // logical and byte groups: every length 0..67 (empty, shorter than one
-// vector, the vector loop plus every tail), buffers at odd byte offsets (the
+// vector, the vector loop plus every tail) and lengths around the unrolled
+// 128-byte loop's turn up to 1000 elements, buffers at odd byte offsets (the
 // element type misaligned: MPI_Reduce_local may be handed packed bytes), and
 // guard bytes after the end that must stay untouched; both the AVX2 clone
 // and the baseline one. Floating values include
@@ -91,6 +92,17 @@ bool same(T x, T y) {
   }
 }
 
+// Every length 0..67, then lengths around the 128-byte turn of the unrolled
+// loop for every element size (1-byte types: 128 elements a turn) and one
+// long run: the unrolled loop, the vectoriser's 32-byte loop, its 16-byte
+// step and the last elements each run alone and after the others.
+const std::vector<int> kLengths = [] {
+  std::vector<int> v;
+  for (int n = 0; n <= 67; ++n) v.push_back(n);
+  for (int n : {95, 96, 97, 127, 128, 129, 143, 159, 160, 161, 255, 256, 257, 287, 1000}) v.push_back(n);
+  return v;
+}();
+
 // Through dtype::reduce (the clone this CPU runs best), and the build
 // target's clone called directly (`baseline`: on an AVX2 machine the SSE2
 // code would otherwise go untested).
@@ -100,7 +112,7 @@ void check_type(MPI_Datatype h, std::initializer_list<MPI_Op> ops) {
   constexpr std::size_t kGuard = 16;
   for (bool baseline : {false, true})
   for (MPI_Op op : ops)
-    for (int n = 0; n <= 67; ++n)
+    for (int n : kLengths)
       for (std::size_t ain : {std::size_t(0), std::size_t(1), std::size_t(3)})
         for (std::size_t aio : {std::size_t(0), std::size_t(5), S})  // S: aligned, but not to the vector
         {
@@ -184,4 +196,43 @@ TEST_CASE("vectorised kernels: floating types with NaN, infinities and signed ze
   check_type<long double>(MPI_LONG_DOUBLE, FLOAT_OPS);
   check_type<float>(MPI_REAL, FLOAT_OPS);
   check_type<double>(MPI_DOUBLE_PRECISION, FLOAT_OPS);
+}
+
+// The table every reduction looks its loop up in (resolved once) has a loop
+// where the per-type switch has one, for every predefined op and type index, and
+// nothing outside them; where it has a loop, the handle is a live
+// predefined datatype (MPI_Reduce_local's fast path relies on that).
+TEST_CASE("kernel table: the same loops as kernel_for, only for live predefined types") {
+  int loops = 0;
+  for (int o = 0; o < int(kKernelOps); ++o)
+    for (int d = 0; d < int(kKernelTypes); ++d) {
+      const MPI_Op op = RMPI_HANDLE(RMPI_KIND_OP, o);
+      const MPI_Datatype t = RMPI_HANDLE(RMPI_KIND_DATATYPE, d);
+      CAPTURE(o);
+      CAPTURE(d);
+      const Kernel k = predefined_kernel(op, t);
+      // (kernel_for at Isa::best reads the table; the baseline clone comes
+      // from the switch, defined for the same pairs.)
+      const bool same_loop = k == kernel_for(op, t);
+      CHECK(same_loop);
+      CHECK(static_cast<bool>(k) == static_cast<bool>(kernel_for(op, t, Isa::baseline)));
+      if (k) {
+        ++loops;
+        const Datatype* dt = lookup(t);
+        REQUIRE(dt != nullptr);
+        CHECK(dt->predefined);
+        CHECK(dt->committed);
+        CHECK(dt->handle == t);
+        CHECK(dt->basic == t);
+      }
+    }
+  CHECK(loops > 300);
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(RMPI_HANDLE(RMPI_KIND_OP, int(kKernelOps)), MPI_INT)));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_SUM, RMPI_HANDLE(RMPI_KIND_DATATYPE, int(kKernelTypes)))));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_SUM, MPI_DATATYPE_NULL)));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_OP_NULL, MPI_INT)));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_REPLACE, MPI_INT)));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_SUM, MPI_COMM_WORLD)));  // a handle of another kind
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(MPI_COMM_WORLD, MPI_INT)));
+  CHECK_FALSE(static_cast<bool>(predefined_kernel(-1, -1)));
 }
