@@ -51,15 +51,19 @@ using Rule = CollArgs::Rule;
 struct Start {
   coll::Shape shape;
   coll::Segment* seg;
-  coll::Plan* plan = nullptr;  // the communicator's (choose() sets it)
-  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape); }
+  coll::Plan* plan;  // the communicator's
+  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape, &plan); }
 };
+
+[[gnu::cold]] int refused(Call& call, Family f, const Start& st) {
+  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s", coll::select_refusal(*st.plan, f, st.shape).c_str());
+}
 
 // The algorithm c's plan chooses for the call (counted), or the call's
 // failure naming why a forced one cannot run it.
-int choose(Call& call, comm::Comm& c, Family f, Start& st, Algo* a) {
-  std::string why;
-  if (int e = coll::select(c, f, st.shape, a, &why, &st.plan)) return call.fail(e, "%s", why.c_str());
+[[gnu::always_inline]] inline int choose(Call& call, comm::Comm&, Family f, Start& st, Algo* a) {
+  *a = coll::select(*st.plan, f, st.shape);
+  if (__builtin_expect(*a == Algo::none, 0)) return refused(call, f, st);
   return MPI_SUCCESS;
 }
 
@@ -161,6 +165,23 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
 [[gnu::always_inline]] inline int complete_empty(Call& call, MPI_Comm comm, MPI_Request* req) {
   core::count(core::Counter::coll_zero_byte);
   return req ? complete_request(call, comm, req) : MPI_SUCCESS;
+}
+
+// A committed datatype's object, or nullptr (the full checks then name it).
+[[gnu::always_inline]] inline const dtype::Datatype* valid_type(MPI_Datatype h) {
+  const dtype::Datatype* t = dtype::lookup(h);
+  return t != nullptr && t->committed ? t : nullptr;
+}
+
+// The uniform forms' zero-byte calls (allgather, alltoall, gather and
+// scatter at the root) are found before their count and displacement
+// arrays are built: `empty` is true only where every check of the v path
+// would pass (valid committed datatypes, no NULL buffer under a non-zero
+// count, no MPI_IN_PLACE where it is refused; blocks of no bytes alias
+// nothing) and nothing_moves() holds, so the answer is the v path's; any
+// doubt goes on to the v path, which reports the error as before.
+[[gnu::always_inline]] inline bool empty_side(const void* buf, int count, const dtype::Datatype* t) {
+  return t != nullptr && count >= 0 && !(count > 0 && null_data(buf, *t));
 }
 
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
@@ -307,6 +328,15 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
     if (int e = call.count(recvcount, "recvcount")) return e;
   if (is_root(*c, root) && beyond_int(recvcount, group_size(*c)))
     return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
                  comm, req, true);
@@ -401,6 +431,15 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = call.count(sendcount, "sendcount")) return e;
   if (is_root(*c, root) && beyond_int(sendcount, group_size(*c)))
     return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
+    const dtype::Datatype* st = valid_type(sendtype);
+    if (st && std::size_t(sendcount) * st->size == 0 &&
+        (recvbuf == MPI_IN_PLACE || empty_side(recvbuf, recvcount, valid_type(recvtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(sendtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
   return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
                   comm, req, true);
@@ -490,6 +529,15 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   if (int e = call.count(recvcount, "recvcount")) return e;
   if (beyond_int(recvcount, group_size(*c)))
     return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+  if (recvbuf != MPI_IN_PLACE) {
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
                     req, true);
@@ -599,6 +647,15 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
   const int n = group_size(*c);
   if (beyond_int(recvcount, n) || (sendbuf != MPI_IN_PLACE && beyond_int(sendcount, n)))
     return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+  if (n > 0 && recvbuf != MPI_IN_PLACE) {
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
   return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
                    ru.displs, recvtype, c, comm, req, true);
@@ -610,6 +667,13 @@ int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
   if (n > 0 && hs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", name);
   out->resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
+    // The argument's name ("sendtypes[3]") is built only for the message.
+    const dtype::Datatype* t = dtype::lookup(hs[i]);
+    if (__builtin_expect(t != nullptr && t->committed, 1)) {
+      call.note_type(hs[i]);
+      (*out)[static_cast<std::size_t>(i)] = t;
+      continue;
+    }
     const std::string arg = std::string(name) + "[" + std::to_string(i) + "]";
     if (int e = call.datatype(hs[i], arg.c_str(), &(*out)[static_cast<std::size_t>(i)])) return e;
   }
@@ -860,8 +924,8 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
-  const std::vector<int> counts(static_cast<std::size_t>(c->size()), recvcount);
-  return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
+  const Uniform counts(c->size(), recvcount);  // (its displacements unused)
+  return reduce_scatter(call, sendbuf, recvbuf, counts.counts, datatype, op, c, comm, req);
 }
 
 int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,

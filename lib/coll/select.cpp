@@ -338,7 +338,6 @@ struct Settings {
   std::array<Setting, kFamilies> families{};
   std::array<std::atomic<int>, kFamilies> modes{};  // effective_mode of each, for mode_now
   Thresholds limits{};
-  std::atomic<std::uint64_t> generation{1};
 };
 Settings& settings() {
   static Settings* s = new Settings;  // never destroyed: read by exit-time reports
@@ -661,7 +660,7 @@ void set_setting(Family f, const Setting& set) {
   read_environment(s);
   s.families[static_cast<std::size_t>(f)] = set;
   s.modes[static_cast<std::size_t>(f)].store(effective_mode(set));
-  s.generation.fetch_add(1, std::memory_order_release);
+  g_settings_generation.fetch_add(1, std::memory_order_release);
 }
 
 int mode_now(Family f) {
@@ -690,10 +689,10 @@ void set_threshold(int index, std::size_t value) {
   read_environment(s);
   *limit_field(s.limits, index) = value;
   s.limits.given |= 1u << index;
-  s.generation.fetch_add(1, std::memory_order_release);
+  g_settings_generation.fetch_add(1, std::memory_order_release);
 }
 
-std::uint64_t settings_generation() { return settings().generation.load(std::memory_order_acquire); }
+std::atomic<std::uint64_t> g_settings_generation{1};
 
 std::uint64_t total_calls(Family f, Algo a) {
   return totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(std::memory_order_relaxed);
