@@ -184,6 +184,29 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
   return t != nullptr && count >= 0 && !(count > 0 && null_data(buf, *t));
 }
 
+// A uniform form's arrays (Uniform: counts checked non-negative once, all
+// equal, displacements i * count): check_vector's one possible error is a
+// NULL buffer under a non-zero count, so the loop runs only to report it.
+[[gnu::always_inline]] inline bool vector_fine(bool uniform, int n, const void* buf, const int* counts,
+                                               const dtype::Datatype& t) {
+  return uniform && (n == 0 || !(counts[0] > 0 && null_data(buf, t)));
+}
+// Whether n blocks of `count` elements of t at displacements i * count (a
+// uniform form's; one block: n 1) and those of the other side cannot share
+// a first data byte, found from the two sides' extreme starts (the usual
+// case, separate buffers); false sends the call to check_alias.
+struct Starts {
+  std::uintptr_t lo = 0, hi = 0;
+  bool any = false;
+};
+inline Starts uniform_starts(const void* buf, int n, int count, const dtype::Datatype& t) {
+  if (n <= 0 || count <= 0 || t.size == 0) return {};
+  const std::uintptr_t a = first_data_byte(buf, 0, t);
+  const std::uintptr_t b = first_data_byte(buf, static_cast<std::ptrdiff_t>(n - 1) * count * t.extent, t);
+  return {std::min(a, b), std::max(a, b), true};
+}
+inline bool alias_free(const Starts& s, const Starts& r) { return !s.any || !r.any || s.hi < r.lo || r.hi < s.lo; }
+
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
@@ -253,9 +276,12 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   }
   if (root_here) {
     if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
-    if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
-      return e;
-    if (sends)
+    if (!vector_fine(uniform, group_size(*c), recvbuf, recvcounts, *rt))
+      if (int e =
+              check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+        return e;
+    if (sends && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+                                         uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
       if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs,
                               *rt))
         return e;
@@ -358,9 +384,12 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   }
   if (root_here) {
     if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
-      return e;
-    if (receives)
+    if (!vector_fine(uniform, group_size(*c), sendbuf, sendcounts, *st))
+      if (int e =
+              check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
+        return e;
+    if (receives && !(uniform && alias_free(uniform_starts(sendbuf, group_size(*c), sendcounts[0], *st),
+                                            uniform_starts(recvbuf, 1, recvcount, *rt))))
       if (int e = check_alias(call, sendbuf, group_size(*c), sendcounts, displs, *st, recvbuf, 1, &recvcount, nullptr,
                               *rt))
         return e;
@@ -458,9 +487,12 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   }
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
-    return e;
-  if (!in_place)
+  if (!vector_fine(uniform, group_size(*c), recvbuf, recvcounts, *rt))
+    if (int e =
+            check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+      return e;
+  if (!in_place && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+                                           uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
   // Every rank passes the same recvcounts (the v form's too), so all see
@@ -578,12 +610,15 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (!in_place) {
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
     if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (int e = check_vector(call, n, sendbuf, sendcounts, sdispls, *st, "sendbuf", "sendcounts", "sdispls")) return e;
+    if (!vector_fine(uniform, n, sendbuf, sendcounts, *st))
+      if (int e = check_vector(call, n, sendbuf, sendcounts, sdispls, *st, "sendbuf", "sendcounts", "sdispls")) return e;
   }
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!in_place)
+  if (!vector_fine(uniform, n, recvbuf, recvcounts, *rt))
+    if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!in_place && !(uniform && alias_free(uniform_starts(sendbuf, n, sendcounts[0], *st),
+                                           uniform_starts(recvbuf, n, recvcounts[0], *rt))))
     if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
   if (uniform && nothing_moves(*c, [&] { return n > 0 ? std::size_t(recvcounts[0]) * rt->size : 0; }))
     return complete_empty(call, comm, req);

@@ -409,10 +409,6 @@ const Compiled& compiled() {
   return *c;
 }
 
-std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
-  static std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> t{};
-  return t;
-}
 
 }  // namespace
 
@@ -694,12 +690,11 @@ void set_threshold(int index, std::size_t value) {
 
 std::atomic<std::uint64_t> g_settings_generation{1};
 
-std::uint64_t total_calls(Family f, Algo a) {
-  return totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(std::memory_order_relaxed);
-}
+std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> g_call_totals{};
 
-void count_total(Family f, Algo a) {
-  totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].fetch_add(1, std::memory_order_relaxed);
+std::uint64_t total_calls(Family f, Algo a) {
+  return g_call_totals[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(
+      std::memory_order_relaxed);
 }
 
 }  // namespace ringmpi::coll

@@ -321,6 +321,10 @@ inline std::uint64_t settings_generation() { return g_settings_generation.load(s
 // Process-wide count of calls per family and algorithm (MPIX_Query_counter
 // "coll_<family>_<algo>"); count_total adds one (coll/plan.cpp).
 std::uint64_t total_calls(Family f, Algo a);
-void count_total(Family f, Algo a);
+extern std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> g_call_totals;
+inline void count_total(Family f, Algo a) {
+  g_call_totals[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].fetch_add(
+      1, std::memory_order_relaxed);
+}
 
 }  // namespace ringmpi::coll
