@@ -59,6 +59,11 @@ struct Start {
   return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s", coll::select_refusal(*st.plan, f, st.shape).c_str());
 }
 
+// agree() with the call's record built only under mpiexec --check (built
+// before the inline test, its two dozen stores ran on every call).
+#define AGREE(call, c, comm, req, ...) \
+  (__builtin_expect(core::rt().check_mode, 0) ? agree_slow(call, c, comm, __VA_ARGS__, req) : Pending{})
+
 // The algorithm c's plan chooses for the call (counted), or the call's
 // failure naming why a forced one cannot run it.
 [[gnu::always_inline]] inline int choose(Call& call, comm::Comm&, Family f, Start& st, Algo* a) {
@@ -211,7 +216,7 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   note(comm, -1, 0, MPI_DATATYPE_NULL);
-  Pending chk = agree(call, *c, comm, {}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{});
   Start go(*c, Family::barrier, req);
   coll::barrier_fits(go.seg, &go.shape);
   Algo a;
@@ -232,7 +237,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
   note(comm, root, count, datatype);  // (a call that returned above waits on nothing)
   Pending chk =
-      agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
+      AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}});
   const Typed buf{buffer, count, t};
   Start go(*c, Family::bcast, req);
   if (t) go.shape.bytes = go.shape.pair_bytes = buf.bytes();
@@ -289,16 +294,15 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
                                                          : std::size_t(sendcount) * st->size; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::gather : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::gather : Rule::pairs,
                        .root = root,
                        .send = {sends, sendcount, sendtype},
                        .recv = {root_here, root_here && uniform ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::to_root,
                        .recvcounts = root_here ? recvcounts : nullptr,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
@@ -397,16 +401,15 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
                                                          : std::size_t(recvcount) * rt->size; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::scatter : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::scatter : Rule::pairs,
                        .root = root,
                        .send = {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype},
                        .recv = {receives, recvcount, recvtype},
                        .shape = CollArgs::Shape::from_root,
                        .sendcounts = root_here ? sendcounts : nullptr,
                        .send_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
   Start go(*c, Family::scatter, req);
@@ -504,15 +507,14 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
         return total * rt->size;
       }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::all : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
                        .recv = {true, uniform ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::allgather,
                        .recvcounts = recvcounts,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
   Start go(*c, Family::allgather, req);
   if (!c->inter) {
@@ -575,10 +577,31 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
                     req, true);
 }
 
+// Alltoallw's per-rank datatypes, in the object up to kInline ranks (as
+// Uniform: a loop of small calls allocates nothing for them).
+class TypeList {
+ public:
+  TypeList() = default;
+  TypeList(const TypeList&) = delete;
+  TypeList& operator=(const TypeList&) = delete;
+  void resize(std::size_t n) {
+    if (n > kInline) heap_.resize(n);
+    data_ = n > kInline ? heap_.data() : inline_;
+  }
+  const dtype::Datatype*& operator[](std::size_t i) { return data_[i]; }
+  const dtype::Datatype* operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  static constexpr std::size_t kInline = 64;
+  const dtype::Datatype* inline_[kInline];
+  std::vector<const dtype::Datatype*> heap_;
+  const dtype::Datatype** data_ = inline_;
+};
+
 // The blocks of an all-to-all from per-rank counts, displacements (in
 // elements of one type, or in bytes with per-rank types).
 std::vector<Block> blocks(int n, const int* counts, const int* displs, const dtype::Datatype* t,
-                          const std::vector<const dtype::Datatype*>* types = nullptr) {
+                          const TypeList* types = nullptr) {
   std::vector<Block> b(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const dtype::Datatype* ti = types ? (*types)[static_cast<std::size_t>(i)] : t;
@@ -622,8 +645,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
     if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
   if (uniform && nothing_moves(*c, [&] { return n > 0 ? std::size_t(recvcounts[0]) * rt->size : 0; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::all : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
                        .recv = {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::alltoall,
@@ -631,8 +654,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recvcounts = recvcounts,
                        .send_v = !uniform,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const long long block = uniform && n > 0 ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1;
   Start go(*c, Family::alltoall, req);
   if (!c->inter) {
@@ -697,8 +719,7 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
 }
 
 // Per-rank datatypes of Alltoallw, checked and looked up.
-int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
-                std::vector<const dtype::Datatype*>* out) {
+int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name, TypeList* out) {
   if (n > 0 && hs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", name);
   out->resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
@@ -716,7 +737,7 @@ int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
 }
 
 int check_wvector(Call& call, int n, const void* buf, const int* counts, const int* displs,
-                  const std::vector<const dtype::Datatype*>& types, const char* bufname, const char* cname,
+                  const TypeList& types, const char* bufname, const char* cname,
                   const char* dname) {
   if (n > 0 && (counts == nullptr || displs == nullptr))
     return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cname : dname);
@@ -736,7 +757,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   note(comm, -1, -1, MPI_DATATYPE_NULL);
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
-  std::vector<const dtype::Datatype*> st, rt;
+  TypeList st, rt;
   if (!in_place) {
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
     if (int e = check_types(call, n, sendtypes, "sendtypes", &st)) return e;
@@ -745,7 +766,26 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!in_place) {  // check_alias with per-block types and byte displacements
+  // check_alias with per-block types and byte displacements; first the two
+  // sides' extreme block starts, which for separate buffers do not meet
+  // (nothing allocated or sorted then).
+  bool may_alias = false;
+  if (!in_place) {
+    Starts ss, rs;
+    const auto widen = [](Starts& r, std::uintptr_t a) {
+      r.lo = r.any ? std::min(r.lo, a) : a;
+      r.hi = r.any ? std::max(r.hi, a) : a;
+      r.any = true;
+    };
+    for (int j = 0; j < n; ++j) {
+      const dtype::Datatype& sj = *st[static_cast<std::size_t>(j)];
+      const dtype::Datatype& rj = *rt[static_cast<std::size_t>(j)];
+      if (sendcounts[j] > 0 && sj.size > 0) widen(ss, first_data_byte(sendbuf, sdispls[j], sj));
+      if (recvcounts[j] > 0 && rj.size > 0) widen(rs, first_data_byte(recvbuf, rdispls[j], rj));
+    }
+    may_alias = !alias_free(ss, rs);
+  }
+  if (may_alias) {
     std::vector<BlockStart> sends, receives;
     for (int j = 0; j < n; ++j) {
       const dtype::Datatype& sj = *st[static_cast<std::size_t>(j)];
@@ -755,8 +795,8 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
     }
     if (int e = check_alias_starts(call, sends, std::move(receives))) return e;
   }
-  Pending chk = agree(call, *c, comm,
-                      {.rule = Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = Rule::pairs,
                        .send = {!in_place, 0, MPI_DATATYPE_NULL},
                        .recv = {true, 0, MPI_DATATYPE_NULL},
                        .shape = CollArgs::Shape::alltoall,
@@ -766,8 +806,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recvtypes = recvtypes,
                        .send_v = true,
                        .recv_v = true,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   auto s = coll::make_schedule(*c);
   for (int i = 0; i < n; ++i) {
     if (!in_place) keep_type(*s, sendtypes[i]);
@@ -825,7 +864,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .op = op, .send = mine_side});
   Start go(*c, Family::reduce, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -865,7 +904,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   note(comm, -1, count, datatype);
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::allreduce, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -915,12 +954,11 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   }
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
   if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = Rule::counts,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = Rule::counts,
                        .op = op,
                        .send = {true, static_cast<int>(total), datatype},
-                       .recvcounts = recvcounts},
-                      req);
+                       .recvcounts = recvcounts});
   Start go(*c, Family::reduce_scatter, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -975,7 +1013,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::scan, req);
   reduction_shape(r, &go.shape);
   go.shape.exclusive = exclusive;

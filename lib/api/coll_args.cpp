@@ -156,6 +156,9 @@ int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_R
 }
 
 void keep_type(coll::Schedule& s, MPI_Datatype h) {
+  // A predefined type lives to the end: no shared reference (two atomic
+  // counts) to take for it.
+  if (const dtype::Datatype* t = dtype::lookup(h); t == nullptr || t->predefined) return;
   if (dtype::TypePtr t = dtype::lookup_shared(h); t && !t->predefined) s.keep(std::move(t));
 }
 
