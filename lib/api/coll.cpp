@@ -818,7 +818,8 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
 }
 
 // count, datatype and op of a reduction, and the buffers that matter here.
-int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf, bool recv_significant,
+[[gnu::always_inline]] inline int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf,
+                                                 bool recv_significant,
                    int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
   const dtype::Datatype* t = nullptr;
   if (int e = call.count(count, "count")) return e;

@@ -62,15 +62,6 @@ std::shared_ptr<Plan> shared_plan(comm::Comm& c) {
   return slot;
 }
 
-namespace {
-// Whether a nonblocking or persistent start of a family in `mode` may use
-// c's segment: one attached before (a start is local and cannot run the
-// attaching round), on an intracommunicator, outside --check, unless the
-// family's setting keeps it off the segment.
-bool attached_usable(const comm::Comm& c, int mode) {
-  return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
-}
-}  // namespace
 
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
   const Setting& set = plan_of(c).settings[static_cast<std::size_t>(family_of(f))];
@@ -109,41 +100,6 @@ void count(comm::Comm& c, Family f, Algo a) {
 
 void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns) {
   plan_of(c).nanos[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)] += ns;
-}
-
-Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s, Plan** plan) {
-  s->np = c.size();
-  s->inter = c.inter;
-  s->nonblocking = nonblocking;
-  s->world = world;
-  Plan& p = plan_of(c);
-  if (plan) *plan = &p;
-  const Setting& set = p.settings[static_cast<std::size_t>(f)];
-  const int mode = p.modes[static_cast<std::size_t>(f)];
-  if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
-  // Rules naming a way for the family: fits.cpp checks the ways when the
-  // rule matching the call names one (blocking intracommunicator calls of
-  // mode 0, the calls rules decide).
-  if (set.forced == Algo::none && set.mode == 0 && !nonblocking && !c.inter && p.way_rules[static_cast<std::size_t>(f)])
-    s->way_rules = &p.limits;
-  Segment* seg = nullptr;
-  if (!c.inter && nonblocking) {
-    if (attached_usable(c, mode)) seg = c.coll.segment.get();
-  } else if (!c.inter && c.size() >= 2) {
-    // A blocking call attaches the segment (a collective round of its own,
-    // which every rank reaches with the same setting) unless its setting
-    // keeps the family off it.
-    if (mode != 2) seg = c.coll.segment ? c.coll.segment.get() : segment(c);
-    if (!seg) core::count(core::Counter::coll_messages);
-  }
-  s->segment = seg != nullptr;
-  if (seg) {
-    s->oversubscribed = seg->oversubscribed();
-    s->two_level = seg->groups().two_level();
-    s->groups_contiguous = seg->groups().contiguous;
-    s->inline_max = seg->inline_max();
-  }
-  return seg;
 }
 
 Algo select(Plan& p, Family f, const Shape& s) {

@@ -10,6 +10,7 @@
 #include "coll/select.hpp"
 #include "coll/segment.hpp"
 #include "comm/comm.hpp"
+#include "core/runtime.hpp"
 
 namespace ringmpi::coll {
 
@@ -76,13 +77,56 @@ std::shared_ptr<Plan> shared_plan(comm::Comm& c);
 // Every plan this process made, freed communicators' too (the report).
 std::vector<std::shared_ptr<const Plan>> all_plans();
 
+// Whether a nonblocking or persistent start of a family in `mode` may use
+// c's segment: one attached before (a start is local and cannot run the
+// attaching round), on an intracommunicator, outside --check, unless the
+// family's setting keeps it off the segment.
+inline bool attached_usable(const comm::Comm& c, int mode) {
+  return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
+}
+
 // Fills what s says of c and its segment for a call of family f (`world`:
 // the call's handle is MPI_COMM_WORLD) and returns the segment the call may
 // use: a blocking call attaches it unless f's setting keeps it off the
 // segment; a nonblocking one uses one attached before. The caller fills
 // the call's own fields (bytes, fits, ...). `plan` (when given): c's plan,
-// for select() and a WayScope (no second lookup).
-Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s, Plan** plan = nullptr);
+// for select() and a WayScope (no second lookup). Inline: every
+// collective's start.
+[[gnu::always_inline]] inline Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s,
+                                               Plan** plan = nullptr) {
+  s->np = c.size();
+  s->inter = c.inter;
+  s->nonblocking = nonblocking;
+  s->world = world;
+  Plan& p = plan_of(c);
+  if (plan) *plan = &p;
+  const Setting& set = p.settings[static_cast<std::size_t>(f)];
+  const int mode = p.modes[static_cast<std::size_t>(f)];
+  if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
+  // Rules naming a way for the family: fits.cpp checks the ways when the
+  // rule matching the call names one (blocking intracommunicator calls of
+  // mode 0, the calls rules decide).
+  if (set.forced == Algo::none && set.mode == 0 && !nonblocking && !c.inter && p.way_rules[static_cast<std::size_t>(f)])
+    s->way_rules = &p.limits;
+  Segment* seg = nullptr;
+  if (!c.inter && nonblocking) {
+    if (attached_usable(c, mode)) seg = c.coll.segment.get();
+  } else if (!c.inter && c.size() >= 2) {
+    // A blocking call attaches the segment (a collective round of its own,
+    // which every rank reaches with the same setting) unless its setting
+    // keeps the family off it.
+    if (mode != 2) seg = c.coll.segment ? c.coll.segment.get() : segment(c);
+    if (!seg) core::count(core::Counter::coll_messages);
+  }
+  s->segment = seg != nullptr;
+  if (seg) {
+    s->oversubscribed = seg->oversubscribed();
+    s->two_level = seg->groups().two_level();
+    s->groups_contiguous = seg->groups().contiguous;
+    s->inline_max = seg->inline_max();
+  }
+  return seg;
+}
 
 // The choice for one call on c: chosen with c's plan and counted
 // (MPI_SUCCESS), or MPI_ERR_UNSUPPORTED_OPERATION with *why (a forced
