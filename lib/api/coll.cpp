@@ -51,15 +51,24 @@ using Rule = CollArgs::Rule;
 struct Start {
   coll::Shape shape;
   coll::Segment* seg;
-  coll::Plan* plan = nullptr;  // the communicator's (choose() sets it)
-  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape); }
+  coll::Plan* plan;  // the communicator's
+  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape, &plan); }
 };
+
+[[gnu::cold]] int refused(Call& call, Family f, const Start& st) {
+  return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s", coll::select_refusal(*st.plan, f, st.shape).c_str());
+}
+
+// agree() with the call's record built only under mpiexec --check (built
+// before the inline test, its two dozen stores ran on every call).
+#define AGREE(call, c, comm, req, ...) \
+  (__builtin_expect(core::rt().check_mode, 0) ? agree_slow(call, c, comm, __VA_ARGS__, req) : Pending{})
 
 // The algorithm c's plan chooses for the call (counted), or the call's
 // failure naming why a forced one cannot run it.
-int choose(Call& call, comm::Comm& c, Family f, Start& st, Algo* a) {
-  std::string why;
-  if (int e = coll::select(c, f, st.shape, a, &why, &st.plan)) return call.fail(e, "%s", why.c_str());
+[[gnu::always_inline]] inline int choose(Call& call, comm::Comm&, Family f, Start& st, Algo* a) {
+  *a = coll::select(*st.plan, f, st.shape);
+  if (__builtin_expect(*a == Algo::none, 0)) return refused(call, f, st);
   return MPI_SUCCESS;
 }
 
@@ -163,11 +172,51 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
   return req ? complete_request(call, comm, req) : MPI_SUCCESS;
 }
 
+// A committed datatype's object, or nullptr (the full checks then name it).
+[[gnu::always_inline]] inline const dtype::Datatype* valid_type(MPI_Datatype h) {
+  const dtype::Datatype* t = dtype::lookup(h);
+  return t != nullptr && t->committed ? t : nullptr;
+}
+
+// The uniform forms' zero-byte calls (allgather, alltoall, gather and
+// scatter at the root) are found before their count and displacement
+// arrays are built: `empty` is true only where every check of the v path
+// would pass (valid committed datatypes, no NULL buffer under a non-zero
+// count, no MPI_IN_PLACE where it is refused; blocks of no bytes alias
+// nothing) and nothing_moves() holds, so the answer is the v path's; any
+// doubt goes on to the v path, which reports the error as before.
+[[gnu::always_inline]] inline bool empty_side(const void* buf, int count, const dtype::Datatype* t) {
+  return t != nullptr && count >= 0 && !(count > 0 && null_data(buf, *t));
+}
+
+// A uniform form's arrays (Uniform: counts checked non-negative once, all
+// equal, displacements i * count): check_vector's one possible error is a
+// NULL buffer under a non-zero count, so the loop runs only to report it.
+[[gnu::always_inline]] inline bool vector_fine(bool uniform, int n, const void* buf, const int* counts,
+                                               const dtype::Datatype& t) {
+  return uniform && (n == 0 || !(counts[0] > 0 && null_data(buf, t)));
+}
+// Whether n blocks of `count` elements of t at displacements i * count (a
+// uniform form's; one block: n 1) and those of the other side cannot share
+// a first data byte, found from the two sides' extreme starts (the usual
+// case, separate buffers); false sends the call to check_alias.
+struct Starts {
+  std::uintptr_t lo = 0, hi = 0;
+  bool any = false;
+};
+inline Starts uniform_starts(const void* buf, int n, int count, const dtype::Datatype& t) {
+  if (n <= 0 || count <= 0 || t.size == 0) return {};
+  const std::uintptr_t a = first_data_byte(buf, 0, t);
+  const std::uintptr_t b = first_data_byte(buf, static_cast<std::ptrdiff_t>(n - 1) * count * t.extent, t);
+  return {std::min(a, b), std::max(a, b), true};
+}
+inline bool alias_free(const Starts& s, const Starts& r) { return !s.any || !r.any || s.hi < r.lo || r.hi < s.lo; }
+
 int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   note(comm, -1, 0, MPI_DATATYPE_NULL);
-  Pending chk = agree(call, *c, comm, {}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{});
   Start go(*c, Family::barrier, req);
   coll::barrier_fits(go.seg, &go.shape);
   Algo a;
@@ -188,7 +237,7 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
   note(comm, root, count, datatype);  // (a call that returned above waits on nothing)
   Pending chk =
-      agree(call, *c, comm, {.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}}, req);
+      AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}});
   const Typed buf{buffer, count, t};
   Start go(*c, Family::bcast, req);
   if (t) go.shape.bytes = go.shape.pair_bytes = buf.bytes();
@@ -232,9 +281,12 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   }
   if (root_here) {
     if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
-    if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
-      return e;
-    if (sends)
+    if (!vector_fine(uniform, group_size(*c), recvbuf, recvcounts, *rt))
+      if (int e =
+              check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+        return e;
+    if (sends && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+                                         uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
       if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs,
                               *rt))
         return e;
@@ -242,16 +294,15 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
                                                          : std::size_t(sendcount) * st->size; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::gather : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::gather : Rule::pairs,
                        .root = root,
                        .send = {sends, sendcount, sendtype},
                        .recv = {root_here, root_here && uniform ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::to_root,
                        .recvcounts = root_here ? recvcounts : nullptr,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
@@ -307,6 +358,15 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
     if (int e = call.count(recvcount, "recvcount")) return e;
   if (is_root(*c, root) && beyond_int(recvcount, group_size(*c)))
     return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
                  comm, req, true);
@@ -328,9 +388,12 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   }
   if (root_here) {
     if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (int e = check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
-      return e;
-    if (receives)
+    if (!vector_fine(uniform, group_size(*c), sendbuf, sendcounts, *st))
+      if (int e =
+              check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
+        return e;
+    if (receives && !(uniform && alias_free(uniform_starts(sendbuf, group_size(*c), sendcounts[0], *st),
+                                            uniform_starts(recvbuf, 1, recvcount, *rt))))
       if (int e = check_alias(call, sendbuf, group_size(*c), sendcounts, displs, *st, recvbuf, 1, &recvcount, nullptr,
                               *rt))
         return e;
@@ -338,16 +401,15 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
                                                          : std::size_t(recvcount) * rt->size; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::scatter : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::scatter : Rule::pairs,
                        .root = root,
                        .send = {root_here, root_here && uniform ? sendcounts[0] : 0, sendtype},
                        .recv = {receives, recvcount, recvtype},
                        .shape = CollArgs::Shape::from_root,
                        .sendcounts = root_here ? sendcounts : nullptr,
                        .send_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
   Start go(*c, Family::scatter, req);
@@ -401,6 +463,15 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = call.count(sendcount, "sendcount")) return e;
   if (is_root(*c, root) && beyond_int(sendcount, group_size(*c)))
     return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
+  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
+    const dtype::Datatype* st = valid_type(sendtype);
+    if (st && std::size_t(sendcount) * st->size == 0 &&
+        (recvbuf == MPI_IN_PLACE || empty_side(recvbuf, recvcount, valid_type(recvtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(sendtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
   return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
                   comm, req, true);
@@ -419,9 +490,12 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   }
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (int e = check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
-    return e;
-  if (!in_place)
+  if (!vector_fine(uniform, group_size(*c), recvbuf, recvcounts, *rt))
+    if (int e =
+            check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
+      return e;
+  if (!in_place && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+                                           uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
   // Every rank passes the same recvcounts (the v form's too), so all see
@@ -433,15 +507,14 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
         return total * rt->size;
       }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::all : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
                        .recv = {true, uniform ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::allgather,
                        .recvcounts = recvcounts,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
   Start go(*c, Family::allgather, req);
   if (!c->inter) {
@@ -490,15 +563,45 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   if (int e = call.count(recvcount, "recvcount")) return e;
   if (beyond_int(recvcount, group_size(*c)))
     return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+  if (recvbuf != MPI_IN_PLACE) {
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
                     req, true);
 }
 
+// Alltoallw's per-rank datatypes, in the object up to kInline ranks (as
+// Uniform: a loop of small calls allocates nothing for them).
+class TypeList {
+ public:
+  TypeList() = default;
+  TypeList(const TypeList&) = delete;
+  TypeList& operator=(const TypeList&) = delete;
+  void resize(std::size_t n) {
+    if (n > kInline) heap_.resize(n);
+    data_ = n > kInline ? heap_.data() : inline_;
+  }
+  const dtype::Datatype*& operator[](std::size_t i) { return data_[i]; }
+  const dtype::Datatype* operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  static constexpr std::size_t kInline = 64;
+  const dtype::Datatype* inline_[kInline];
+  std::vector<const dtype::Datatype*> heap_;
+  const dtype::Datatype** data_ = inline_;
+};
+
 // The blocks of an all-to-all from per-rank counts, displacements (in
 // elements of one type, or in bytes with per-rank types).
 std::vector<Block> blocks(int n, const int* counts, const int* displs, const dtype::Datatype* t,
-                          const std::vector<const dtype::Datatype*>* types = nullptr) {
+                          const TypeList* types = nullptr) {
   std::vector<Block> b(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     const dtype::Datatype* ti = types ? (*types)[static_cast<std::size_t>(i)] : t;
@@ -530,17 +633,20 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (!in_place) {
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
     if (int e = call.datatype(sendtype, "sendtype", &st)) return e;
-    if (int e = check_vector(call, n, sendbuf, sendcounts, sdispls, *st, "sendbuf", "sendcounts", "sdispls")) return e;
+    if (!vector_fine(uniform, n, sendbuf, sendcounts, *st))
+      if (int e = check_vector(call, n, sendbuf, sendcounts, sdispls, *st, "sendbuf", "sendcounts", "sdispls")) return e;
   }
   if (int e = call.datatype(recvtype, "recvtype", &rt)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!in_place)
+  if (!vector_fine(uniform, n, recvbuf, recvcounts, *rt))
+    if (int e = check_vector(call, n, recvbuf, recvcounts, rdispls, *rt, "recvbuf", "recvcounts", "rdispls")) return e;
+  if (!in_place && !(uniform && alias_free(uniform_starts(sendbuf, n, sendcounts[0], *st),
+                                           uniform_starts(recvbuf, n, recvcounts[0], *rt))))
     if (int e = check_alias(call, sendbuf, n, sendcounts, sdispls, *st, recvbuf, n, recvcounts, rdispls, *rt)) return e;
   if (uniform && nothing_moves(*c, [&] { return n > 0 ? std::size_t(recvcounts[0]) * rt->size : 0; }))
     return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = uniform ? Rule::all : Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, uniform && n > 0 ? sendcounts[0] : 0, sendtype},
                        .recv = {true, uniform && n > 0 ? recvcounts[0] : 0, recvtype},
                        .shape = CollArgs::Shape::alltoall,
@@ -548,8 +654,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recvcounts = recvcounts,
                        .send_v = !uniform,
                        .recv_v = !uniform,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   const long long block = uniform && n > 0 ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1;
   Start go(*c, Family::alltoall, req);
   if (!c->inter) {
@@ -599,17 +704,32 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
   const int n = group_size(*c);
   if (beyond_int(recvcount, n) || (sendbuf != MPI_IN_PLACE && beyond_int(sendcount, n)))
     return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
+  if (n > 0 && recvbuf != MPI_IN_PLACE) {
+    const dtype::Datatype* rt = valid_type(recvtype);
+    if (rt && std::size_t(recvcount) * rt->size == 0 &&
+        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
+        nothing_moves(*c, [] { return 0; })) {
+      call.note_type(recvtype);
+      return complete_empty(call, comm, req);
+    }
+  }
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
   return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
                    ru.displs, recvtype, c, comm, req, true);
 }
 
 // Per-rank datatypes of Alltoallw, checked and looked up.
-int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
-                std::vector<const dtype::Datatype*>* out) {
+int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name, TypeList* out) {
   if (n > 0 && hs == nullptr) return call.fail(MPI_ERR_ARG, "argument %s is NULL", name);
   out->resize(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
+    // The argument's name ("sendtypes[3]") is built only for the message.
+    const dtype::Datatype* t = dtype::lookup(hs[i]);
+    if (__builtin_expect(t != nullptr && t->committed, 1)) {
+      call.note_type(hs[i]);
+      (*out)[static_cast<std::size_t>(i)] = t;
+      continue;
+    }
     const std::string arg = std::string(name) + "[" + std::to_string(i) + "]";
     if (int e = call.datatype(hs[i], arg.c_str(), &(*out)[static_cast<std::size_t>(i)])) return e;
   }
@@ -617,7 +737,7 @@ int check_types(Call& call, int n, const MPI_Datatype* hs, const char* name,
 }
 
 int check_wvector(Call& call, int n, const void* buf, const int* counts, const int* displs,
-                  const std::vector<const dtype::Datatype*>& types, const char* bufname, const char* cname,
+                  const TypeList& types, const char* bufname, const char* cname,
                   const char* dname) {
   if (n > 0 && (counts == nullptr || displs == nullptr))
     return call.fail(MPI_ERR_ARG, "argument %s is NULL", counts == nullptr ? cname : dname);
@@ -637,7 +757,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   note(comm, -1, -1, MPI_DATATYPE_NULL);
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
-  std::vector<const dtype::Datatype*> st, rt;
+  TypeList st, rt;
   if (!in_place) {
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
     if (int e = check_types(call, n, sendtypes, "sendtypes", &st)) return e;
@@ -646,7 +766,26 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
   if (int e = check_types(call, n, recvtypes, "recvtypes", &rt)) return e;
   if (int e = check_wvector(call, n, recvbuf, recvcounts, rdispls, rt, "recvbuf", "recvcounts", "rdispls")) return e;
-  if (!in_place) {  // check_alias with per-block types and byte displacements
+  // check_alias with per-block types and byte displacements; first the two
+  // sides' extreme block starts, which for separate buffers do not meet
+  // (nothing allocated or sorted then).
+  bool may_alias = false;
+  if (!in_place) {
+    Starts ss, rs;
+    const auto widen = [](Starts& r, std::uintptr_t a) {
+      r.lo = r.any ? std::min(r.lo, a) : a;
+      r.hi = r.any ? std::max(r.hi, a) : a;
+      r.any = true;
+    };
+    for (int j = 0; j < n; ++j) {
+      const dtype::Datatype& sj = *st[static_cast<std::size_t>(j)];
+      const dtype::Datatype& rj = *rt[static_cast<std::size_t>(j)];
+      if (sendcounts[j] > 0 && sj.size > 0) widen(ss, first_data_byte(sendbuf, sdispls[j], sj));
+      if (recvcounts[j] > 0 && rj.size > 0) widen(rs, first_data_byte(recvbuf, rdispls[j], rj));
+    }
+    may_alias = !alias_free(ss, rs);
+  }
+  if (may_alias) {
     std::vector<BlockStart> sends, receives;
     for (int j = 0; j < n; ++j) {
       const dtype::Datatype& sj = *st[static_cast<std::size_t>(j)];
@@ -656,8 +795,8 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
     }
     if (int e = check_alias_starts(call, sends, std::move(receives))) return e;
   }
-  Pending chk = agree(call, *c, comm,
-                      {.rule = Rule::pairs,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = Rule::pairs,
                        .send = {!in_place, 0, MPI_DATATYPE_NULL},
                        .recv = {true, 0, MPI_DATATYPE_NULL},
                        .shape = CollArgs::Shape::alltoall,
@@ -667,8 +806,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recvtypes = recvtypes,
                        .send_v = true,
                        .recv_v = true,
-                       .in_place = in_place},
-                      req);
+                       .in_place = in_place});
   auto s = coll::make_schedule(*c);
   for (int i = 0; i < n; ++i) {
     if (!in_place) keep_type(*s, sendtypes[i]);
@@ -680,7 +818,8 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
 }
 
 // count, datatype and op of a reduction, and the buffers that matter here.
-int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf, bool recv_significant,
+[[gnu::always_inline]] inline int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf,
+                                                 bool recv_significant,
                    int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
   const dtype::Datatype* t = nullptr;
   if (int e = call.count(count, "count")) return e;
@@ -726,7 +865,7 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .root = root, .op = op, .send = mine_side}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .op = op, .send = mine_side});
   Start go(*c, Family::reduce, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -766,7 +905,7 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   note(comm, -1, count, datatype);
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::allreduce, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -816,12 +955,11 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   }
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
   if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm,
-                      {.rule = Rule::counts,
+  Pending chk = AGREE(call, *c, comm, req,
+                      CollArgs{.rule = Rule::counts,
                        .op = op,
                        .send = {true, static_cast<int>(total), datatype},
-                       .recvcounts = recvcounts},
-                      req);
+                       .recvcounts = recvcounts});
   Start go(*c, Family::reduce_scatter, req);
   if (!c->inter) {
     reduction_shape(r, &go.shape);
@@ -860,8 +998,8 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
-  const std::vector<int> counts(static_cast<std::size_t>(c->size()), recvcount);
-  return reduce_scatter(call, sendbuf, recvbuf, counts.data(), datatype, op, c, comm, req);
+  const Uniform counts(c->size(), recvcount);  // (its displacements unused)
+  return reduce_scatter(call, sendbuf, recvbuf, counts.counts, datatype, op, c, comm, req);
 }
 
 int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
@@ -876,7 +1014,7 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   if (sendbuf != MPI_IN_PLACE)
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
-  Pending chk = agree(call, *c, comm, {.rule = Rule::same, .op = op, .send = {true, count, datatype}}, req);
+  Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::scan, req);
   reduction_shape(r, &go.shape);
   go.shape.exclusive = exclusive;

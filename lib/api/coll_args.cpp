@@ -123,7 +123,9 @@ int check_alias(Call& call, const void* sbuf, int sn, const int* scounts, const 
   return check_alias_starts(call, sends, std::move(receives));
 }
 
-int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out) {
+OpMemo g_op_memo;
+
+int check_op_slow(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out) {
   if (op == MPI_OP_NULL) return call.fail(MPI_ERR_OP, "argument op is MPI_OP_NULL");
   const dtype::Op* o = dtype::lookup_op(op);
   if (!o)
@@ -131,6 +133,9 @@ int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** 
                      static_cast<unsigned>(op));
   if (!dtype::op_applies(*o, t)) return call.fail(MPI_ERR_OP, "%s", dtype::op_mismatch(op, t).c_str());
   lenient_op(call, op, t);
+  // A predefined op (never freed) on a predefined datatype (never freed):
+  // the pair passes next time without these lookups (check_op).
+  if (o->builtin != MPI_OP_NULL && t.predefined) g_op_memo = OpMemo{op, &t, o};
   if (out) *out = o;
   return MPI_SUCCESS;
 }
@@ -151,6 +156,9 @@ int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_R
 }
 
 void keep_type(coll::Schedule& s, MPI_Datatype h) {
+  // A predefined type lives to the end: no shared reference (two atomic
+  // counts) to take for it.
+  if (const dtype::Datatype* t = dtype::lookup(h); t == nullptr || t->predefined) return;
   if (dtype::TypePtr t = dtype::lookup_shared(h); t && !t->predefined) s.keep(std::move(t));
 }
 

@@ -66,7 +66,27 @@ bool null_data_at(const void* buf, std::ptrdiff_t offset, const dtype::Datatype&
 int check_vector(Call& call, int n, const void* buf, const int* counts, const int* displs, const dtype::Datatype& t,
                  const char* bufname, const char* cname, const char* dname);
 // A valid op defined for t; *out (when given) is the op object.
-int check_op(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out = nullptr);
+int check_op_slow(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::Op** out);
+// The last predefined op and predefined datatype that passed check_op:
+// both live until MPI_Finalize at fixed addresses and the answer cannot
+// change, so the same pair passes again without the lookup and the
+// kernel table (a third of a small reduction's argument checks). Calls
+// are serialised at every thread level (api/call.hpp), as this is.
+struct OpMemo {
+  MPI_Op op = MPI_OP_NULL;
+  const dtype::Datatype* type = nullptr;
+  const dtype::Op* object = nullptr;
+};
+extern OpMemo g_op_memo;
+[[gnu::always_inline]] inline int check_op(Call& call, MPI_Op op, const dtype::Datatype& t,
+                                           const dtype::Op** out = nullptr) {
+  if (__builtin_expect(op == g_op_memo.op && &t == g_op_memo.type && op != MPI_OP_NULL, 1)) {
+    if (__builtin_expect(core::rt().check_mode, 0)) return check_op_slow(call, op, t, out);  // its lenient note
+    if (out) *out = g_op_memo.object;
+    return MPI_SUCCESS;
+  }
+  return check_op_slow(call, op, t, out);
+}
 // MPI_ERR_BUFFER when a byte that a send block reads is also written by a
 // receive block (MPI-3.1 §2.3: an OUT argument may not alias another one;
 // MPI_IN_PLACE is how a collective reuses its buffer). Blocks are

@@ -38,12 +38,12 @@ bool belongs(const Plan& p, const comm::Comm& c) {
 
 }  // namespace
 
-bool timing() {
-  static const bool on = [] {
-    const char* v = std::getenv("RINGMPI_COLL_REPORT");
-    return v != nullptr && *v != '\0';
-  }();
-  return on;
+signed char g_timing = -1;
+
+bool read_timing() {
+  const char* v = std::getenv("RINGMPI_COLL_REPORT");
+  g_timing = v != nullptr && *v != '\0' ? 1 : 0;
+  return g_timing != 0;
 }
 
 std::shared_ptr<Plan> shared_plan(comm::Comm& c) {
@@ -62,15 +62,6 @@ std::shared_ptr<Plan> shared_plan(comm::Comm& c) {
   return slot;
 }
 
-namespace {
-// Whether a nonblocking or persistent start of a family in `mode` may use
-// c's segment: one attached before (a start is local and cannot run the
-// attaching round), on an intracommunicator, outside --check, unless the
-// family's setting keeps it off the segment.
-bool attached_usable(const comm::Comm& c, int mode) {
-  return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
-}
-}  // namespace
 
 std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
   const Setting& set = plan_of(c).settings[static_cast<std::size_t>(family_of(f))];
@@ -80,22 +71,23 @@ std::shared_ptr<Segment> persistent_segment(comm::Comm& c, tunables::Id f) {
   return attached_usable(c, effective_mode(set)) ? c.coll.segment : nullptr;
 }
 
-Plan& plan_of(comm::Comm& c) {
-  // Kept on the communicator object (comm::CollState::plan): no lock and no
-  // thread-local (a __tls_get_addr call in the shared library, twice per
-  // collective) on the way to it; a copy of the object starts without one.
+Plan& resolve_plan(comm::Comm& c) {
   std::shared_ptr<Plan>& cached = c.coll.plan;
-  if (__builtin_expect(!cached || !belongs(*cached, c), 0)) cached = shared_plan(c);
+  if (!cached || !belongs(*cached, c)) cached = shared_plan(c);
   Plan& p = *cached;
   const std::uint64_t now = settings_generation();
-  if (__builtin_expect(p.generation != now, 0)) {
-    for (int i = 0; i < kFamilies; ++i) p.settings[static_cast<std::size_t>(i)] = setting(static_cast<Family>(i));
+  if (p.generation != now) {
+    for (int i = 0; i < kFamilies; ++i) {
+      p.settings[static_cast<std::size_t>(i)] = setting(static_cast<Family>(i));
+      p.modes[static_cast<std::size_t>(i)] = effective_mode(p.settings[static_cast<std::size_t>(i)]);
+    }
     p.limits = thresholds();
     for (int i = 0; i < kFamilies; ++i) {
       const auto f = static_cast<Family>(i);
       p.way_rules[static_cast<std::size_t>(i)] = rules_name_ways(f, p.limits);
       p.family_rules[static_cast<std::size_t>(i)] = family_rules(f, p.limits, c.size());
     }
+    p.memo = {};  // chosen under the old settings
     p.generation = now;
   }
   return p;
@@ -110,56 +102,53 @@ void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns) {
   plan_of(c).nanos[static_cast<std::size_t>(f)][static_cast<std::size_t>(a)] += ns;
 }
 
-Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s) {
-  s->np = c.size();
-  s->inter = c.inter;
-  s->nonblocking = nonblocking;
-  s->world = world;
-  Plan& p = plan_of(c);
+Algo select(Plan& p, Family f, const Shape& s) {
+  const auto i = static_cast<std::size_t>(f);
+  const Setting& set = p.settings[i];
+  Algo a;
+  if (set.forced == Algo::none && !s.ways_checked) {
+    // The default choice, pure in s (and the plan's settings): the last
+    // call's again when its shape is this one's.
+    Plan::Memo& m = p.memo[i];
+    const std::array<std::uint64_t, 5> key = memo_key(s);
+    if (m.algo != Algo::none && ((m.key[0] ^ key[0]) | (m.key[1] ^ key[1]) | (m.key[2] ^ key[2]) |
+                                 (m.key[3] ^ key[3]) | (m.key[4] ^ key[4])) == 0) {
+      a = m.algo;
+    } else {
+      const char* reason = nullptr;
+      a = choose(f, set, p.limits, s, &reason, &p.family_rules[i]);
+      m.key = key;
+      m.algo = a;  // never none: the default choice always has an answer
+    }
+  } else {
+    const char* reason = nullptr;
+    a = choose(f, set, p.limits, s, &reason, &p.family_rules[i]);
+    if (a == Algo::none) return a;
+  }
+  // A way of the segment counts as `segment` here, and as itself once it
+  // ran (WayScope, coll/seg.hpp: count_way).
+  const Algo counted = is_way(a) ? Algo::segment : a;
+  ++p.calls[i][static_cast<std::size_t>(counted)];
+  count_total(f, counted);
+  return a;
+}
+
+std::string select_refusal(const Plan& p, Family f, const Shape& s) {
   const Setting& set = p.settings[static_cast<std::size_t>(f)];
-  const int mode = effective_mode(set);
-  if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
-  // Rules naming a way for the family: fits.cpp checks the ways when the
-  // rule matching the call names one (blocking intracommunicator calls of
-  // mode 0, the calls rules decide).
-  if (set.forced == Algo::none && set.mode == 0 && !nonblocking && !c.inter && p.way_rules[static_cast<std::size_t>(f)])
-    s->way_rules = &p.limits;
-  Segment* seg = nullptr;
-  if (!c.inter && nonblocking) {
-    if (attached_usable(c, mode)) seg = c.coll.segment.get();
-  } else if (!c.inter && c.size() >= 2) {
-    // A blocking call attaches the segment (a collective round of its own,
-    // which every rank reaches with the same setting) unless its setting
-    // keeps the family off it.
-    if (mode != 2) seg = segment(c);
-    if (!seg) core::count(core::Counter::coll_messages);
-  }
-  s->segment = seg != nullptr;
-  if (seg) {
-    s->oversubscribed = seg->oversubscribed();
-    s->two_level = seg->groups().two_level();
-    s->groups_contiguous = seg->groups().contiguous;
-    s->inline_max = seg->inline_max();
-  }
-  return seg;
+  const char* reason = nullptr;
+  choose(f, set, p.limits, s, &reason, &p.family_rules[static_cast<std::size_t>(f)]);
+  return std::string(tunables::spec(family_tunable(f)).name) + "=" + algo_name(set.forced) +
+         " cannot run this call: " + (reason ? reason : "");
 }
 
 int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why, Plan** plan) {
   Plan& p = plan_of(c);
   if (plan) *plan = &p;
-  const Setting& set = p.settings[static_cast<std::size_t>(f)];
-  const char* reason = nullptr;
-  const Algo a = choose(f, set, p.limits, s, &reason, &p.family_rules[static_cast<std::size_t>(f)]);
+  const Algo a = select(p, f, s);
   if (a == Algo::none) {
-    *why = std::string(tunables::spec(family_tunable(f)).name) + "=" + algo_name(set.forced) +
-           " cannot run this call: " + (reason ? reason : "");
+    *why = select_refusal(p, f, s);
     return MPI_ERR_UNSUPPORTED_OPERATION;
   }
-  // A way of the segment counts as `segment` here, and as itself once it
-  // ran (WayScope, coll/seg.hpp: count_way).
-  const Algo counted = is_way(a) ? Algo::segment : a;
-  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(counted)];
-  count_total(f, counted);
   *out = a;
   return MPI_SUCCESS;
 }

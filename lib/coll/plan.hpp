@@ -9,6 +9,8 @@
 
 #include "coll/select.hpp"
 #include "coll/segment.hpp"
+#include "comm/comm.hpp"
+#include "core/runtime.hpp"
 
 namespace ringmpi::coll {
 
@@ -17,6 +19,8 @@ namespace ringmpi::coll {
 // what ran how often, for how long (when timing is on: mpiexec --coll-report).
 struct Plan {
   std::array<Setting, kFamilies> settings{};
+  // effective_mode() of each setting, resolved with it.
+  std::array<int, kFamilies> modes{};
   Thresholds limits{};
   // Whether limits' rules name a way of the segment for each family
   // (rules_name_ways): only then does a call check the ways (Shape::way_rules).
@@ -24,6 +28,16 @@ struct Plan {
   // limits' rules for each family at this communicator's size, resolved
   // (select.hpp FamilyRules): what select() scans per call.
   std::array<FamilyRules, kFamilies> family_rules{};
+  // Each family's last default choice (nothing forced, no way checked):
+  // the Shape fields choose() reads, packed (memo_key), and what it
+  // returned; select() returns it again for a call of the same key
+  // without choosing (choose() is pure in the shape, the settings and the
+  // thresholds, and a new generation clears these). algo none: empty.
+  struct Memo {
+    std::array<std::uint64_t, 5> key{};
+    Algo algo = Algo::none;
+  };
+  std::array<Memo, kFamilies> memo{};
   std::uint64_t generation = 0;
   std::string label;  // the communicator's name at its first collective, or its context id
   int size = 0;       // its ranks (both groups of an intercommunicator)
@@ -38,25 +52,94 @@ struct Plan {
   std::array<std::array<std::uint64_t, kAlgos>, kFamilies> calls{};
   std::array<std::array<std::uint64_t, kAlgos>, kFamilies> nanos{};
 };
-// c's plan, resolved on first use (and again after a setting changed).
-Plan& plan_of(comm::Comm& c);
+// c's plan, resolved on first use (and again after a setting changed):
+// the object's cached plan while it is c's and current (inline: every
+// collective asks), else resolve_plan().
+Plan& resolve_plan(comm::Comm& c);
+[[gnu::always_inline]] inline Plan& plan_of(comm::Comm& c) {
+  // Kept on the communicator object (comm::CollState::plan): no lock and no
+  // thread-local on the way to it; a copy of the object starts without one.
+  Plan* p = c.coll.plan.get();
+  if (__builtin_expect(p != nullptr && p->context == c.context && p->local_size == c.size() && p->inter == c.inter &&
+                           p->generation == settings_generation(),
+                       1))
+    return *p;
+  return resolve_plan(c);
+}
+// The Shape fields choose() reads (its first five words), for Plan::Memo.
+inline std::array<std::uint64_t, 5> memo_key(const Shape& s) {
+  std::array<std::uint64_t, 5> k;
+  __builtin_memcpy(k.data(), &s, sizeof k);
+  return k;
+}
 // The same, shared (an MPI_T handle bound to c keeps it after c is freed).
 std::shared_ptr<Plan> shared_plan(comm::Comm& c);
 // Every plan this process made, freed communicators' too (the report).
 std::vector<std::shared_ptr<const Plan>> all_plans();
 
+// Whether a nonblocking or persistent start of a family in `mode` may use
+// c's segment: one attached before (a start is local and cannot run the
+// attaching round), on an intracommunicator, outside --check, unless the
+// family's setting keeps it off the segment.
+inline bool attached_usable(const comm::Comm& c, int mode) {
+  return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
+}
+
 // Fills what s says of c and its segment for a call of family f (`world`:
 // the call's handle is MPI_COMM_WORLD) and returns the segment the call may
 // use: a blocking call attaches it unless f's setting keeps it off the
 // segment; a nonblocking one uses one attached before. The caller fills
-// the call's own fields (bytes, fits, ...).
-Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s);
+// the call's own fields (bytes, fits, ...). `plan` (when given): c's plan,
+// for select() and a WayScope (no second lookup). Inline: every
+// collective's start.
+[[gnu::always_inline]] inline Segment* prepare(comm::Comm& c, Family f, bool nonblocking, bool world, Shape* s,
+                                               Plan** plan = nullptr) {
+  s->np = c.size();
+  s->inter = c.inter;
+  s->nonblocking = nonblocking;
+  s->world = world;
+  Plan& p = plan_of(c);
+  if (plan) *plan = &p;
+  const Setting& set = p.settings[static_cast<std::size_t>(f)];
+  const int mode = p.modes[static_cast<std::size_t>(f)];
+  if (is_way(set.forced)) s->way = set.forced;  // coll/fits.cpp checks it
+  // Rules naming a way for the family: fits.cpp checks the ways when the
+  // rule matching the call names one (blocking intracommunicator calls of
+  // mode 0, the calls rules decide).
+  if (set.forced == Algo::none && set.mode == 0 && !nonblocking && !c.inter && p.way_rules[static_cast<std::size_t>(f)])
+    s->way_rules = &p.limits;
+  Segment* seg = nullptr;
+  if (!c.inter && nonblocking) {
+    if (attached_usable(c, mode)) seg = c.coll.segment.get();
+  } else if (!c.inter && c.size() >= 2) {
+    // A blocking call attaches the segment (a collective round of its own,
+    // which every rank reaches with the same setting) unless its setting
+    // keeps the family off it.
+    if (mode != 2) seg = c.coll.segment ? c.coll.segment.get() : segment(c);
+    if (!seg) core::count(core::Counter::coll_messages);
+  }
+  s->segment = seg != nullptr;
+  if (seg) {
+    s->oversubscribed = seg->oversubscribed();
+    s->two_level = seg->groups().two_level();
+    s->groups_contiguous = seg->groups().contiguous;
+    s->inline_max = seg->inline_max();
+  }
+  return seg;
+}
 
 // The choice for one call on c: chosen with c's plan and counted
 // (MPI_SUCCESS), or MPI_ERR_UNSUPPORTED_OPERATION with *why (a forced
 // algorithm that cannot run it).
 // `plan`: c's plan, for a WayScope (no second lookup).
 int select(comm::Comm& c, Family f, const Shape& s, Algo* out, std::string* why, Plan** plan = nullptr);
+// The same on c's plan p (from prepare()): the algorithm, counted, or
+// Algo::none when a forced one cannot run the call (select_refusal() then
+// says why). A default choice repeated with the same shape is the plan's
+// memo (Plan::Memo), not chosen again.
+Algo select(Plan& p, Family f, const Shape& s);
+// Why p's forced algorithm of f cannot run call s (after select() returned none).
+std::string select_refusal(const Plan& p, Family f, const Shape& s);
 
 // What persistent collectives (api/coll_persist.cpp) and tools ask: the
 // row c's plan chooses for a call of this shape (Algo::none with *why),
@@ -76,8 +159,15 @@ void count_way(Plan& p, Family f, Algo chosen, Algo taken);
 void count(comm::Comm& c, Family f, Algo a);
 void add_time(comm::Comm& c, Family f, Algo a, std::uint64_t ns);
 
-// Whether calls are timed (RINGMPI_COLL_REPORT set: mpiexec --coll-report).
-bool timing();
+// Whether calls are timed (RINGMPI_COLL_REPORT set: mpiexec --coll-report),
+// read at the first ask (g_timing: -1 until then; inline, every blocking
+// collective asks).
+extern signed char g_timing;
+bool read_timing();
+[[gnu::always_inline]] inline bool timing() {
+  const signed char v = g_timing;
+  return __builtin_expect(v >= 0, 1) ? v != 0 : read_timing();
+}
 // MPI_Finalize: this rank's plans into mpiexec's report directory
 // (RINGMPI_COLL_REPORT; coll/report.cpp has the format), when it is set.
 void write_report();

@@ -338,7 +338,6 @@ struct Settings {
   std::array<Setting, kFamilies> families{};
   std::array<std::atomic<int>, kFamilies> modes{};  // effective_mode of each, for mode_now
   Thresholds limits{};
-  std::atomic<std::uint64_t> generation{1};
 };
 Settings& settings() {
   static Settings* s = new Settings;  // never destroyed: read by exit-time reports
@@ -410,10 +409,6 @@ const Compiled& compiled() {
   return *c;
 }
 
-std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos>& totals() {
-  static std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> t{};
-  return t;
-}
 
 }  // namespace
 
@@ -661,7 +656,7 @@ void set_setting(Family f, const Setting& set) {
   read_environment(s);
   s.families[static_cast<std::size_t>(f)] = set;
   s.modes[static_cast<std::size_t>(f)].store(effective_mode(set));
-  s.generation.fetch_add(1, std::memory_order_release);
+  g_settings_generation.fetch_add(1, std::memory_order_release);
 }
 
 int mode_now(Family f) {
@@ -690,17 +685,16 @@ void set_threshold(int index, std::size_t value) {
   read_environment(s);
   *limit_field(s.limits, index) = value;
   s.limits.given |= 1u << index;
-  s.generation.fetch_add(1, std::memory_order_release);
+  g_settings_generation.fetch_add(1, std::memory_order_release);
 }
 
-std::uint64_t settings_generation() { return settings().generation.load(std::memory_order_acquire); }
+std::atomic<std::uint64_t> g_settings_generation{1};
+
+std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> g_call_totals{};
 
 std::uint64_t total_calls(Family f, Algo a) {
-  return totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(std::memory_order_relaxed);
-}
-
-void count_total(Family f, Algo a) {
-  totals()[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].fetch_add(1, std::memory_order_relaxed);
+  return g_call_totals[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].load(
+      std::memory_order_relaxed);
 }
 
 }  // namespace ringmpi::coll

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -163,6 +164,10 @@ struct Thresholds {
 // where noted: so every rank makes the same choice, and a forced name that
 // cannot run is refused on every rank alike.
 struct Shape {
+  // The fields up to `count` are what choose() reads (select.cpp: cannot,
+  // auto_choice, the rules' matching, given_decides), packed without
+  // padding so that a plan's memo of its last choice (coll/plan.hpp
+  // Plan::Memo) compares them as five words (memo_key).
   int np = 1;
   bool inter = false;
   bool nonblocking = false;
@@ -171,13 +176,7 @@ struct Shape {
   bool oversubscribed = false;
   bool two_level = false;   // the segment's NUMA groups are worth two levels
   bool groups_contiguous = true;
-  std::size_t inline_max = 0;  // the segment's largest slot region
-  // The data: bcast message, reduction vector, the uniform block of
-  // scatter/gather/alltoall, allgather's total.
-  std::size_t bytes = 0;
   bool uniform = true;      // every block's size known to every rank (not a v form)
-  std::size_t pair_bytes = 0;  // np 2: the bytes that move between the two ranks
-  long long count = 0;      // reductions: elements
   bool exclusive = false;   // MPI_Exscan
   // Whether the segment algorithm can hold this call (coll/fits.hpp: the
   // datatype's contiguity, tables that fit a slot region, blocks by
@@ -191,6 +190,13 @@ struct Shape {
   // kind for its whole life (coll/segment.hpp: the two count arrivals in
   // the same words).
   Algo barrier_kind = Algo::none;
+  // The data: bcast message, reduction vector, the uniform block of
+  // scatter/gather/alltoall, allgather's total.
+  std::size_t bytes = 0;
+  std::size_t pair_bytes = 0;  // np 2: the bytes that move between the two ranks
+  long long count = 0;      // reductions: elements
+  // (Not read by choose(): coll/fits.cpp's.)
+  std::size_t inline_max = 0;  // the segment's largest slot region
   // A forced way of the segment (Algo::segment_*): set by prepare() when the
   // family's setting forces one, so that coll/fits.cpp checks it (only
   // then: the default choice's calls pay nothing for it), which leaves in
@@ -207,6 +213,9 @@ struct Shape {
   bool ways_checked = false;
   std::uint32_t ways_ok = 0;
 };
+// The fields choose() reads, as five words without padding (memo_key).
+static_assert(sizeof(int) + 12 == offsetof(Shape, bytes) && offsetof(Shape, count) == 32,
+              "Shape's first five words are the fields choose() reads");
 
 // RINGMPI_COLL_<FAMILY> as read: a mode of the default policy (0..3) or a
 // forced algorithm.
@@ -304,12 +313,18 @@ void set_threshold(int index, std::size_t value);  // index into kThresholdIds
 std::size_t threshold(int index);
 inline constexpr int kThresholds = 12;
 extern const std::array<tunables::Id, kThresholds> kThresholdIds;
-// A counter that moves whenever a setting or threshold changes.
-std::uint64_t settings_generation();
+// A counter that moves whenever a setting or threshold changes (inline:
+// every collective compares its plan's with it, coll/plan.hpp plan_of).
+extern std::atomic<std::uint64_t> g_settings_generation;
+inline std::uint64_t settings_generation() { return g_settings_generation.load(std::memory_order_acquire); }
 
 // Process-wide count of calls per family and algorithm (MPIX_Query_counter
 // "coll_<family>_<algo>"); count_total adds one (coll/plan.cpp).
 std::uint64_t total_calls(Family f, Algo a);
-void count_total(Family f, Algo a);
+extern std::array<std::atomic<std::uint64_t>, kFamilies * kAlgos> g_call_totals;
+inline void count_total(Family f, Algo a) {
+  g_call_totals[static_cast<std::size_t>(f) * kAlgos + static_cast<std::size_t>(a)].fetch_add(
+      1, std::memory_order_relaxed);
+}
 
 }  // namespace ringmpi::coll
