@@ -660,6 +660,14 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   if (!c->inter) {
     go.shape.uniform = uniform;
     go.shape.bytes = go.shape.pair_bytes = block >= 0 ? static_cast<std::size_t>(block) : 0;
+    // Two ranks: the larger block that crosses, which both know (one's
+    // send is the other's receive), decides as MPI_Alltoall's block does.
+    if (!uniform && n == 2) {
+      const int other = 1 - c->rank;
+      const std::size_t in = std::size_t(recvcounts[other]) * rt->size;
+      const std::size_t out = in_place ? in : std::size_t(sendcounts[other]) * st->size;
+      go.shape.pair_bytes = std::max(in, out);
+    }
   }
   coll::table_fits(go.seg, Family::alltoall, block, &go.shape);
   Algo a;

@@ -257,7 +257,7 @@ bool pair_threshold(Family f, const Thresholds& t, const Shape& s) {
     case Family::gather:
     case Family::allgather:
     case Family::allreduce: return s.pair_bytes < t.pair_other;
-    case Family::alltoall: return s.uniform && s.pair_bytes < t.pair_other;
+    case Family::alltoall: return s.pair_bytes < t.pair_other;
     case Family::scan: return !s.exclusive && s.pair_bytes < t.pair_other;
     case Family::reduce: return s.pair_bytes < t.pair_reduce;
     default: return false;
@@ -493,7 +493,10 @@ struct KnownBytes {
 };
 KnownBytes known_bytes(Family f, const Shape& s) {
   if (s.uniform || f == Family::allgather) return {true, s.bytes};
-  if (s.np == 2 && (f == Family::scatter || f == Family::gather)) return {true, s.pair_bytes};
+  // Two ranks both know the one block a scatterv or gatherv moves, and the
+  // larger of the two an alltoallv exchanges (each rank's send is the
+  // other's receive).
+  if (s.np == 2 && (f == Family::scatter || f == Family::gather || f == Family::alltoall)) return {true, s.pair_bytes};
   return {false, s.bytes};
 }
 
@@ -589,7 +592,6 @@ bool given_decides(Family f, const Thresholds& t, const Shape& s) {
   if (s.inter || s.nonblocking) return false;
   if (f == Family::scan && s.oversubscribed && given(t, kScanChainIndex)) return true;
   if (s.np != 2 || s.oversubscribed || !pair_given(f, t)) return false;
-  if (f == Family::alltoall) return s.uniform;
   if (f == Family::scan) return !s.exclusive;
   return true;
 }

@@ -45,7 +45,8 @@ Algo old_ladder(Family f, int mode, const Shape& s) {
       case Family::scatter:
       case Family::gather: declined = declined || (s.np == 2 && pair(s.pair_bytes)); break;
       case Family::allgather: declined = declined || pair(s.pair_bytes); break;
-      case Family::alltoall: declined = declined || (s.uniform && pair(s.pair_bytes)); break;
+      // (The v form too since session 6: at two ranks both know the larger crossing block.)
+      case Family::alltoall: declined = declined || pair(s.pair_bytes); break;
       case Family::allreduce: declined = declined || pair(s.pair_bytes); break;
       case Family::scan:
         declined = declined || (!s.exclusive && pair(s.pair_bytes)) ||
