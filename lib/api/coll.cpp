@@ -188,6 +188,15 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
 [[gnu::always_inline]] inline bool empty_side(const void* buf, int count, const dtype::Datatype* t) {
   return t != nullptr && count >= 0 && !(count > 0 && null_data(buf, *t));
 }
+// The test itself: the blocks of `count` elements of `type` (the side with
+// the arrays) carry no bytes, and the other side, `own`, moves nothing
+// (MPI_IN_PLACE, or empty).
+[[gnu::always_inline]] inline bool uniform_empty(const comm::Comm& c, int count, MPI_Datatype type, const void* own,
+                                                 int own_count, MPI_Datatype own_type) {
+  const dtype::Datatype* t = valid_type(type);
+  return t && std::size_t(count) * t->size == 0 &&
+         (own == MPI_IN_PLACE || empty_side(own, own_count, valid_type(own_type))) && nothing_moves(c, [] { return 0; });
+}
 
 // A uniform form's arrays (Uniform: counts checked non-negative once, all
 // equal, displacements i * count): check_vector's one possible error is a
@@ -358,14 +367,10 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
     if (int e = call.count(recvcount, "recvcount")) return e;
   if (is_root(*c, root) && beyond_int(recvcount, group_size(*c)))
     return gather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
-  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
-    const dtype::Datatype* rt = valid_type(recvtype);
-    if (rt && std::size_t(recvcount) * rt->size == 0 &&
-        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
-        nothing_moves(*c, [] { return 0; })) {
-      call.note_type(recvtype);
-      return complete_empty(call, comm, req);
-    }
+  // (The other ranks build no arrays.)
+  if (!c->inter && c->rank == root && uniform_empty(*c, recvcount, recvtype, sendbuf, sendcount, sendtype)) {
+    call.note_type(recvtype);
+    return complete_empty(call, comm, req);
   }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
@@ -463,14 +468,10 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     if (int e = call.count(sendcount, "sendcount")) return e;
   if (is_root(*c, root) && beyond_int(sendcount, group_size(*c)))
     return scatter_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
-  if (!c->inter && c->rank == root) {  // (the other ranks build no arrays)
-    const dtype::Datatype* st = valid_type(sendtype);
-    if (st && std::size_t(sendcount) * st->size == 0 &&
-        (recvbuf == MPI_IN_PLACE || empty_side(recvbuf, recvcount, valid_type(recvtype))) &&
-        nothing_moves(*c, [] { return 0; })) {
-      call.note_type(sendtype);
-      return complete_empty(call, comm, req);
-    }
+  // (The other ranks build no arrays.)
+  if (!c->inter && c->rank == root && uniform_empty(*c, sendcount, sendtype, recvbuf, recvcount, recvtype)) {
+    call.note_type(sendtype);
+    return complete_empty(call, comm, req);
   }
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
   return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
@@ -563,14 +564,9 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
   if (int e = call.count(recvcount, "recvcount")) return e;
   if (beyond_int(recvcount, group_size(*c)))
     return allgather_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
-  if (recvbuf != MPI_IN_PLACE) {
-    const dtype::Datatype* rt = valid_type(recvtype);
-    if (rt && std::size_t(recvcount) * rt->size == 0 &&
-        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
-        nothing_moves(*c, [] { return 0; })) {
-      call.note_type(recvtype);
-      return complete_empty(call, comm, req);
-    }
+  if (recvbuf != MPI_IN_PLACE && uniform_empty(*c, recvcount, recvtype, sendbuf, sendcount, sendtype)) {
+    call.note_type(recvtype);
+    return complete_empty(call, comm, req);
   }
   const Uniform u(group_size(*c), recvcount);
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
@@ -712,14 +708,9 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
   const int n = group_size(*c);
   if (beyond_int(recvcount, n) || (sendbuf != MPI_IN_PLACE && beyond_int(sendcount, n)))
     return alltoall_c(call, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
-  if (n > 0 && recvbuf != MPI_IN_PLACE) {
-    const dtype::Datatype* rt = valid_type(recvtype);
-    if (rt && std::size_t(recvcount) * rt->size == 0 &&
-        (sendbuf == MPI_IN_PLACE || empty_side(sendbuf, sendcount, valid_type(sendtype))) &&
-        nothing_moves(*c, [] { return 0; })) {
-      call.note_type(recvtype);
-      return complete_empty(call, comm, req);
-    }
+  if (n > 0 && recvbuf != MPI_IN_PLACE && uniform_empty(*c, recvcount, recvtype, sendbuf, sendcount, sendtype)) {
+    call.note_type(recvtype);
+    return complete_empty(call, comm, req);
   }
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
   return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
