@@ -12,10 +12,6 @@ namespace {
 // Index of remote rank j in the union order of peers_of(c).
 int remote(const comm::Comm& c, int j) { return c.local_first ? c.size() + j : j; }
 
-Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
-  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
-}
-
 // Every remote rank's contribution (r.count elements each), received into
 // schedule-owned operands, in remote rank order.
 std::vector<const void*> receive_all(Schedule& s, const comm::Comm& c, const Reduction& r) {

@@ -7,10 +7,6 @@
 
 namespace ringmpi::coll {
 namespace {
-Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
-  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
-}
-
 // A block this small is sent without waiting for its receiver
 // (exchange/exchange.hpp), so a rank may send all of them before it receives.
 bool eager_block(int count, const dtype::Datatype& t) {

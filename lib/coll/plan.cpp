@@ -32,10 +32,6 @@ Registry& registry() {
   return *r;
 }
 
-bool belongs(const Plan& p, const comm::Comm& c) {
-  return p.context == c.context && p.local_size == c.size() && p.inter == c.inter;
-}
-
 }  // namespace
 
 signed char g_timing = -1;

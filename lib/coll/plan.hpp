@@ -56,14 +56,16 @@ struct Plan {
 // the object's cached plan while it is c's and current (inline: every
 // collective asks), else resolve_plan().
 Plan& resolve_plan(comm::Comm& c);
+// Whether plan p is communicator c's (coll/plan.cpp: a plan is keyed by the
+// object's address, and belongs to it while context, size and kind match).
+inline bool belongs(const Plan& p, const comm::Comm& c) {
+  return p.context == c.context && p.local_size == c.size() && p.inter == c.inter;
+}
 [[gnu::always_inline]] inline Plan& plan_of(comm::Comm& c) {
   // Kept on the communicator object (comm::CollState::plan): no lock and no
   // thread-local on the way to it; a copy of the object starts without one.
   Plan* p = c.coll.plan.get();
-  if (__builtin_expect(p != nullptr && p->context == c.context && p->local_size == c.size() && p->inter == c.inter &&
-                           p->generation == settings_generation(),
-                       1))
-    return *p;
+  if (__builtin_expect(p != nullptr && belongs(*p, c) && p->generation == settings_generation(), 1)) return *p;
   return resolve_plan(c);
 }
 // The Shape fields choose() reads (its first five words), for Plan::Memo.

@@ -115,11 +115,10 @@ bool pair_exchange(const comm::Comm& c, const Reduction& r, const int* counts) {
 
 int reduce_scatter_pair(const comm::Comm& c, const Reduction& r, const void* mine, void* result, const int* counts) {
   const int me = c.rank, other = 1 - me;
-  const auto* base = static_cast<const std::byte*>(mine);
-  const std::ptrdiff_t second = std::ptrdiff_t(counts[0]) * r.type->extent;  // where block 1 starts
-  const Typed own{me == 0 ? base : base + second, counts[me], r.type};
+  const auto block_of = [&](int i) { return block(mine, *r.type, i == 0 ? 0 : counts[0], counts[i]); };
+  const Typed own = block_of(me);
   const Typed out{result, counts[me], r.type};
-  send_typed(c, other, kTagUserReduce, Typed{other == 0 ? base : base + second, counts[other], r.type});
+  send_typed(c, other, kTagUserReduce, block_of(other));
   if (me == 1) {  // x1 into the result, x0 folded in
     copy_typed(own, out);
     Scratch x0(counts[1], *r.type);

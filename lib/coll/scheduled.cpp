@@ -47,10 +47,6 @@ void sched_copy(Schedule& s, const Typed& from, const Typed& to) {
 
 namespace {
 
-Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
-  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
-}
-
 Typed at(const void* base, const Block& b) {
   return {static_cast<const std::byte*>(base) + b.displ, b.count, b.type};
 }

@@ -31,6 +31,12 @@ struct Typed {
   const std::byte* at(std::ptrdiff_t i) const { return static_cast<const std::byte*>(buf) + i * type->extent; }
 };
 
+// The block of `count` elements of t that starts `displ` elements into
+// base (a v form's block i: displs[i], counts[i]).
+inline Typed block(const void* base, const dtype::Datatype& t, int displ, int count) {
+  return {static_cast<const std::byte*>(base) + static_cast<std::ptrdiff_t>(displ) * t.extent, count, &t};
+}
+
 // The packed stream of t (a view of t's own memory when contiguous).
 class Packed {
  public:
