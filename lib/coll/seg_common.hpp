@@ -68,7 +68,7 @@ inline MemberBlocks blocks_at(const void* base, const dtype::Datatype& t, const 
 inline void pack_to(const Typed& t, std::byte* dst) {
   if (t.bytes() == 0) return;
   if (t.type->contiguous())
-    core::copy_bulk(dst, t.buf, t.bytes());
+    core::copy_bytes(dst, t.buf, t.bytes());  // inline up to 64 bytes (the small collectives' blocks)
   else
     dtype::pack(t.buf, t.count, *t.type, 0, dst, t.bytes());
 }
@@ -78,7 +78,7 @@ inline void unpack_from(const std::byte* src, std::size_t bytes, const Typed& t)
   bytes = std::min(bytes, t.bytes());
   if (bytes == 0) return;
   if (t.type->contiguous())
-    core::copy_bulk(const_cast<void*>(t.buf), src, bytes);
+    core::copy_bytes(const_cast<void*>(t.buf), src, bytes);
   else
     dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, src, bytes);
 }

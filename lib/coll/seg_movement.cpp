@@ -339,6 +339,56 @@ std::uint64_t seg::start_scatter_root(Segment& s, std::uint64_t k, const void* s
   return mode;
 }
 
+namespace {
+
+// The root of a blocking MPI_Scatter(v) whose blocks are contiguous and
+// all fit its slot region with their table (the small calls): what
+// publish_blocks does, in one pass over the counts for the sizes and one
+// that writes the table and copies the blocks, with no per-member lists
+// (blocks_at, others) and inline copies for small blocks. The region is
+// the same as publish_blocks' (a reader cannot tell them apart). False,
+// having done nothing, where the general path must run (a type that is
+// not contiguous, blocks too large for the slot or for single copy, a way
+// forced to the address, nothing for anybody).
+bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts, const int* displs,
+                          const dtype::Datatype& stype, const Typed& recv, bool in_place) {
+  const Algo way = s.way();
+  if ((way != Algo::segment && way != Algo::segment_slot) || !stype.contiguous()) return false;
+  const int n = s.size(), me = s.me();
+  const std::size_t head = table_bytes(static_cast<std::size_t>(n));
+  std::size_t total = head, largest = 0;
+  for (int j = 0; j < n; ++j) {
+    const std::size_t b = std::size_t(counts[j]) * stype.size;
+    if (j == me) continue;
+    total = slot_place(total, b) + b;
+    largest = std::max(largest, b);
+  }
+  if (largest == 0) return false;  // nothing for anybody: the general path posts no table
+  if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
+  std::byte* region = s.reserve(k, total);
+  head_of(region).entries = static_cast<std::uint32_t>(n);
+  Entry* table = table_of(region);
+  const auto* base = static_cast<const std::byte*>(sendbuf);
+  std::size_t at = head;
+  for (int j = 0; j < n; ++j) {
+    const std::size_t b = std::size_t(counts[j]) * stype.size;
+    if (j == me) continue;
+    at = slot_place(at, b);
+    if (b) core::copy_bytes(region + at, base + static_cast<std::ptrdiff_t>(displs[j]) * stype.extent, b);
+    table[j] = Entry{at, b};
+    at += b;
+  }
+  head_of(region).mode = static_cast<std::uint32_t>(kInSlot);
+  s.post(k);
+  s.took(Algo::segment_slot);
+  if (s.has_pending()) s.wake_all();  // as the general path: readers wait for finish()'s wake-up
+  if (!in_place) copy_typed(block_of(sendbuf, stype, displs[me], counts[me]), recv);
+  s.finish(k);
+  return true;
+}
+
+}  // namespace
+
 void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int* displs, const dtype::Datatype& stype,
                   const Typed& recv, bool in_place, int root, long long block) {
   core::count(core::Counter::seg_scatter);
@@ -350,6 +400,7 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     // look at the sleepers for the whole call: the root reads nothing),
     // those of a table of addresses at once, as are all readers when
     // finish() must first complete pending nonblocking collectives.
+    if (scatter_root_in_slot(s, k, sendbuf, counts, displs, stype, recv, in_place)) return;
     std::unique_ptr<Temp> keep;
     const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, s.size());
     if (others_empty(s, counts, stype)) {  // nothing for anybody: no table

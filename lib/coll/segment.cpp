@@ -91,7 +91,11 @@ Segment::Segment(SegmentHeader* header, int n, int me, std::vector<int> world, s
       limits_(limits) {
   limits_.fold_whole = std::min(limits_.fold_whole, inline_max());
   const shm::Arena& arena = core::rt().arena;
-  for (int w : world_) pid_.push_back(arena.slot(static_cast<std::uint32_t>(w)).pid.load(std::memory_order_acquire));
+  for (int w : world_) {
+    shm::RankSlot& slot = arena.slot(static_cast<std::uint32_t>(w));
+    pid_.push_back(slot.pid.load(std::memory_order_acquire));
+    sleeping_.push_back(&slot.sleeping);
+  }
 }
 
 Segment::~Segment() {
@@ -228,9 +232,10 @@ bool Segment::all_ibarrier(std::uint64_t b) const {
   return true;
 }
 
-bool Segment::may_wait_for_me(int i) const {
-  const int w = world_[static_cast<std::size_t>(i)];
-  if (!p2p::peer_sleeping(w)) return false;
+inline bool Segment::may_wait_for_me(int i) const {
+  // (p2p::peer_sleeping's flag, through the pointer taken at construction:
+  // wake_all looks at every member's after each post and done.)
+  if (!sleeping_[static_cast<std::size_t>(i)]->load(std::memory_order_acquire)) return false;
   const std::uint32_t watch = lines_[i].watch.load(std::memory_order_relaxed);
   return watch == 0 || watch == static_cast<std::uint32_t>(me_) + 1;
 }

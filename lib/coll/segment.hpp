@@ -362,6 +362,7 @@ class Segment {
   int n_, me_;
   std::vector<int> world_;
   std::vector<pid_t> pid_;
+  std::vector<const std::atomic<std::uint32_t>*> sleeping_;  // each member's RankSlot::sleeping (may_wait_for_me)
   std::vector<int> numa_;
   NumaGroups groups_;
   bool single_copy_;
