@@ -12,12 +12,14 @@
 // Scans: small vectors through slots too, rank i folding contributions 0 ..
 // i left to right, ((x0 op x1) op ...) op xi, as the rank chain does; larger
 // ones along the chain, each rank reading its predecessor's partial result
-// straight from its memory. Both paths, and the message code, give the same
-// bits.
+// straight from its memory (in pieces, pipelined, unless two ranks with a
+// core each split every hop). Both paths, and the message code, give the
+// same bits.
 // Only contiguous datatypes come here: their memory is their packed stream,
 // so a block of elements is a byte range.
 #include <cstring>
 #include <optional>
+#include <tuple>
 
 #include "coll/partition.hpp"
 #include "coll/seg.hpp"
@@ -357,6 +359,105 @@ int scan_slot_chain(Segment& s, const Reduction& r, const void* mine, void* resu
   return err;
 }
 
+// The chain by single copy, in pieces: partial(i) = x0 op ... op xi
+// travels from rank i to rank i + 1 in up to kScanPieces pieces (whole
+// elements, at least kScanPieceMin bytes each), rank i publishing how many
+// are ready (Line::pieces) as it folds them, so that rank i + 1 reads and
+// folds the first piece while rank i still folds the next: with two cores
+// two ranks of the chain can work at once, where a chain of whole vectors
+// has one working and every other rank waiting. Per byte a middle rank reads
+// its predecessor's piece (process_vm_readv) and folds it, as the
+// whole-vector chain did, but less around it: an inclusive scan with an op
+// whose operands commute bit for bit reads the partial straight into its
+// result and folds x(i) into it (no copy of x(i) into the result first);
+// x(i)'s piece is copied where the fold wants it before the wait for the
+// predecessor's piece, not on the critical path; rank i - 1 is released
+// (rank i's done) right after rank i's last read, not after its fold; rank
+// 0 publishes its own vector, copying nothing first. Measured with the
+// machine loaded by other jobs (medians move by tens of percent between
+// runs; bench/results/2026-12-07-issue36-scan.md): MPI_Scan in 4 pieces
+// about 0.9 of the whole-vector chain's time over 256 KiB-1 MiB at np 4
+// and 8 (geometric mean of 20 cells in four runs; 16 and 64 KiB pieces
+// lost: each hand-over needs the reader scheduled). MPI_Exscan in 4 pieces
+// took about 1.25 of the old chain's time in the same runs, in one piece
+// about 1.0, so its partial goes whole.
+constexpr int kScanPieces = 4;
+constexpr std::size_t kScanPieceMin = 64 * 1024;
+
+int scan_pieces(Segment& s, std::uint64_t k, const Reduction& r, const void* mine, void* result, bool exclusive) {
+  const std::size_t m = bytes_of(r, r.count);
+  const int me = s.me();
+  const bool publishes = me + 1 < s.size();
+  // Elements per piece: kScanPieces pieces of at least kScanPieceMin bytes
+  // (at least one element); MPI_Exscan's partial in one piece.
+  const int want = exclusive ? 1 : kScanPieces;
+  const int per = std::max((r.count + want - 1) / want,
+                           static_cast<int>(std::max<std::size_t>(1, kScanPieceMin / r.type->size)));
+  const int pieces = (r.count + per - 1) / per;
+  const auto* own = static_cast<const std::byte*>(mine);
+  auto* res = static_cast<std::byte*>(result);
+  if (me == 0) {  // partial(0) is x0, read where it is
+    if (publishes) {
+      s.line(me).bytes = reinterpret_cast<std::uint64_t>(mine);
+      s.post_pieces(k, static_cast<std::uint64_t>(pieces));
+      s.wake(me + 1);
+    }
+    if (!exclusive && result != mine) core::copy_bulk(result, mine, m);
+    s.finish(k);
+    if (publishes) s.wait_done(me + 1, k);  // rank 1 reads x0 until then
+    return MPI_SUCCESS;
+  }
+  // An exclusive rank's partial goes to a temporary (its result is
+  // partial(me - 1)), an inclusive one's is its result.
+  Temp next(exclusive && publishes ? m : 0);
+  std::byte* const partial = exclusive ? next.get() : res;
+  if (publishes) s.line(me).bytes = reinterpret_cast<std::uint64_t>(partial);
+  const bool straight = !exclusive && result != mine && operands_commute(r);
+  Temp prev(exclusive || straight ? 0 : std::min(m, bytes_of(r, per)));
+  const auto piece = [&](int c) {  // first element, count, byte offset, bytes
+    const int first = c * per, cnt = std::min(per, r.count - first);
+    return std::tuple{cnt, bytes_of(r, first), bytes_of(r, cnt)};
+  };
+  // What needs no partial: x(me)'s piece c where the fold wants it (an
+  // exclusive rank's partial; an inclusive rank's result unless read
+  // straight into it), before the wait for piece c, and before MPI_IN_PLACE's
+  // result (an exclusive rank's partial(me - 1)) overwrites it.
+  const auto prepare = [&](int c) {
+    const auto [cnt, at, len] = piece(c);
+    if (exclusive ? publishes : !straight && result != mine) core::copy_bulk(partial + at, own + at, len);
+  };
+  int err = MPI_SUCCESS;
+  prepare(0);
+  for (int c = 0; c < pieces; ++c) {
+    const auto [cnt, at, len] = piece(c);
+    s.wait_pieces(me - 1, k, static_cast<std::uint64_t>(c) + 1);
+    const std::uint64_t from = s.line(me - 1).bytes + at;
+    const bool last_read = c + 1 == pieces;
+    int e = MPI_SUCCESS;
+    if (exclusive) {
+      s.read(me - 1, from, res + at, len);
+      if (last_read) s.finish(k);  // partial(me - 1) read: rank me - 1 may return
+      if (publishes) e = apply(r, res + at, partial + at, cnt);  // partial(me - 1) op x(me)
+    } else if (straight) {
+      s.read(me - 1, from, res + at, len);
+      if (last_read) s.finish(k);
+      e = apply(r, own + at, res + at, cnt);  // x(me) op partial(me - 1), the same bits
+    } else {
+      s.read(me - 1, from, prev.get(), len);
+      if (last_read) s.finish(k);
+      e = apply(r, prev.get(), res + at, cnt);  // partial(me - 1) op x(me)
+    }
+    if (err == MPI_SUCCESS) err = e;
+    if (publishes) {
+      s.post_pieces(k, static_cast<std::uint64_t>(c) + 1);
+      s.wake(me + 1);
+    }
+    if (!last_read) prepare(c + 1);
+  }
+  if (publishes) s.wait_done(me + 1, k);  // rank me + 1 reads partial(me) until then
+  return err;
+}
+
 }  // namespace
 
 int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, bool exclusive) {
@@ -425,21 +526,24 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     s.finish(k);
     return err;
   }
-  // The chain: partial(i) = x0 op ... op xi, published by rank i (ready)
-  // at line.bytes for rank i + 1 to read. With a core per rank and 64 KiB
-  // or more, the copy is split: rank i + 1 reads the first half while rank
-  // i, idle otherwise, writes the second half into rank i + 1's buffer
-  // (published in its line's `dest` with posted), so the hop takes both
-  // cores' copying bandwidth, as point-to-point's split rendezvous does.
+  // The chain: partial(i) = x0 op ... op xi, handed from rank i to rank
+  // i + 1 by single copy. With a core per rank and 64 KiB or more
+  // (segment_split), each hop is one copy split in two: rank i + 1 reads the
+  // first half (rank i's line `bytes`, ready) while rank i, idle otherwise,
+  // writes the second half into rank i + 1's buffer (published in its
+  // line's `dest` with posted), so the hop takes both cores' copying
+  // bandwidth, as point-to-point's split rendezvous does. Otherwise
+  // (segment_address) in pieces, pipelined along the chain (scan_pieces).
   core::count(core::Counter::seg_single_copy);
   const int n = s.size();
   const bool split =
       way == Algo::segment_split || (way == Algo::segment && !s.oversubscribed() && m >= s.split_min());
   s.took(split ? Algo::segment_split : Algo::segment_address);
-  const std::size_t half = split ? split_half(m) : m;  // the part the reader copies
+  if (!split) return scan_pieces(s, k, r, mine, result, exclusive);
+  const std::size_t half = split_half(m);  // the part the reader copies
   Temp prev(me > 0 && !exclusive ? m : 0), next(exclusive && me + 1 < n ? m : 0);
   std::byte* dest = static_cast<std::byte*>(exclusive ? result : prev.get());  // partial(me - 1) goes here
-  if (me > 0 && split) {
+  if (me > 0) {
     s.line(me).dest = reinterpret_cast<std::uint64_t>(dest);
     s.post(k);
     s.wake(me - 1);
@@ -447,7 +551,7 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
   const auto take_partial = [&] {  // partial(me - 1) into dest
     s.wait_ready(me - 1, k);
     if (half != 0) s.read(me - 1, s.line(me - 1).bytes, dest, half);
-    if (split) s.wait_pushed(me - 1, k);
+    s.wait_pushed(me - 1, k);
   };
   std::uint64_t partial;
   if (exclusive) {
@@ -470,12 +574,10 @@ int seg_scan(Segment& s, const Reduction& r, const void* mine, void* result, boo
     s.line(me).bytes = partial;
     s.post_ready(k);
     s.wake(me + 1);
-    if (split) {
-      s.wait_posted(me + 1, k);
-      s.write(me + 1, reinterpret_cast<const std::byte*>(partial) + half, s.line(me + 1).dest + half, m - half);
-      s.line(me).pushed.store(k, std::memory_order_release);
-      s.wake(me + 1);
-    }
+    s.wait_posted(me + 1, k);
+    s.write(me + 1, reinterpret_cast<const std::byte*>(partial) + half, s.line(me + 1).dest + half, m - half);
+    s.line(me).pushed.store(k, std::memory_order_release);
+    s.wake(me + 1);
     s.wait_done(me + 1, k);
   }
   return err;

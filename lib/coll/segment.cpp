@@ -58,6 +58,7 @@ int pick_free(std::uint32_t owner, int n) {
       lines[m].group_arrived.store(0, std::memory_order_relaxed);
       lines[m].ibarrier.store(0, std::memory_order_relaxed);
       lines[m].pushed.store(0, std::memory_order_relaxed);
+      lines[m].pieces.store(0, std::memory_order_relaxed);
       lines[m].group_released.store(0, std::memory_order_relaxed);
       lines[m].watch.store(0, std::memory_order_relaxed);
     }
@@ -220,6 +221,9 @@ void Segment::wait_at_least(int i, const std::atomic<std::uint64_t>& w, std::uin
 void Segment::wait_ready(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].ready, k); }
 void Segment::wait_done(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].done, k); }
 void Segment::wait_pushed(int i, std::uint64_t k) const { wait_at_least(i, lines_[i].pushed, k); }
+void Segment::wait_pieces(int i, std::uint64_t k, std::uint64_t count) const {
+  wait_at_least(i, lines_[i].pieces, k << 24 | count);
+}
 bool Segment::all_done(std::uint64_t k, std::span<const char> who) const {
   for (int i = 0; i < n_; ++i)
     if (i != me_ && (who.empty() || who[static_cast<std::size_t>(i)]) && !done_at(i, k)) return false;

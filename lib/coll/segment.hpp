@@ -206,6 +206,9 @@ struct alignas(shm::kCacheLine) SegmentLine {
   std::atomic<std::uint64_t> group_released;
   // 1 + the member whose Line this member waits on, or 0 (any): see Waking.
   alignas(shm::kCacheLine) std::atomic<std::uint32_t> watch;
+  // The pipelined scan chain (seg_reduction.cpp): k << 24 | the pieces of
+  // this member's partial result published in collective k (release).
+  std::atomic<std::uint64_t> pieces;
 };
 static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
 
@@ -331,6 +334,12 @@ class Segment {
   void wait_ready(int i, std::uint64_t k) const;
   void wait_done(int i, std::uint64_t k) const;
   void wait_pushed(int i, std::uint64_t k) const;
+  // The scan chain in pieces: this member published its first `count`
+  // pieces of collective k (count < 2^24); waits until member i has.
+  void post_pieces(std::uint64_t k, std::uint64_t count) {
+    lines_[me_].pieces.store(k << 24 | count, std::memory_order_release);
+  }
+  void wait_pieces(int i, std::uint64_t k, std::uint64_t count) const;
   // Waits until every other member's done >= k (with `who`: those with
   // who[i] set), sleeping on one member that lags at a time; returns the
   // least done it saw.
