@@ -235,51 +235,63 @@ int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, 
   return err;
 }
 
-// MPI_Allreduce on two ranks with a core each, by single copy: rank 0
-// folds the lower half of the vector, rank 1 the upper, each reading the
-// other's half of x straight into its result and folding its own in (x0 op
-// x1 in rank order: rank 0's own half is the `in` side, rank 1's is where
-// the operands may swap bit for bit, else through a temporary), then each
-// reads the other's folded half. Per rank: two half-vector reads and a
-// half fold, where by_blocks also copies its own block, the first operand
-// and the folded block through temporaries (three more half-vector copies).
-// Every write goes to this rank's result at the half the other reads
-// nothing from until the ready word says so: in place (result == mine) the
-// other reads x(me) only in its own half, before it posts ready.
+// Two ranks with a core each, by single copy: this rank's block of x0 op x1
+// (`count` elements) into `res`, reading the other's block of x at
+// `theirs` in its memory and folding its own (`own`) in, in rank order:
+// rank 0's own block is the `in` side, rank 1's where the operands commute
+// bit for bit, else the fold goes through a temporary. `res` may be `own`
+// (MPI_IN_PLACE); then it is written only once the other's block is read.
+int pair_fold(Segment& s, const Reduction& r, const std::byte* own, std::uint64_t theirs, std::byte* res, int count) {
+  const std::size_t len = bytes_of(r, count);
+  if (len == 0) return MPI_SUCCESS;
+  const int other = 1 - s.me();
+  const bool in_place = res == own;
+  const bool swap_ok = operands_commute(r);
+  core::count(core::Counter::seg_single_copy);
+  if (!in_place && (other == 1 || swap_ok)) {  // theirs read into the result, then mine op result
+    s.read(other, theirs, res, len);
+    return apply(r, own, res, count);
+  }
+  Temp t(len);
+  s.read(other, theirs, t.get(), len);
+  if (other == 0 || swap_ok) {  // theirs op result, the result holding mine (in place, or copied)
+    if (!in_place) core::copy_bulk(res, own, len);
+    return apply(r, t.get(), res, count);
+  }
+  const int err = apply(r, own, t.get(), count);  // rank 0, in place, an op whose operands must stay in order
+  core::copy_bulk(res, t.get(), len);
+  return err;
+}
+
+// Whether a two-rank reduction beyond a slot region takes the pair paths
+// below (or any size with the way forced to segment_address). Vectors that
+// fit a slot region stay on by_blocks' slots: allreduce of 64 KiB 8.4-9.9
+// us there, 15-17 by the pair path's system calls.
+bool pair_by_address(const Segment& s, const Reduction& r) {
+  return pair_reduce_applies(s, r) && (s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max());
+}
+
+// MPI_Allreduce: rank 0 folds the lower half of the vector, rank 1 the
+// upper (pair_fold), then each reads the other's folded half. Per rank two
+// half-vector reads and a half fold, where by_blocks also copies its own
+// block, the first operand and the folded block through temporaries (three
+// more half-vector copies). Every write goes to this rank's result at the
+// half the other reads nothing from until the ready word says so: in place
+// (result == mine) the other reads x(me) only in its own half, before it
+// posts ready.
 int pair_allreduce(Segment& s, const Reduction& r, const void* mine, void* result) {
   const int me = s.me(), other = 1 - me;
   const int lower = r.count / 2;
   const int count[2] = {lower, r.count - lower};
   const std::size_t off[2] = {0, bytes_of(r, lower)};
-  const std::size_t len = bytes_of(r, count[me]);
   const std::uint64_t k = s.begin();
   s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
   s.line(me).bytes = reinterpret_cast<std::uint64_t>(result);
   s.post(k);
   s.wake(other);
   s.wait_posted(other, k);
-  core::count(core::Counter::seg_single_copy);
-  std::byte* const res = static_cast<std::byte*>(result) + off[me];
-  const std::byte* const own = static_cast<const std::byte*>(mine) + off[me];
-  const std::uint64_t theirs = s.line(other).addr + off[me];
-  const bool swap_ok = operands_commute(r);
-  int err = MPI_SUCCESS;
-  if (len > 0) {
-    if (result != mine && (me == 0 || swap_ok)) {  // theirs read into the result, then mine op result
-      s.read(other, theirs, res, len);
-      err = apply(r, own, res, count[me]);
-    } else {
-      Temp t(len);
-      s.read(other, theirs, t.get(), len);
-      if (me == 1 || swap_ok) {  // theirs op result, the result holding mine (MPI_IN_PLACE, or copied)
-        if (result != mine) core::copy_bulk(res, own, len);
-        err = apply(r, t.get(), res, count[me]);
-      } else {  // rank 0, MPI_IN_PLACE, an op whose operands must stay in order
-        err = apply(r, own, t.get(), count[me]);
-        core::copy_bulk(res, t.get(), len);
-      }
-    }
-  }
+  const int err = pair_fold(s, r, static_cast<const std::byte*>(mine) + off[me], s.line(other).addr + off[me],
+                            static_cast<std::byte*>(result) + off[me], count[me]);
   s.post_ready(k);
   s.wake(other);
   const std::size_t their_len = bytes_of(r, count[other]);
@@ -289,6 +301,24 @@ int pair_allreduce(Segment& s, const Reduction& r, const void* mine, void* resul
   }
   s.finish(k);
   s.wait_done(other, k);  // the other reads my vector and my folded half until then
+  return err;
+}
+
+// MPI_Reduce_scatter(_block), not in place: rank i's block of x0 op x1
+// straight into its result (pair_fold), one read and one fold, where
+// by_blocks copies its own block, the first operand and the folded block.
+int pair_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts) {
+  const int me = s.me(), other = 1 - me;
+  const std::size_t off = me == 0 ? 0 : bytes_of(r, counts[0]);
+  const std::uint64_t k = s.begin();
+  s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
+  s.post(k);
+  s.wake(other);
+  s.wait_posted(other, k);
+  const int err = pair_fold(s, r, static_cast<const std::byte*>(mine) + off, s.line(other).addr + off,
+                            static_cast<std::byte*>(result), counts[me]);
+  s.finish(k);
+  s.wait_done(other, k);  // the other reads my vector until then
   return err;
 }
 
@@ -369,9 +399,7 @@ int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result
     s.took(Algo::segment_whole);
     return fold_whole(s, r, mine, result, -1, true);
   }
-  // (Vectors that fit a slot region stay on by_blocks' slots: 64 KiB 8.4-9.9 us
-  // there, 15-17 by pair_allreduce's two system calls.)
-  if (pair_reduce_applies(s, r) && (s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max())) {
+  if (pair_by_address(s, r)) {
     s.took(Algo::segment_address);
     return pair_allreduce(s, r, mine, result);
   }
@@ -381,6 +409,10 @@ int seg_allreduce(Segment& s, const Reduction& r, const void* mine, void* result
 int seg_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts) {
   core::count(core::Counter::seg_reduce_scatter);
   if (r.count == 0) return MPI_SUCCESS;
+  if (mine != result && pair_by_address(s, r)) {
+    s.took(Algo::segment_address);
+    return pair_reduce_scatter(s, r, mine, result, counts);
+  }
   const std::vector<int> c(counts, counts + s.size());
   s.took(s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max() ? Algo::segment_address
                                                                                    : Algo::segment_blocks);

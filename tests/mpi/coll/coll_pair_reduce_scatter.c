@@ -6,8 +6,10 @@
  * sum and a non-commutative user op (a - 2b, folded in rank order). At np 1
  * and 3 the same calls check the other paths against the same expectation
  * (the user op only up to two ranks: it is not associative, so MPI promises
- * no particular fold for more). Run with RINGMPI_COLL_REDUCE_SCATTER=messages
- * and without. */
+ * no particular fold for more). Run with RINGMPI_COLL_REDUCE_SCATTER=messages,
+ * with =segment_address (at two ranks, not in place, coll/seg_reduction.cpp
+ * pair_reduce_scatter: each rank reads the other's block of x by single
+ * copy, at every size) and without (the same beyond a slot region). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,7 +59,8 @@ int main(int argc, char** argv) {
   MPI_Op minus;
   CHECK_MPI(MPI_Op_create(minus_twice, 0, &minus));
   /* Per-rank counts for the two ranks (rank q >= 2 gets the first again). */
-  static const int pairs[][2] = {{1, 1}, {0, 3}, {3, 0}, {1, 2}, {64, 65}, {1000, 1000}, {1024, 1}, {1100, 2}, {0, 0}};
+  static const int pairs[][2] = {{1, 1}, {0, 3}, {3, 0}, {1, 2}, {64, 65}, {1000, 1000}, {1024, 1}, {1100, 2}, {0, 0},
+                                  {40000, 30001}}; /* 280 KB: beyond a slot region (pair_reduce_scatter by address) */
   int call = 0;
   for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
     int counts[64];
