@@ -197,44 +197,6 @@ bool pair_reduce_applies(const Segment& s, const Reduction& r) {
   return s.size() == 2 && bytes_of(r, r.count) > s.fold_whole() && s.prefer_single_copy(bytes_of(r, r.count));
 }
 
-int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
-  const std::size_t m = bytes_of(r, r.count);
-  const std::uint64_t k = s.begin();
-  const int me = s.me();
-  if (me != root) {
-    s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
-    s.post(k);
-    s.wake(root);
-    s.finish(k);
-    s.wait_done(root, k);  // the root reads my vector until then
-    return MPI_SUCCESS;
-  }
-  const int other = 1 - me;
-  s.wait_posted(other, k);
-  core::count(core::Counter::seg_single_copy);
-  // x0 op x1 either way round when the op's two operands commute bit for
-  // bit, so the root's own vector can always be the `in` side or the
-  // `inout` side, whichever saves a copy; otherwise rank order decides.
-  const bool swap_ok = operands_commute(r);
-  int err;
-  if (result != mine && (me == 0 || swap_ok)) {  // theirs read into the result, then mine op result
-    s.read(other, s.line(other).addr, result, m);
-    err = apply(r, mine, result, r.count);
-  } else {
-    Temp theirs(m);
-    s.read(other, s.line(other).addr, theirs.get(), m);
-    if (me == 1 || swap_ok) {  // theirs op result, result holding mine (MPI_IN_PLACE, or copied)
-      if (result != mine) core::copy_bulk(result, mine, m);
-      err = apply(r, theirs.get(), result, r.count);
-    } else {  // root 0, MPI_IN_PLACE, an op whose operands must stay in order
-      err = apply(r, mine, theirs.get(), r.count);
-      core::copy_bulk(result, theirs.get(), m);
-    }
-  }
-  s.finish(k);
-  return err;
-}
-
 // Two ranks with a core each, by single copy: this rank's block of x0 op x1
 // (`count` elements) into `res`, reading the other's block of x at
 // `theirs` in its memory and folding its own (`own`) in, in rank order:
@@ -260,6 +222,25 @@ int pair_fold(Segment& s, const Reduction& r, const std::byte* own, std::uint64_
   }
   const int err = apply(r, own, t.get(), count);  // rank 0, in place, an op whose operands must stay in order
   core::copy_bulk(res, t.get(), len);
+  return err;
+}
+
+int pair_reduce(Segment& s, const Reduction& r, const void* mine, void* result, int root) {
+  const std::uint64_t k = s.begin();
+  const int me = s.me();
+  if (me != root) {
+    s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
+    s.post(k);
+    s.wake(root);
+    s.finish(k);
+    s.wait_done(root, k);  // the root reads my vector until then
+    return MPI_SUCCESS;
+  }
+  const int other = 1 - me;
+  s.wait_posted(other, k);
+  const int err = pair_fold(s, r, static_cast<const std::byte*>(mine), s.line(other).addr, static_cast<std::byte*>(result),
+                            r.count);
+  s.finish(k);
   return err;
 }
 
