@@ -127,10 +127,10 @@ class Call {
   [[gnu::cold]] void enter();       // takes the call lock, starts the trace record
   [[gnu::cold]] void leave();       // ends the trace record, releases the lock
   void begin_trace(std::uint64_t t0);
-  static constexpr std::uint8_t kLocked = 1, kTraced = 2;
+  static constexpr unsigned kLocked = 1, kTraced = 2;
   const char* name_;
   MPI_Comm comm_ = 0;  // raise_on's (0 is no handle): errors go to MPI_COMM_WORLD's handler until then
-  std::uint8_t flags_ = 0;
+  unsigned flags_ = 0;  // (not a char type, which would alias everything)
   const std::shared_ptr<const comm::Errhandler>* handler_ = nullptr;
   int handler_object_;  // read only with handler_
   // Written by the checks on every call (plain stores); set up by
