@@ -71,6 +71,7 @@ class Call {
   void note_tag(int tag) { trace_tag_ = tag; }
   // For a fast path that checked a datatype handle without datatype().
   void note_type(MPI_Datatype h) { trace_type_ = h; }
+  void note_count(int n) { trace_count_ = n; }
 
   // Errors raised from now on go to this communicator's handler.
   void raise_on(MPI_Comm c) { comm_ = c; }

@@ -198,6 +198,22 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
          (own == MPI_IN_PLACE || empty_side(own, own_count, valid_type(own_type))) && nothing_moves(c, [] { return 0; });
 }
 
+// The same at a rank other than the root of MPI_Gather or MPI_Scatter
+// (intracommunicators): its one significant side (buf, count, type) is
+// empty and passes the v path's checks (not MPI_IN_PLACE, check_buffer),
+// so the v path would find nothing_moves() too; the trace gets the count
+// and datatype check_buffer would have noted.
+[[gnu::always_inline]] inline bool leaf_empty(Call& call, const comm::Comm& c, int root, const void* buf, int count,
+                                              MPI_Datatype type) {
+  if (c.inter || c.rank == root || buf == MPI_IN_PLACE) return false;
+  const dtype::Datatype* t = valid_type(type);
+  if (!empty_side(buf, count, t) || std::size_t(count) * t->size != 0 || !nothing_moves(c, [] { return 0; }))
+    return false;
+  call.note_count(count);
+  call.note_type(type);
+  return true;
+}
+
 // A uniform form's arrays (Uniform: counts checked non-negative once, all
 // equal, displacements i * count): check_vector's one possible error is a
 // NULL buffer under a non-zero count, so the loop runs only to report it.
@@ -390,6 +406,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     call.note_type(recvtype);
     return complete_empty(call, comm, req);
   }
+  if (leaf_empty(call, *c, root, sendbuf, sendcount, sendtype)) return complete_empty(call, comm, req);
   return gather_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
@@ -496,6 +513,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
     call.note_type(sendtype);
     return complete_empty(call, comm, req);
   }
+  if (leaf_empty(call, *c, root, recvbuf, recvcount, recvtype)) return complete_empty(call, comm, req);
   return scatter_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
