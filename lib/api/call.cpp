@@ -55,6 +55,29 @@ std::string who() {
 
 }  // namespace
 
+void Call::begin_trace(std::uint64_t t0) {
+  trace_begin_ = t0;
+  trace_peer_ = core::kTraceNone;
+  trace_tag_ = core::kTraceNone;
+  trace_count_ = core::kTraceNone;
+  trace_type_ = MPI_DATATYPE_NULL;
+  flags_ |= kTraced;
+}
+
+void Call::enter() {
+  core::Runtime& r = core::rt();
+  if (r.serialize_calls) {
+    r.call_lock.lock();
+    flags_ |= kLocked;
+  }
+  if (r.tracer != nullptr) begin_trace(core::trace_clock());  // mpiexec --trace
+}
+
+void Call::leave() {
+  if ((flags_ & kTraced) && core::rt().tracer != nullptr) trace_end();
+  if (flags_ & kLocked) core::rt().call_lock.unlock();
+}
+
 // The record of one MPI call for mpiexec --trace (core/trace.hpp); runs in
 // ~Call only while tracing.
 void Call::trace_end() {
@@ -68,7 +91,7 @@ void Call::trace_end() {
   rec.peer = trace_peer_;
   rec.tag = trace_tag_;
   rec.count = trace_count_;
-  rec.comm = static_cast<std::uint32_t>(comm_given_ ? comm_ : MPI_COMM_NULL);
+  rec.comm = static_cast<std::uint32_t>(comm_ != 0 ? comm_ : MPI_COMM_NULL);
   rec.bytes = 0;
   core::Tracer::set_text(rec.name, name_, std::strlen(name_));
   rec.datatype[0] = '\0';
@@ -135,7 +158,7 @@ int Call::fail(int error_code, const char* fmt, ...) {
   // A call made through mpif.h or `use mpi` is named as the program wrote it.
   const char* name = rmpi_fortran_call != nullptr ? rmpi_fortran_call : name_;
   if (handler_ != nullptr) return dispatch_to(*handler_, handler_object_, error_code, name, msg);
-  return dispatch_error(comm_, error_code, name, msg);
+  return dispatch_error(comm_handle(), error_code, name, msg);
 }
 
 int Call::not_running() {

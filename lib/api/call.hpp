@@ -26,19 +26,23 @@ class Call {
  public:
   // At MPI_THREAD_MULTIPLE the call holds the process's call lock from here
   // to its return (core/call_lock.hpp); at the other levels no lock at all.
+  // The lock and mpiexec --trace share one out-of-line branch each way
+  // (enter/leave), and the trace fields are set up only when tracing: the
+  // frame of a call that does neither is four stores and two tests (a
+  // zero-byte collective is mostly this frame).
   [[gnu::always_inline]] explicit Call(const char* name) : name_(name) {
     core::Runtime& r = core::rt();
-    if (__builtin_expect(r.serialize_calls, 0)) {
-      r.call_lock.lock();
-      locked_ = true;
-    }
+    if (__builtin_expect(r.serialize_calls || r.tracer != nullptr, 0)) enter();
     r.current_call = name;
     r.call_args.kind = core::Runtime::CallArgs::Kind::none;
-    if (__builtin_expect(r.tracer != nullptr, 0)) trace_begin_ = core::trace_clock();  // mpiexec --trace
   }
   [[gnu::always_inline]] ~Call() {
-    if (__builtin_expect(core::rt().tracer != nullptr, 0)) trace_end();
-    if (__builtin_expect(locked_, 0)) core::rt().call_lock.unlock();
+    if (__builtin_expect(flags_ != 0, 0)) leave();
+  }
+  // For MPI_Init and MPI_Session_init, which open the tracer (mpiexec
+  // --trace) during the call: their own record, from the tracer's start.
+  void traced_from_start() {
+    if (core::rt().tracer != nullptr && !(flags_ & kTraced)) begin_trace(0);
   }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
@@ -67,13 +71,11 @@ class Call {
   void note_tag(int tag) { trace_tag_ = tag; }
   // For a fast path that checked a datatype handle without datatype().
   void note_type(MPI_Datatype h) { trace_type_ = h; }
+  void note_count(int n) { trace_count_ = n; }
 
   // Errors raised from now on go to this communicator's handler.
-  void raise_on(MPI_Comm c) {
-    comm_ = c;
-    comm_given_ = true;
-  }
-  MPI_Comm comm_handle() const { return comm_; }
+  void raise_on(MPI_Comm c) { comm_ = c; }
+  MPI_Comm comm_handle() const { return comm_ != 0 ? comm_ : MPI_COMM_WORLD; }
   // Errors raised from now on go to this handler, called with `object` (the
   // handler of MPI_FILE_NULL, for errors that concern no open file).
   void raise_on_handler(const std::shared_ptr<const comm::Errhandler>* handler, int object) {
@@ -123,17 +125,22 @@ class Call {
   [[gnu::cold]] int bad_count(int n, const char* arg);
   [[gnu::cold]] int null_arg(const char* arg);
   [[gnu::cold]] void trace_end();  // appends this call's record (call.cpp)
+  [[gnu::cold]] void enter();       // takes the call lock, starts the trace record
+  [[gnu::cold]] void leave();       // ends the trace record, releases the lock
+  void begin_trace(std::uint64_t t0);
+  static constexpr unsigned kLocked = 1, kTraced = 2;
   const char* name_;
-  MPI_Comm comm_ = MPI_COMM_WORLD;
-  bool comm_given_ = false;
+  MPI_Comm comm_ = 0;  // raise_on's (0 is no handle): errors go to MPI_COMM_WORLD's handler until then
+  unsigned flags_ = 0;  // (not a char type, which would alias everything)
   const std::shared_ptr<const comm::Errhandler>* handler_ = nullptr;
-  int handler_object_ = 0;
-  std::uint64_t trace_begin_ = 0;
-  int trace_peer_ = core::kTraceNone;
-  int trace_tag_ = core::kTraceNone;
-  int trace_count_ = core::kTraceNone;
-  MPI_Datatype trace_type_ = MPI_DATATYPE_NULL;
-  bool locked_ = false;
+  int handler_object_;  // read only with handler_
+  // Written by the checks on every call (plain stores); set up by
+  // begin_trace and read only while tracing (kTraced).
+  std::uint64_t trace_begin_;
+  int trace_peer_;
+  int trace_tag_;
+  int trace_count_;
+  MPI_Datatype trace_type_;
 };
 
 // Dispatches an error code to the handler of `comm` (used by fail() and by

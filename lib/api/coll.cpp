@@ -198,6 +198,22 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
          (own == MPI_IN_PLACE || empty_side(own, own_count, valid_type(own_type))) && nothing_moves(c, [] { return 0; });
 }
 
+// The same at a rank other than the root of MPI_Gather or MPI_Scatter
+// (intracommunicators): its one significant side (buf, count, type) is
+// empty and passes the v path's checks (not MPI_IN_PLACE, check_buffer),
+// so the v path would find nothing_moves() too; the trace gets the count
+// and datatype check_buffer would have noted.
+[[gnu::always_inline]] inline bool leaf_empty(Call& call, const comm::Comm& c, int root, const void* buf, int count,
+                                              MPI_Datatype type) {
+  if (c.inter || c.rank == root || buf == MPI_IN_PLACE) return false;
+  const dtype::Datatype* t = valid_type(type);
+  if (!empty_side(buf, count, t) || std::size_t(count) * t->size != 0 || !nothing_moves(c, [] { return 0; }))
+    return false;
+  call.note_count(count);
+  call.note_type(type);
+  return true;
+}
+
 // A uniform form's arrays (Uniform: counts checked non-negative once, all
 // equal, displacements i * count): check_vector's one possible error is a
 // NULL buffer under a non-zero count, so the loop runs only to report it.
@@ -236,15 +252,9 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   return dispatch(call, std::move(s), comm, req, std::move(chk));
 }
 
-int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
-  comm::Comm* c;
-  const dtype::Datatype* t = nullptr;
-  if (int e = coll_comm(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  if (takes_part(*c, root))
-    if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
-  note(comm, root, count, datatype);  // (a call that returned above waits on nothing)
+[[gnu::noinline]] int bcast_run(Call& call, comm::Comm* c, const dtype::Datatype* t, void* buffer, int count,
+                                MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* req) {
+  note(comm, root, count, datatype);  // (a call that returned at its head waits on nothing)
   Pending chk =
       AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}});
   const Typed buf{buffer, count, t};
@@ -271,6 +281,23 @@ int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root, 
   else
     coll::sched_bcast(*s, buf, root);
   return scheduled(call, *c, Family::bcast, std::move(s), comm, req, std::move(chk));
+}
+
+// Each family's entry is an always-inline head -- its argument checks and
+// the zero-byte exit, inlined into the MPI_* functions -- and an
+// out-of-line body (`*_run`) for a call that goes on, so a zero-byte call
+// pays neither the body's frame (its saved registers and large locals)
+// nor a second call.
+[[gnu::always_inline]] inline int bcast(Call& call, void* buffer, int count, MPI_Datatype datatype, int root,
+                                        MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  const dtype::Datatype* t = nullptr;
+  if (int e = coll_comm(call, comm, &c)) return e;
+  if (int e = check_root(call, *c, root)) return e;
+  if (takes_part(*c, root))
+    if (int e = check_buffer(call, buffer, count, datatype, "buffer", "count", "datatype", &t)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * t->size; })) return complete_empty(call, comm, req);
+  return bcast_run(call, c, t, buffer, count, datatype, root, comm, req);
 }
 
 // `uniform`: MPI_Gather, where every block has the same size on every rank,
@@ -358,8 +385,15 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, c, comm, req);
 }
 
-int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+[[gnu::noinline]] int gather_run(Call& call, comm::Comm* c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                 MPI_Request* req) {
+  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
+  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c, comm, req, true);
+}
+[[gnu::always_inline]] inline int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                         void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                         MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -372,9 +406,8 @@ int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype
     call.note_type(recvtype);
     return complete_empty(call, comm, req);
   }
-  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
-  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c,
-                 comm, req, true);
+  if (leaf_empty(call, *c, root, sendbuf, sendcount, sendtype)) return complete_empty(call, comm, req);
+  return gather_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
 // `uniform`: MPI_Scatter (see gatherv).
@@ -459,8 +492,15 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   return scatterv(call, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req);
 }
 
-int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+[[gnu::noinline]] int scatter_run(Call& call, comm::Comm* c, const void* sendbuf, int sendcount,
+                                  MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                  MPI_Comm comm, MPI_Request* req) {
+  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
+  return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req, true);
+}
+[[gnu::always_inline]] inline int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                          MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -473,9 +513,8 @@ int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
     call.note_type(sendtype);
     return complete_empty(call, comm, req);
   }
-  const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
-  return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c,
-                  comm, req, true);
+  if (leaf_empty(call, *c, root, recvbuf, recvcount, recvtype)) return complete_empty(call, comm, req);
+  return scatter_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -557,8 +596,15 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c, comm, req);
 }
 
-int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+[[gnu::noinline]] int allgather_run(Call& call, comm::Comm* c, const void* sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm, MPI_Request* req) {
+  const Uniform u(group_size(*c), recvcount);
+  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm, req, true);
+}
+[[gnu::always_inline]] inline int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                            MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
@@ -568,9 +614,7 @@ int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendt
     call.note_type(recvtype);
     return complete_empty(call, comm, req);
   }
-  const Uniform u(group_size(*c), recvcount);
-  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm,
-                    req, true);
+  return allgather_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
 }
 
 // Alltoallw's per-rank datatypes, in the object up to kInline ranks (as
@@ -698,8 +742,17 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c, comm, req);
 }
 
-int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+[[gnu::noinline]] int alltoall_run(Call& call, comm::Comm* c, const void* sendbuf, int sendcount,
+                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                   MPI_Comm comm, MPI_Request* req) {
+  const int n = group_size(*c);
+  const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
+  return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts, ru.displs, recvtype, c, comm, req,
+                   true);
+}
+[[gnu::always_inline]] inline int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                           void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                           MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
@@ -712,9 +765,7 @@ int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendty
     call.note_type(recvtype);
     return complete_empty(call, comm, req);
   }
-  const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
-  return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts,
-                   ru.displs, recvtype, c, comm, req, true);
+  return alltoall_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, req);
 }
 
 // Per-rank datatypes of Alltoallw, checked and looked up.
@@ -846,22 +897,10 @@ int op_result(Call& call, int err) {
   return call.fail(err, "applying the reduction operation failed");
 }
 
-int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-           MPI_Comm comm, MPI_Request* req) {
-  comm::Comm* c;
-  coll::Reduction r{};
-  if (int e = coll_comm(call, comm, &c)) return e;
-  if (int e = check_root(call, *c, root)) return e;
-  const bool root_here = is_root(*c, root);
-  if (!root_here || c->inter)
-    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+[[gnu::noinline]] int reduce_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
+                                 void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
+                                 MPI_Request* req) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (takes_part(*c, root))
-    if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
-      return e;
-  if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .op = op, .send = mine_side});
@@ -890,19 +929,29 @@ int reduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dataty
   return scheduled(call, *c, Family::reduce, std::move(s), comm, req, std::move(chk));
 }
 
-int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm, MPI_Request* req) {
+[[gnu::always_inline]] inline int reduce(Call& call, const void* sendbuf, void* recvbuf, int count,
+                                         MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  coll::Reduction r;
+  coll::Reduction r{};
   if (int e = coll_comm(call, comm, &c)) return e;
-  if (c->inter)
+  if (int e = check_root(call, *c, root)) return e;
+  const bool root_here = is_root(*c, root);
+  if (!root_here || c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (sendbuf != MPI_IN_PLACE)
+  if (takes_part(*c, root))
+    if (int e = reduction_args(call, mine, !(c->inter && root_here), recvbuf, root_here, count, datatype, op, &r))
+      return e;
+  if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
+  return reduce_run(call, c, r, sendbuf, recvbuf, count, datatype, op, root, comm, req);
+}
+
+[[gnu::noinline]] int allreduce_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
+                                    void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                    MPI_Request* req) {
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   note(comm, -1, count, datatype);
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::allreduce, req);
@@ -930,30 +979,26 @@ int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   return scheduled(call, *c, Family::allreduce, std::move(s), comm, req, std::move(chk));
 }
 
-int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                   MPI_Op op, comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
-  note(comm, -1, -1, datatype);
-  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
-  long long total = 0;
-  for (int i = 0; i < c->size(); ++i) {
-    if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
-    total += recvcounts[i];
-  }
-  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
+[[gnu::always_inline]] inline int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count,
+                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  comm::Comm* c;
+  coll::Reduction r;
+  if (int e = coll_comm(call, comm, &c)) return e;
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
-  coll::Reduction r;
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
-  if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
-    return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
-  if (sendbuf != MPI_IN_PLACE) {
-    const int sent = static_cast<int>(total);
-    if (int e = check_alias_one(call, sendbuf, sent, recvbuf, recvcounts[c->rank], *r.type))
-      return e;
-  }
-  // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
-  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
+  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
+  return allreduce_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, req);
+}
+
+[[gnu::noinline]] int reduce_scatter_run(Call& call, comm::Comm* c, const coll::Reduction& r, long long total,
+                                         const void* sendbuf, void* recvbuf, const int recvcounts[],
+                                         MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Pending chk = AGREE(call, *c, comm, req,
                       CollArgs{.rule = Rule::counts,
                        .op = op,
@@ -985,6 +1030,34 @@ int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int rec
   return scheduled(call, *c, Family::reduce_scatter, std::move(s), comm, req, std::move(chk));
 }
 
+[[gnu::always_inline]] inline int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf,
+                                                 const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                                                 comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
+  note(comm, -1, -1, datatype);
+  if (recvcounts == nullptr) return call.fail(MPI_ERR_ARG, "argument recvcounts is NULL");
+  long long total = 0;
+  for (int i = 0; i < c->size(); ++i) {
+    if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
+    total += recvcounts[i];
+  }
+  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
+  if (c->inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  coll::Reduction r;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
+  if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
+    return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
+  if (sendbuf != MPI_IN_PLACE) {
+    const int sent = static_cast<int>(total);
+    if (int e = check_alias_one(call, sendbuf, sent, recvbuf, recvcounts[c->rank], *r.type))
+      return e;
+  }
+  // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
+  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
+  return reduce_scatter_run(call, c, r, total, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
+}
+
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
                    MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
@@ -1001,18 +1074,10 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   return reduce_scatter(call, sendbuf, recvbuf, counts.counts, datatype, op, c, comm, req);
 }
 
-int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
-         bool exclusive, MPI_Request* req) {
-  comm::Comm* c;
-  coll::Reduction r;
-  if (int e = coll_comm(call, comm, &c, true)) return e;
-  note(comm, -1, count, datatype);
+[[gnu::noinline]] int scan_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
+                               void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                               bool exclusive, MPI_Request* req) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
-  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
   Start go(*c, Family::scan, req);
   reduction_shape(r, &go.shape);
@@ -1033,6 +1098,22 @@ int scan(Call& call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype
   auto s = schedule_for(*c, {datatype});
   coll::sched_scan(*s, r, mine, recvbuf, exclusive);
   return scheduled(call, *c, Family::scan, std::move(s), comm, req, std::move(chk));
+}
+
+[[gnu::always_inline]] inline int scan(Call& call, const void* sendbuf, void* recvbuf, int count,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive,
+                                       MPI_Request* req) {
+  comm::Comm* c;
+  coll::Reduction r;
+  if (int e = coll_comm(call, comm, &c, true)) return e;
+  note(comm, -1, count, datatype);
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (sendbuf != MPI_IN_PLACE)
+    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
+  return scan_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
 }
 
 // ---- the large-count (_c) forms (MPI-4.1; docs/design/large-counts.md) ----

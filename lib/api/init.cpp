@@ -174,6 +174,7 @@ int do_init(Call& call, int required, int* provided) {
   r.world_initialized = true;
   const bool first = r.phase == core::Phase::before_init;
   acquire_runtime(required, provided);
+  call.traced_from_start();  // the tracer opened just now
   // A runtime started by a session: MPI_COMM_WORLD's segment now, as above.
   if (!first && r.world_size > 1) coll::segment(*comm::lookup(MPI_COMM_WORLD));
   return MPI_SUCCESS;

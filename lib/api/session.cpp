@@ -100,6 +100,7 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session* sess
   s->errhandler = std::move(eh);
   int provided = level;
   api::acquire_runtime(level, &provided);
+  call.traced_from_start();  // the tracer may have opened just now
   s->thread_level = provided;
   s->info.set("mpi_thread_support_level", api::level_name(provided));
   const MPI_Session h = api::sessions().table.add(std::move(s));

@@ -62,8 +62,9 @@ class HandleTable {
     slots_[index].obj = std::move(obj);
     slots_[index].gen = 0;
     slots_[index].predefined = true;
+    slots_[index].handle = make_handle(kind_, index, 0);
     if (first_dynamic_ <= index) first_dynamic_ = index + 1;
-    return make_handle(kind_, index, 0);
+    return slots_[index].handle;
   }
 
   // Adds a run-time object and returns its handle, or the NULL handle when the
@@ -80,20 +81,23 @@ class HandleTable {
       slots_.emplace_back();
     }
     Slot& s = slots_[index];
-    s.gen = s.gen % kGenMask + 1;  // 1..63, never 0
+    s.gen = static_cast<std::uint8_t>(s.gen % kGenMask + 1);  // 1..63, never 0
     s.obj = std::move(obj);
+    s.handle = make_handle(kind_, index, s.gen);
     ++live_;
-    return make_handle(kind_, index, s.gen);
+    return s.handle;
   }
 
-  // The object behind h, or nullptr for NULL, freed, wrong-kind or garbage handles.
+  // The object behind h, or nullptr for NULL, freed, wrong-kind or garbage
+  // handles. Every MPI call looks up its handles here, so it is one bound
+  // test and one comparison: a slot keeps the whole handle of its object
+  // (kind, generation and index; 0 while empty, which no handle is), so a
+  // handle of another kind or generation, or of an empty slot, differs.
   T* get(int h) const {
-    if (!handle_is(h, kind_)) return nullptr;
     const std::uint32_t i = handle_index(h);
-    if (i >= slots_.size()) return nullptr;
+    if (__builtin_expect(i >= slots_.size(), 0)) return nullptr;
     const Slot& s = slots_[i];
-    if (!s.obj || s.gen != handle_gen(h)) return nullptr;
-    return s.obj.get();
+    return __builtin_expect(s.handle == h, 1) ? s.obj.get() : nullptr;
   }
 
   bool is_predefined(int h) const {
@@ -107,6 +111,7 @@ class HandleTable {
     const std::uint32_t i = handle_index(h);
     --live_;
     free_.push_back(i);
+    slots_[i].handle = 0;
     return std::move(slots_[i].obj);
   }
 
@@ -122,7 +127,8 @@ class HandleTable {
  private:
   struct Slot {
     std::unique_ptr<T> obj;
-    std::uint32_t gen = 0;
+    int handle = 0;  // obj's handle; 0 while the slot is empty
+    std::uint8_t gen = 0;
     bool predefined = false;
   };
   Kind kind_;

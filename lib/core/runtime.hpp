@@ -62,7 +62,9 @@ struct Runtime {
   // the argument checks of the calls that can block fill the rest. Read only
   // when a wait is about to sleep (lib/p2p/wait.cpp), through describe_call.
   struct CallArgs {
-    enum class Kind : unsigned char { none, send, recv, probe, coll, request, all_of, any_of };
+    // (int, not char: a char store may alias anything, so the compiler would
+    // reload every pointer after the one in each MPI call's frame.)
+    enum class Kind : int { none, send, recv, probe, coll, request, all_of, any_of };
     Kind kind = Kind::none;
     int peer = 0;  // dest, source or root (ranks of comm); -1: none
     int tag = 0;
