@@ -294,14 +294,16 @@ TEST_CASE("two ranks with a core each reduce below RINGMPI_COLL_PAIR_REDUCE by m
   s.np = 2;
   s.segment = s.fits = true;
   s.uniform = true;
-  // The compiled rules take messages again from 4 KiB (lib/coll/default.rules, session 7).
+  // The compiled rules take messages again from 4 KiB to 16 KiB and from 256 KiB
+  // (lib/coll/default.rules, session 7).
   for (std::size_t bytes : {std::size_t{4}, std::size_t{64}, t.pair_reduce - 1, t.pair_reduce, std::size_t{4095},
-                            std::size_t{4096}, std::size_t{16383}, std::size_t{16384}}) {
+                            std::size_t{4096}, std::size_t{16383}, std::size_t{16384}, std::size_t{262143},
+                            std::size_t{262144}}) {
     s.bytes = s.pair_bytes = bytes;
     s.count = static_cast<long long>(bytes / 4);
     const char* why = nullptr;
     INFO("bytes ", bytes);
-    const bool by_messages = bytes < t.pair_reduce || bytes >= 4096;
+    const bool by_messages = bytes < t.pair_reduce || (bytes >= 4096 && bytes < 16384) || bytes >= 262144;
     CHECK(choose(Family::reduce, Setting{0, Algo::none}, t, s, &why) ==
           (by_messages ? Algo::messages : Algo::segment));
     // Not with more ranks than cores, not in mode 1, not for nonblocking calls, not at np 3.
