@@ -979,6 +979,19 @@ int op_result(Call& call, int err) {
   return scheduled(call, *c, Family::allreduce, std::move(s), comm, req, std::move(chk));
 }
 
+// The checks MPI_Allreduce and MPI_Scan/MPI_Exscan share after the
+// communicator's (every rank holds the whole vector both ways): the
+// reduction's arguments, this rank's data in recvbuf with MPI_IN_PLACE,
+// recvbuf not MPI_IN_PLACE, the two buffers apart.
+[[gnu::always_inline]] inline int whole_vector_args(Call& call, const void* sendbuf, void* recvbuf, int count,
+                                                    MPI_Datatype datatype, MPI_Op op, coll::Reduction* r) {
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, r)) return e;
+  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
+  if (sendbuf != MPI_IN_PLACE) return check_alias_one(call, sendbuf, count, recvbuf, count, *r->type);
+  return MPI_SUCCESS;
+}
+
 [[gnu::always_inline]] inline int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
@@ -986,11 +999,7 @@ int op_result(Call& call, int err) {
   if (int e = coll_comm(call, comm, &c)) return e;
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
+  if (int e = whole_vector_args(call, sendbuf, recvbuf, count, datatype, op, &r)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   return allreduce_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, req);
 }
@@ -1107,11 +1116,7 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   coll::Reduction r;
   if (int e = coll_comm(call, comm, &c, true)) return e;
   note(comm, -1, count, datatype);
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, &r)) return e;
-  if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
-  if (sendbuf != MPI_IN_PLACE)
-    if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
+  if (int e = whole_vector_args(call, sendbuf, recvbuf, count, datatype, op, &r)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
   return scan_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
 }
