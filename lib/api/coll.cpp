@@ -1079,6 +1079,17 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
+  if (recvcount == 0 && !c->inter) {
+    // Every block empty (recvcount is the same on every rank): the checks
+    // reduce_scatter makes of zero counts (the reduction's arguments; blocks
+    // of no bytes are never NULL data nor aliased), then its zero exit,
+    // without the count array (IMB's Reduce_scatter_block of 0 and 4 bytes).
+    note(comm, -1, -1, datatype);
+    coll::Reduction r;
+    const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    if (int e = reduction_args(call, mine, true, recvbuf, false, 0, datatype, op, &r)) return e;
+    if (nothing_moves(*c, [] { return std::size_t{0}; })) return complete_empty(call, comm, req);
+  }
   const Uniform counts(c->size(), recvcount);  // (its displacements unused)
   return reduce_scatter(call, sendbuf, recvbuf, counts.counts, datatype, op, c, comm, req);
 }
