@@ -1039,6 +1039,23 @@ int op_result(Call& call, int err) {
   return scheduled(call, *c, Family::reduce_scatter, std::move(s), comm, req, std::move(chk));
 }
 
+// The checks of both reduce-scatter forms once their counts are known to
+// be non-negative: `total` their sum, `mine_count` this rank's block.
+[[gnu::always_inline]] inline int reduce_scatter_args(Call& call, const void* sendbuf, void* recvbuf, long long total,
+                                                      int mine_count, MPI_Datatype datatype, MPI_Op op,
+                                                      const comm::Comm& c, coll::Reduction* r) {
+  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
+  if (c.inter)
+    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
+  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, r)) return e;
+  if (mine_count > 0 && null_data(recvbuf, *r->type))
+    return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c.rank, mine_count);
+  if (sendbuf != MPI_IN_PLACE)
+    return check_alias_one(call, sendbuf, static_cast<int>(total), recvbuf, mine_count, *r->type);
+  return MPI_SUCCESS;
+}
+
 [[gnu::always_inline]] inline int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf,
                                                  const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                                                  comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
@@ -1049,19 +1066,8 @@ int op_result(Call& call, int err) {
     if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
     total += recvcounts[i];
   }
-  if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
-  if (c->inter)
-    if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   coll::Reduction r;
-  const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (int e = reduction_args(call, mine, true, recvbuf, false, static_cast<int>(total), datatype, op, &r)) return e;
-  if (recvcounts[c->rank] > 0 && null_data(recvbuf, *r.type))
-    return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but recvcounts[%d]=%d", c->rank, recvcounts[c->rank]);
-  if (sendbuf != MPI_IN_PLACE) {
-    const int sent = static_cast<int>(total);
-    if (int e = check_alias_one(call, sendbuf, sent, recvbuf, recvcounts[c->rank], *r.type))
-      return e;
-  }
+  if (int e = reduce_scatter_args(call, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op, *c, &r)) return e;
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
   if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
   return reduce_scatter_run(call, c, r, total, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
@@ -1079,19 +1085,15 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = call.count(recvcount, "recvcount")) return e;
-  if (recvcount == 0 && !c->inter) {
-    // Every block empty (recvcount is the same on every rank): the checks
-    // reduce_scatter makes of zero counts (the reduction's arguments; blocks
-    // of no bytes are never NULL data nor aliased), then its zero exit,
-    // without the count array (IMB's Reduce_scatter_block of 0 and 4 bytes).
-    note(comm, -1, -1, datatype);
-    coll::Reduction r;
-    const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    if (int e = reduction_args(call, mine, true, recvbuf, false, 0, datatype, op, &r)) return e;
-    if (nothing_moves(*c, [] { return std::size_t{0}; })) return complete_empty(call, comm, req);
-  }
+  // reduce_scatter's checks and zero exit from the one count (every block
+  // the same on every rank); the count array only for a call that goes on.
+  note(comm, -1, -1, datatype);
+  const long long total = static_cast<long long>(recvcount) * c->size();
+  coll::Reduction r;
+  if (int e = reduce_scatter_args(call, sendbuf, recvbuf, total, recvcount, datatype, op, *c, &r)) return e;
+  if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
   const Uniform counts(c->size(), recvcount);  // (its displacements unused)
-  return reduce_scatter(call, sendbuf, recvbuf, counts.counts, datatype, op, c, comm, req);
+  return reduce_scatter_run(call, c, r, total, sendbuf, recvbuf, counts.counts, datatype, op, comm, req);
 }
 
 [[gnu::noinline]] int scan_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
