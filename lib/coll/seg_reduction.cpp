@@ -252,6 +252,20 @@ bool pair_by_address(const Segment& s, const Reduction& r) {
   return pair_reduce_applies(s, r) && (s.way() == Algo::segment_address || bytes_of(r, r.count) > s.inline_max());
 }
 
+// The start of both pair paths below: this rank's vector published by
+// address (`addr`; `also`, where given, in `bytes`), the other's awaited;
+// returns the collective's sequence number.
+std::uint64_t pair_publish(Segment& s, const void* mine, const void* also = nullptr) {
+  const int other = 1 - s.me();
+  const std::uint64_t k = s.begin();
+  s.line(s.me()).addr = reinterpret_cast<std::uint64_t>(mine);
+  if (also != nullptr) s.line(s.me()).bytes = reinterpret_cast<std::uint64_t>(also);
+  s.post(k);
+  s.wake(other);
+  s.wait_posted(other, k);
+  return k;
+}
+
 // MPI_Allreduce: rank 0 folds the lower half of the vector, rank 1 the
 // upper (pair_fold), then each reads the other's folded half. Per rank two
 // half-vector reads and a half fold, where by_blocks also copies its own
@@ -265,12 +279,7 @@ int pair_allreduce(Segment& s, const Reduction& r, const void* mine, void* resul
   const int lower = r.count / 2;
   const int count[2] = {lower, r.count - lower};
   const std::size_t off[2] = {0, bytes_of(r, lower)};
-  const std::uint64_t k = s.begin();
-  s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
-  s.line(me).bytes = reinterpret_cast<std::uint64_t>(result);
-  s.post(k);
-  s.wake(other);
-  s.wait_posted(other, k);
+  const std::uint64_t k = pair_publish(s, mine, result);  // the folded halves in `bytes`
   const int err = pair_fold(s, r, static_cast<const std::byte*>(mine) + off[me], s.line(other).addr + off[me],
                             static_cast<std::byte*>(result) + off[me], count[me]);
   s.post_ready(k);
@@ -291,11 +300,7 @@ int pair_allreduce(Segment& s, const Reduction& r, const void* mine, void* resul
 int pair_reduce_scatter(Segment& s, const Reduction& r, const void* mine, void* result, const int* counts) {
   const int me = s.me(), other = 1 - me;
   const std::size_t off = me == 0 ? 0 : bytes_of(r, counts[0]);
-  const std::uint64_t k = s.begin();
-  s.line(me).addr = reinterpret_cast<std::uint64_t>(mine);
-  s.post(k);
-  s.wake(other);
-  s.wait_posted(other, k);
+  const std::uint64_t k = pair_publish(s, mine);
   const int err = pair_fold(s, r, static_cast<const std::byte*>(mine) + off, s.line(other).addr + off,
                             static_cast<std::byte*>(result), counts[me]);
   s.finish(k);
@@ -509,18 +514,17 @@ int scan_pieces(Segment& s, std::uint64_t k, const Reduction& r, const void* min
     s.wait_pieces(me - 1, k, static_cast<std::uint64_t>(c) + 1);
     const std::uint64_t from = s.line(me - 1).bytes + at;
     const bool last_read = c + 1 == pieces;
+    // partial(me - 1)'s piece into the result (exclusive: it is the
+    // result; straight: folded there), else into prev.
+    std::byte* const into = exclusive || straight ? res + at : prev.get();
+    s.read(me - 1, from, into, len);
+    if (last_read) s.finish(k);  // partial(me - 1) read: rank me - 1 may return
     int e = MPI_SUCCESS;
     if (exclusive) {
-      s.read(me - 1, from, res + at, len);
-      if (last_read) s.finish(k);  // partial(me - 1) read: rank me - 1 may return
       if (publishes) e = apply(r, res + at, partial + at, cnt);  // partial(me - 1) op x(me)
     } else if (straight) {
-      s.read(me - 1, from, res + at, len);
-      if (last_read) s.finish(k);
       e = apply(r, own + at, res + at, cnt);  // x(me) op partial(me - 1), the same bits
     } else {
-      s.read(me - 1, from, prev.get(), len);
-      if (last_read) s.finish(k);
       e = apply(r, prev.get(), res + at, cnt);  // partial(me - 1) op x(me)
     }
     if (err == MPI_SUCCESS) err = e;
