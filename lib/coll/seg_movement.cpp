@@ -93,6 +93,40 @@ std::int32_t* dests_of(std::byte* region) {
   return reinterpret_cast<std::int32_t*>(table_of(region) + head_of(region).entries);
 }
 
+// The slot layout of a writer's blocks, which its readers find through the
+// table: after the table (`head` bytes), each block that goes (goes(j)) at
+// slot_place() of its size (bytes(j)), in member order. publish_blocks and
+// the small scatter root both lay out with these two, so that a reader
+// cannot tell their regions apart.
+template <class Goes, class Bytes>
+[[gnu::always_inline]] inline std::size_t slot_total(std::size_t head, std::size_t m, Goes goes, Bytes bytes,
+                                                     std::size_t* largest) {
+  std::size_t total = head;
+  *largest = 0;
+  for (std::size_t j = 0; j < m; ++j)
+    if (goes(j)) {
+      const std::size_t b = bytes(j);
+      total = slot_place(total, b) + b;
+      *largest = std::max(*largest, b);
+    }
+  return total;
+}
+// put(j, dst, b) writes block j's b bytes at dst.
+template <class Goes, class Bytes, class Put>
+[[gnu::always_inline]] inline void slot_fill(std::byte* region, std::size_t head, std::size_t m, Goes goes, Bytes bytes,
+                                             Put put) {
+  Entry* table = table_of(region);
+  std::size_t at = head;
+  for (std::size_t j = 0; j < m; ++j) {
+    if (!goes(j)) continue;
+    const std::size_t b = bytes(j);
+    at = slot_place(at, b);
+    put(j, region + at, b);
+    table[j] = Entry{at, b};
+    at += b;
+  }
+}
+
 }  // namespace
 
 std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const Typed> blocks,
@@ -100,12 +134,10 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
                                   const std::vector<int>* dests, bool by_address, bool nonblocking) {
   const std::size_t m = blocks.size();
   const std::size_t head = table_bytes(m, dests != nullptr);
-  std::size_t total = head, largest = 0;
-  for (std::size_t j = 0; j < m; ++j)
-    if (to[j]) {
-      total = slot_place(total, blocks[j].bytes()) + blocks[j].bytes();
-      largest = std::max(largest, blocks[j].bytes());
-    }
+  const auto goes = [&](std::size_t j) { return to[j] != 0; };
+  const auto bytes = [&](std::size_t j) { return blocks[j].bytes(); };
+  std::size_t largest;
+  const std::size_t total = slot_total(head, m, goes, bytes, &largest);
   // A blocking call's forced way (Segment::way; fits.cpp checked that the slot holds it), else the sizes.
   const Algo way = nonblocking ? Algo::segment : s.way();
   const bool in_slot = way == Algo::segment_slot ||
@@ -116,14 +148,7 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
   Entry* table = table_of(region);
   if (in_slot) {
-    std::size_t at = head;
-    for (std::size_t j = 0; j < m; ++j) {
-      if (!to[j]) continue;
-      at = slot_place(at, blocks[j].bytes());
-      pack_to(blocks[j], region + at);
-      table[j] = Entry{at, blocks[j].bytes()};
-      at += blocks[j].bytes();
-    }
+    slot_fill(region, head, m, goes, bytes, [&](std::size_t j, std::byte* dst, std::size_t) { pack_to(blocks[j], dst); });
   } else {
     bool all_contiguous = true;
     std::size_t packed = 0;
@@ -354,30 +379,21 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
                           const dtype::Datatype& stype, const Typed& recv, bool in_place) {
   const Algo way = s.way();
   if ((way != Algo::segment && way != Algo::segment_slot) || !stype.contiguous()) return false;
-  const int n = s.size(), me = s.me();
-  const std::size_t head = table_bytes(static_cast<std::size_t>(n));
-  std::size_t total = head, largest = 0;
-  for (int j = 0; j < n; ++j) {
-    const std::size_t b = std::size_t(counts[j]) * stype.size;
-    if (j == me) continue;
-    total = slot_place(total, b) + b;
-    largest = std::max(largest, b);
-  }
+  const auto n = static_cast<std::size_t>(s.size());
+  const int me = s.me();
+  const std::size_t head = table_bytes(n);
+  const auto goes = [&](std::size_t j) { return static_cast<int>(j) != me; };
+  const auto bytes = [&](std::size_t j) { return std::size_t(counts[j]) * stype.size; };
+  std::size_t largest;
+  const std::size_t total = slot_total(head, n, goes, bytes, &largest);
   if (largest == 0) return false;  // nothing for anybody: the general path posts no table
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
   std::byte* region = s.reserve(k, total);
   head_of(region).entries = static_cast<std::uint32_t>(n);
-  Entry* table = table_of(region);
   const auto* base = static_cast<const std::byte*>(sendbuf);
-  std::size_t at = head;
-  for (int j = 0; j < n; ++j) {
-    const std::size_t b = std::size_t(counts[j]) * stype.size;
-    if (j == me) continue;
-    at = slot_place(at, b);
-    if (b) core::copy_bytes(region + at, base + static_cast<std::ptrdiff_t>(displs[j]) * stype.extent, b);
-    table[j] = Entry{at, b};
-    at += b;
-  }
+  slot_fill(region, head, n, goes, bytes, [&](std::size_t j, std::byte* dst, std::size_t b) {
+    if (b) core::copy_bytes(dst, base + static_cast<std::ptrdiff_t>(displs[j]) * stype.extent, b);
+  });
   head_of(region).mode = static_cast<std::uint32_t>(kInSlot);
   s.post(k);
   s.took(Algo::segment_slot);
