@@ -75,6 +75,13 @@
 //             publishes where it wants the data (dest, then posted), the
 //             writer writes the second half there and stores pushed = k
 //             (release); the reader returns only after pushed >= k;
+//   pieces  = k << 24 | c (release) in the oversubscribed scan chain
+//             (seg_reduction.cpp scan_pieces) once member i has folded the
+//             first c pieces of its partial result of collective k, whose
+//             address it stored in `bytes` before the first such store;
+//             member i + 1 reads the c-th piece only once pieces >= k << 24 | c,
+//             and member i returns only after i + 1's done >= k (so `bytes`
+//             and the buffer stay put). Zeroed at attach with the others.
 // Readers load these with acquire, then read the data.
 //
 // Reuse rules. Before member i takes a region for collective k (reserve()):
@@ -207,7 +214,9 @@ struct alignas(shm::kCacheLine) SegmentLine {
   // 1 + the member whose Line this member waits on, or 0 (any): see Waking.
   alignas(shm::kCacheLine) std::atomic<std::uint32_t> watch;
   // The pipelined scan chain (seg_reduction.cpp): k << 24 | the pieces of
-  // this member's partial result published in collective k (release).
+  // this member's partial result published in collective k (release; see
+  // the top). In watch's line: both are written by this member only, and
+  // the first line is full.
   std::atomic<std::uint64_t> pieces;
 };
 static_assert(sizeof(SegmentLine) == shm::kCollLineBytes);
