@@ -393,10 +393,12 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
   // Two ranks: the root knows the moving block from its counts, the
   // other rank from its own send, so MPI_Gatherv decides as MPI_Gather.
-  const std::size_t pair = !c->inter && c->size() == 2 ? root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes() : 0;
+  const std::size_t pair =
+      !c->inter && c->size() == 2 ? (root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
   Start go = c->inter ? Start(*c, Family::gather, req)
-                      : Start(*c, Family::gather, req, {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
+                      : Start(*c, Family::gather, req,
+                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
   if (!go.hit()) {
     if (!c->inter) {
       go.shape.uniform = uniform;
@@ -509,10 +511,12 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
   // Two ranks: the root knows the moving block from its counts, the
   // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter.
-  const std::size_t pair = !c->inter && c->size() == 2 ? root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes() : 0;
+  const std::size_t pair =
+      !c->inter && c->size() == 2 ? (root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
   Start go = c->inter ? Start(*c, Family::scatter, req)
-                      : Start(*c, Family::scatter, req, {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
+                      : Start(*c, Family::scatter, req,
+                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
   if (!go.hit()) {
     if (!c->inter) {
       go.shape.uniform = uniform;
@@ -1007,7 +1011,8 @@ int op_result(Call& call, int err) {
   note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .op = op, .send = mine_side});
-  Start go = c->inter ? Start(*c, Family::reduce, req) : Start(*c, Family::reduce, req, reduction_key(r, mine, recvbuf));
+  Start go = c->inter ? Start(*c, Family::reduce, req)
+                      : Start(*c, Family::reduce, req, reduction_key(r, mine, recvbuf));
   if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::reduce, r, mine, recvbuf, &go.shape);
@@ -1057,7 +1062,8 @@ int op_result(Call& call, int err) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   note(comm, -1, count, datatype);
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
-  Start go = c->inter ? Start(*c, Family::allreduce, req) : Start(*c, Family::allreduce, req, reduction_key(r, mine, recvbuf));
+  Start go = c->inter ? Start(*c, Family::allreduce, req)
+                      : Start(*c, Family::allreduce, req, reduction_key(r, mine, recvbuf));
   if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::allreduce, r, mine, recvbuf, &go.shape);
@@ -1116,7 +1122,8 @@ int op_result(Call& call, int err) {
                        .op = op,
                        .send = {true, static_cast<int>(total), datatype},
                        .recvcounts = recvcounts});
-  Start go = c->inter ? Start(*c, Family::reduce_scatter, req) : Start(*c, Family::reduce_scatter, req, reduction_key(r, mine, recvbuf));
+  Start go = c->inter ? Start(*c, Family::reduce_scatter, req)
+                      : Start(*c, Family::reduce_scatter, req, reduction_key(r, mine, recvbuf));
   if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::reduce_scatter, r, mine, recvbuf, &go.shape);
