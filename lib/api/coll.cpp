@@ -8,7 +8,9 @@
 //      communicator's plan chooses the algorithm from the family's table
 //      (coll/plan.hpp select: the forced one, or the default choice; an
 //      algorithm forced by RINGMPI_COLL_<FAMILY> that cannot run the call
-//      fails it, naming why), counted per communicator and algorithm;
+//      fails it, naming why), counted per communicator and algorithm; a
+//      call whose key (coll/plan.hpp QuickKey) is the last one's of its
+//      family takes that call's algorithm without the shape (Plan::Quick);
 //   2. the chosen algorithm runs: the shared segment (coll/seg.hpp, iseg_*
 //      for nonblocking calls), the message code of lib/coll (movement.cpp,
 //      reduction.cpp), or a schedule (coll/scheduled.hpp), run to its end or
@@ -18,8 +20,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -47,16 +51,52 @@ using coll::Family;
 using Rule = CollArgs::Rule;
 
 // The start of one call: its shape (the caller fills the call's own
-// fields, then calls choose()), and the segment it may use.
+// fields, then calls choose()), and the segment it may use. With a key
+// (coll/plan.hpp QuickKey: intracommunicators), the plan's Quick entry
+// first: when it answers (hit()), the shape is never made, and the caller
+// skips its fields and fits (`if (!go.hit())`); choose() returns that
+// answer, counted. Otherwise choose() selects and keeps the answer.
 struct Start {
-  coll::Shape shape;
   coll::Segment* seg;
   coll::Plan* plan;  // the communicator's
-  Start(comm::Comm& c, Family f, MPI_Request* req) { seg = coll::prepare(c, f, req != nullptr, false, &shape, &plan); }
+  Algo quick = Algo::none;
+  bool keyed = false;
+  coll::QuickKey key;
+  union {
+    coll::Shape shape;  // made only where the call is chosen (not hit())
+  };
+  Start(comm::Comm& c, Family f, MPI_Request* req) { full(c, f, req); }
+  [[gnu::always_inline]] Start(comm::Comm& c, Family f, MPI_Request* req, const coll::QuickKey& k)
+      : keyed(true), key(k) {
+    plan = &coll::plan_of(c);
+    seg = coll::quick_segment(c, *plan, f, req != nullptr);
+    quick = coll::quick_select(*plan, f, req != nullptr, k, seg);
+    if (__builtin_expect(quick == Algo::none, 0)) full(c, f, req);
+  }
+  ~Start() {}  // (Shape is trivially destructible)
+  Start(const Start&) = delete;
+  Start& operator=(const Start&) = delete;
+  bool hit() const { return quick != Algo::none; }
+
+ private:
+  void full(comm::Comm& c, Family f, MPI_Request* req) {
+    new (&shape) coll::Shape();
+    seg = coll::prepare(c, f, req != nullptr, false, &shape, &plan);
+  }
 };
+static_assert(std::is_trivially_destructible_v<coll::Shape>);
 
 [[gnu::cold]] int refused(Call& call, Family f, const Start& st) {
   return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s", coll::select_refusal(*st.plan, f, st.shape).c_str());
+}
+
+// choose() where the plan's Quick entry did not answer: select() on the
+// shape, kept for the next call of the same key.
+[[gnu::noinline]] int choose_slow(Call& call, Family f, Start& st, Algo* a) {
+  *a = coll::select(*st.plan, f, st.shape);
+  if (__builtin_expect(*a == Algo::none, 0)) return refused(call, f, st);
+  if (st.keyed) coll::quick_store(*st.plan, f, st.key, st.seg, st.shape, *a);
+  return MPI_SUCCESS;
 }
 
 // agree() with the call's record built only under mpiexec --check (built
@@ -67,9 +107,11 @@ struct Start {
 // The algorithm c's plan chooses for the call (counted), or the call's
 // failure naming why a forced one cannot run it.
 [[gnu::always_inline]] inline int choose(Call& call, comm::Comm&, Family f, Start& st, Algo* a) {
-  *a = coll::select(*st.plan, f, st.shape);
-  if (__builtin_expect(*a == Algo::none, 0)) return refused(call, f, st);
-  return MPI_SUCCESS;
+  if (__builtin_expect(st.hit(), 1)) {
+    *a = st.quick;
+    return MPI_SUCCESS;
+  }
+  return choose_slow(call, f, st, a);
 }
 
 bool on_segment(Algo a) { return a == Algo::segment || a == Algo::numa_leaders || coll::is_way(a); }
@@ -258,9 +300,13 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
   Pending chk =
       AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .send = {takes_part(*c, root), count, datatype}});
   const Typed buf{buffer, count, t};
-  Start go(*c, Family::bcast, req);
-  if (t) go.shape.bytes = go.shape.pair_bytes = buf.bytes();
-  coll::bcast_fits(go.seg, go.shape.bytes, &go.shape);
+  // (Intracommunicators: every rank's buffer takes part. The shape's call
+  // fields and bcast_fits are the bytes'.)
+  Start go = c->inter ? Start(*c, Family::bcast, req) : Start(*c, Family::bcast, req, {buf.bytes(), 0, 0});
+  if (!go.hit()) {
+    if (t) go.shape.bytes = go.shape.pair_bytes = buf.bytes();
+    coll::bcast_fits(go.seg, go.shape.bytes, &go.shape);
+  }
   Algo a;
   if (int e = choose(call, *c, Family::bcast, go, &a)) return e;
   if (on_segment(a)) {
@@ -302,9 +348,10 @@ int barrier(Call& call, MPI_Comm comm, MPI_Request* req) {
 
 // `uniform`: MPI_Gather, where every block has the same size on every rank,
 // so all ranks can agree on running large ones as a schedule.
+template <bool uniform = false>
 int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, comm::Comm* c,
-            MPI_Comm comm, MPI_Request* req, bool uniform = false) {
+            MPI_Comm comm, MPI_Request* req) {
   note(comm, root, sendcount, sendtype);
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && sendbuf == MPI_IN_PLACE;
@@ -321,7 +368,8 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
       if (int e =
               check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
         return e;
-    if (sends && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+    // (A send block of no elements aliases nothing: check_alias would pass it.)
+    if (sends && sendcount > 0 && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
                                          uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
       if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs,
                               *rt))
@@ -342,16 +390,23 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const Typed send{sendbuf, sends ? sendcount : 0, st ? st : rt};
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
-  Start go(*c, Family::gather, req);
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
-  if (!c->inter) {
-    go.shape.uniform = uniform;
-    go.shape.bytes = uniform ? block() : 0;
-    // Two ranks: the root knows the moving block from its counts, the
-    // other rank from its own send, so MPI_Gatherv decides as MPI_Gather.
-    if (c->size() == 2) go.shape.pair_bytes = root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes();
+  // Two ranks: the root knows the moving block from its counts, the
+  // other rank from its own send, so MPI_Gatherv decides as MPI_Gather.
+  const std::size_t pair =
+      !c->inter && c->size() == 2 ? (root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes()) : 0;
+  // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
+  Start go = c->inter ? Start(*c, Family::gather, req)
+                      : Start(*c, Family::gather, req,
+                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
+  if (!go.hit()) {
+    if (!c->inter) {
+      go.shape.uniform = uniform;
+      go.shape.bytes = uniform ? block() : 0;
+      go.shape.pair_bytes = pair;
+    }
+    coll::table_fits(go.seg, Family::gather, known, &go.shape);
   }
-  coll::table_fits(go.seg, Family::gather, known, &go.shape);
   Algo a;
   if (int e = choose(call, *c, Family::gather, go, &a)) return e;
   if (on_segment(a)) {
@@ -376,7 +431,8 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   return scheduled(call, *c, Family::gather, std::move(s), comm, req, std::move(chk));
 }
 
-int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+// (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
+[[gnu::always_inline]] inline int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
             const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
             MPI_Request* req) {
   comm::Comm* c;
@@ -389,7 +445,7 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
                                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
                                  MPI_Request* req) {
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, recvcount);
-  return gatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c, comm, req, true);
+  return gatherv<true>(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, root, c, comm, req);
 }
 [[gnu::always_inline]] inline int gather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                          void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -411,9 +467,10 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 
 // `uniform`: MPI_Scatter (see gatherv).
+template <bool uniform = false>
 int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, comm::Comm* c, MPI_Comm comm,
-             MPI_Request* req, bool uniform = false) {
+             MPI_Request* req) {
   note(comm, root, recvcount, recvtype);
   const bool root_here = is_root(*c, root);
   const bool in_place = !c->inter && root_here && recvbuf == MPI_IN_PLACE;
@@ -430,7 +487,8 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
       if (int e =
               check_vector(call, group_size(*c), sendbuf, sendcounts, displs, *st, "sendbuf", "sendcounts", "displs"))
         return e;
-    if (receives && !(uniform && alias_free(uniform_starts(sendbuf, group_size(*c), sendcounts[0], *st),
+    // (A receive block of no elements aliases nothing: check_alias would pass it.)
+    if (receives && recvcount > 0 && !(uniform && alias_free(uniform_starts(sendbuf, group_size(*c), sendcounts[0], *st),
                                             uniform_starts(recvbuf, 1, recvcount, *rt))))
       if (int e = check_alias(call, sendbuf, group_size(*c), sendcounts, displs, *st, recvbuf, 1, &recvcount, nullptr,
                               *rt))
@@ -450,16 +508,23 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
                        .in_place = in_place});
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
-  Start go(*c, Family::scatter, req);
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
-  if (!c->inter) {
-    go.shape.uniform = uniform;
-    go.shape.bytes = uniform ? block() : 0;
-    // Two ranks: the root knows the moving block from its counts, the
-    // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter.
-    if (c->size() == 2) go.shape.pair_bytes = root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes();
+  // Two ranks: the root knows the moving block from its counts, the
+  // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter.
+  const std::size_t pair =
+      !c->inter && c->size() == 2 ? (root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes()) : 0;
+  // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
+  Start go = c->inter ? Start(*c, Family::scatter, req)
+                      : Start(*c, Family::scatter, req,
+                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
+  if (!go.hit()) {
+    if (!c->inter) {
+      go.shape.uniform = uniform;
+      go.shape.bytes = uniform ? block() : 0;
+      go.shape.pair_bytes = pair;
+    }
+    coll::table_fits(go.seg, Family::scatter, known, &go.shape);
   }
-  coll::table_fits(go.seg, Family::scatter, known, &go.shape);
   Algo a;
   if (int e = choose(call, *c, Family::scatter, go, &a)) return e;
   if (on_segment(a)) {
@@ -484,7 +549,8 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   return scheduled(call, *c, Family::scatter, std::move(s), comm, req, std::move(chk));
 }
 
-int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+// (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
+[[gnu::always_inline]] inline int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
              void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
@@ -496,7 +562,7 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
                                   MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                   MPI_Comm comm, MPI_Request* req) {
   const Uniform u(is_root(*c, root) ? group_size(*c) : 0, sendcount);
-  return scatterv(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req, true);
+  return scatterv<true>(call, sendbuf, u.counts, u.displs, sendtype, recvbuf, recvcount, recvtype, root, c, comm, req);
 }
 [[gnu::always_inline]] inline int scatter(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                           void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
@@ -517,9 +583,10 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   return scatter_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
+template <bool uniform = false>
 int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, comm::Comm* c, MPI_Comm comm,
-               MPI_Request* req, bool uniform = false) {
+               MPI_Request* req) {
   note(comm, -1, sendcount, sendtype);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -534,7 +601,8 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
     if (int e =
             check_vector(call, group_size(*c), recvbuf, recvcounts, displs, *rt, "recvbuf", "recvcounts", "displs"))
       return e;
-  if (!in_place && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
+  // (A send block of no elements aliases nothing: check_alias would pass it.)
+  if (!in_place && sendcount > 0 && !(uniform && alias_free(uniform_starts(sendbuf, 1, sendcount, *st),
                                            uniform_starts(recvbuf, group_size(*c), recvcounts[0], *rt))))
     if (int e = check_alias(call, sendbuf, 1, &sendcount, nullptr, *st, recvbuf, group_size(*c), recvcounts, displs, *rt))
       return e;
@@ -556,10 +624,27 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
                        .recv_v = !uniform,
                        .in_place = in_place});
   const Typed send{sendbuf, in_place ? 0 : sendcount, st ? st : rt};
-  Start go(*c, Family::allgather, req);
+  // Intracommunicators: the shape's call fields are the total (every rank
+  // knows every count) and uniform; allgather_fits asks of each block
+  // whether it goes by address (seg::own_block_by_address, a test of
+  // bytes >= a bound, so the largest block answers for all), so the key
+  // is the total, the largest block and uniform.
+  std::size_t total = 0, largest = 0;
   if (!c->inter) {
-    std::size_t total = 0;  // every rank knows every count
-    for (int j = 0; j < c->size(); ++j) total += std::size_t(recvcounts[j]) * rt->size;
+    if (uniform) {
+      largest = std::size_t(recvcounts[0]) * rt->size;
+      total = largest * std::size_t(c->size());
+    } else {
+      for (int j = 0; j < c->size(); ++j) {
+        const std::size_t b = std::size_t(recvcounts[j]) * rt->size;
+        total += b;
+        largest = std::max(largest, b);
+      }
+    }
+  }
+  Start go = c->inter ? Start(*c, Family::allgather, req)
+                      : Start(*c, Family::allgather, req, {total, largest, uniform});
+  if (!c->inter && !go.hit()) {
     go.shape.bytes = total;
     go.shape.pair_bytes = total / 2;
     go.shape.uniform = uniform;
@@ -589,7 +674,8 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
   return scheduled(call, *c, Family::allgather, std::move(s), comm, req, std::move(chk));
 }
 
-int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+// (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
+[[gnu::always_inline]] inline int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
@@ -600,7 +686,7 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
                                     MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype,
                                     MPI_Comm comm, MPI_Request* req) {
   const Uniform u(group_size(*c), recvcount);
-  return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm, req, true);
+  return allgatherv<true>(call, sendbuf, sendcount, sendtype, recvbuf, u.counts, u.displs, recvtype, c, comm, req);
 }
 [[gnu::always_inline]] inline int allgather(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -662,9 +748,10 @@ int run_alltoall(Call& call, comm::Comm* c, MPI_Comm comm, const void* sendbuf, 
 }
 
 // `uniform`: MPI_Alltoall (see gatherv).
+template <bool uniform = false>
 int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, comm::Comm* c,
-              MPI_Comm comm, MPI_Request* req, bool uniform = false) {
+              MPI_Comm comm, MPI_Request* req) {
   note(comm, -1, -1, recvtype);
   const int n = group_size(*c);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
@@ -696,20 +783,27 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                        .recv_v = !uniform,
                        .in_place = in_place});
   const long long block = uniform && n > 0 ? static_cast<long long>(std::size_t(recvcounts[0]) * rt->size) : -1;
-  Start go(*c, Family::alltoall, req);
-  if (!c->inter) {
-    go.shape.uniform = uniform;
-    go.shape.bytes = go.shape.pair_bytes = block >= 0 ? static_cast<std::size_t>(block) : 0;
-    // Two ranks: the larger block that crosses, which both know (one's
-    // send is the other's receive), decides as MPI_Alltoall's block does.
-    if (!uniform && n == 2) {
-      const int other = 1 - c->rank;
-      const std::size_t in = std::size_t(recvcounts[other]) * rt->size;
-      const std::size_t out = in_place ? in : std::size_t(sendcounts[other]) * st->size;
-      go.shape.pair_bytes = std::max(in, out);
-    }
+  const std::size_t bytes = block >= 0 ? static_cast<std::size_t>(block) : 0;
+  std::size_t pair = bytes;
+  // Two ranks: the larger block that crosses, which both know (one's
+  // send is the other's receive), decides as MPI_Alltoall's block does.
+  if (!c->inter && !uniform && n == 2) {
+    const int other = 1 - c->rank;
+    const std::size_t in = std::size_t(recvcounts[other]) * rt->size;
+    const std::size_t out = in_place ? in : std::size_t(sendcounts[other]) * st->size;
+    pair = std::max(in, out);
   }
-  coll::table_fits(go.seg, Family::alltoall, block, &go.shape);
+  // (The shape's call fields and table_fits are the key's: uniform is block >= 0.)
+  Start go = c->inter ? Start(*c, Family::alltoall, req)
+                      : Start(*c, Family::alltoall, req, {bytes, pair, static_cast<std::uint64_t>(block)});
+  if (!go.hit()) {
+    if (!c->inter) {
+      go.shape.uniform = uniform;
+      go.shape.bytes = bytes;
+      go.shape.pair_bytes = pair;
+    }
+    coll::table_fits(go.seg, Family::alltoall, block, &go.shape);
+  }
   Algo a;
   if (int e = choose(call, *c, Family::alltoall, go, &a)) return e;
   if (on_segment(a)) {
@@ -734,7 +828,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                       schedule_for(*c, {sendtype, recvtype}), req, std::move(chk));
 }
 
-int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+// (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
+[[gnu::always_inline]] inline int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
               void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
               MPI_Request* req) {
   comm::Comm* c;
@@ -747,8 +842,8 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
                                    MPI_Comm comm, MPI_Request* req) {
   const int n = group_size(*c);
   const Uniform su(n, sendbuf == MPI_IN_PLACE ? 0 : sendcount), ru(n, recvcount);
-  return alltoallv(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts, ru.displs, recvtype, c, comm, req,
-                   true);
+  return alltoallv<true>(call, sendbuf, su.counts, su.displs, sendtype, recvbuf, ru.counts, ru.displs, recvtype, c,
+                         comm, req);
 }
 [[gnu::always_inline]] inline int alltoall(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                            void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
@@ -892,6 +987,18 @@ void reduction_shape(const coll::Reduction& r, coll::Shape* s) {
   s->bytes = s->pair_bytes = static_cast<std::size_t>(r.count) * r.type->size;
 }
 
+// A reduction's key (coll/plan.hpp QuickKey; intracommunicators): its
+// shape's call fields are the count and bytes (reduction_shape, and
+// exclusive for MPI_Exscan); reduction_fits reads the datatype's
+// contiguity and size, the count, the op's commutativity and, for a
+// nonblocking call, whether it is in place (mine == result).
+[[gnu::always_inline]] inline coll::QuickKey reduction_key(const coll::Reduction& r, const void* mine,
+                                                           const void* result, bool exclusive = false) {
+  return {static_cast<std::uint64_t>(static_cast<std::uint32_t>(r.count)), r.type->size,
+          std::uint64_t{r.type->contiguous()} | std::uint64_t{r.op.commute} << 1 | std::uint64_t{mine == result} << 2 |
+              std::uint64_t{exclusive} << 3};
+}
+
 int op_result(Call& call, int err) {
   if (err == MPI_SUCCESS) return MPI_SUCCESS;
   return call.fail(err, "applying the reduction operation failed");
@@ -904,8 +1011,9 @@ int op_result(Call& call, int err) {
   note(comm, root, count, datatype);
   const CollArgs::Side mine_side{takes_part(*c, root), count, datatype};
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .root = root, .op = op, .send = mine_side});
-  Start go(*c, Family::reduce, req);
-  if (!c->inter) {
+  Start go = c->inter ? Start(*c, Family::reduce, req)
+                      : Start(*c, Family::reduce, req, reduction_key(r, mine, recvbuf));
+  if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::reduce, r, mine, recvbuf, &go.shape);
   }
@@ -954,8 +1062,9 @@ int op_result(Call& call, int err) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   note(comm, -1, count, datatype);
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
-  Start go(*c, Family::allreduce, req);
-  if (!c->inter) {
+  Start go = c->inter ? Start(*c, Family::allreduce, req)
+                      : Start(*c, Family::allreduce, req, reduction_key(r, mine, recvbuf));
+  if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::allreduce, r, mine, recvbuf, &go.shape);
   }
@@ -1013,8 +1122,9 @@ int op_result(Call& call, int err) {
                        .op = op,
                        .send = {true, static_cast<int>(total), datatype},
                        .recvcounts = recvcounts});
-  Start go(*c, Family::reduce_scatter, req);
-  if (!c->inter) {
+  Start go = c->inter ? Start(*c, Family::reduce_scatter, req)
+                      : Start(*c, Family::reduce_scatter, req, reduction_key(r, mine, recvbuf));
+  if (!c->inter && !go.hit()) {
     reduction_shape(r, &go.shape);
     coll::reduction_fits(go.seg, Family::reduce_scatter, r, mine, recvbuf, &go.shape);
   }
@@ -1101,10 +1211,12 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
                                bool exclusive, MPI_Request* req) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   Pending chk = AGREE(call, *c, comm, req, CollArgs{.rule = Rule::same, .op = op, .send = {true, count, datatype}});
-  Start go(*c, Family::scan, req);
-  reduction_shape(r, &go.shape);
-  go.shape.exclusive = exclusive;
-  coll::reduction_fits(go.seg, Family::scan, r, mine, recvbuf, &go.shape);
+  Start go(*c, Family::scan, req, reduction_key(r, mine, recvbuf, exclusive));  // (intracommunicators only)
+  if (!go.hit()) {
+    reduction_shape(r, &go.shape);
+    go.shape.exclusive = exclusive;
+    coll::reduction_fits(go.seg, Family::scan, r, mine, recvbuf, &go.shape);
+  }
   Algo a;
   if (int e = choose(call, *c, Family::scan, go, &a)) return e;
   if (on_segment(a)) {

@@ -64,10 +64,6 @@ int alias_error(Call& call, int i, int j) {
 
 }  // namespace
 
-std::uintptr_t first_data_byte(const void* buf, std::ptrdiff_t offset, const dtype::Datatype& t) {
-  return reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset + t.true_lb);
-}
-
 int check_alias_starts(Call& call, const std::vector<BlockStart>& sends, std::vector<BlockStart> receives) {
   if (receives.empty()) return MPI_SUCCESS;
   std::sort(receives.begin(), receives.end());
@@ -140,9 +136,8 @@ int check_op_slow(Call& call, MPI_Op op, const dtype::Datatype& t, const dtype::
   return MPI_SUCCESS;
 }
 
-int not_in_place(Call& call, const void* buf, const char* name) {
-  if (buf == MPI_IN_PLACE) return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE here", name);
-  return MPI_SUCCESS;
+int in_place_refused(Call& call, const char* name) {
+  return call.fail(MPI_ERR_BUFFER, "argument %s may not be MPI_IN_PLACE here", name);
 }
 
 int dispatch(Call& call, std::unique_ptr<coll::Schedule> s, MPI_Comm comm, MPI_Request* req, Pending chk) {

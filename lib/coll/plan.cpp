@@ -86,7 +86,26 @@ Plan& resolve_plan(comm::Comm& c) {
     p.memo = {};  // chosen under the old settings
     p.generation = now;
   }
+  // (A new communicator object, or new settings: its segment may be
+  // another at the same address, its settings others.)
+  p.quick = {};
   return p;
+}
+
+Segment* attach(comm::Comm& c, Plan& p) {
+  p.quick = {};
+  return segment(c);
+}
+
+void quick_store(Plan& p, Family f, const QuickKey& k, const Segment* seg, const Shape& s, Algo a) {
+  const auto i = static_cast<std::size_t>(f);
+  if (a == Algo::none || s.inter || p.settings[i].forced != Algo::none || s.way != Algo::none ||
+      s.way_rules != nullptr || s.ways_checked || (seg == nullptr && !s.nonblocking))
+    return;
+  Plan::Quick& q = p.quick[i][s.nonblocking];
+  q.key = k;
+  q.seg = seg;
+  q.algo = a;
 }
 
 void count(comm::Comm& c, Family f, Algo a) {

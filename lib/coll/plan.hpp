@@ -38,6 +38,23 @@ struct Plan {
     Algo algo = Algo::none;
   };
   std::array<Memo, kFamilies> memo{};
+  // Each family's last entry of a blocking [0] and a nonblocking [1]
+  // intracommunicator call (issue 36, the entry path): the caller's key
+  // (QuickKey: its own facts that decide the Shape's call fields and the
+  // *_fits results), the segment the call used, and the algorithm
+  // select() returned. A call with the same key and segment takes the
+  // algorithm again (quick_select) without prepare()'s shape, the fits or
+  // the choice: choose() and the fits are pure in those, the segment's
+  // facts (fixed at attach) and the plan's settings, which a new
+  // generation, like a new communicator object (resolve_plan), clears.
+  // Only default choices of families whose rules name no way are kept
+  // (quick_store). algo none: empty.
+  struct Quick {
+    std::array<std::uint64_t, 3> key{};
+    const Segment* seg = nullptr;
+    Algo algo = Algo::none;
+  };
+  std::array<std::array<Quick, 2>, kFamilies> quick{};
   std::uint64_t generation = 0;
   std::string label;  // the communicator's name at its first collective, or its context id
   int size = 0;       // its ranks (both groups of an intercommunicator)
@@ -74,11 +91,6 @@ inline std::array<std::uint64_t, 5> memo_key(const Shape& s) {
   __builtin_memcpy(k.data(), &s, sizeof k);
   return k;
 }
-// The same, shared (an MPI_T handle bound to c keeps it after c is freed).
-std::shared_ptr<Plan> shared_plan(comm::Comm& c);
-// Every plan this process made, freed communicators' too (the report).
-std::vector<std::shared_ptr<const Plan>> all_plans();
-
 // Whether a nonblocking or persistent start of a family in `mode` may use
 // c's segment: one attached before (a start is local and cannot run the
 // attaching round), on an intracommunicator, outside --check, unless the
@@ -86,6 +98,53 @@ std::vector<std::shared_ptr<const Plan>> all_plans();
 inline bool attached_usable(const comm::Comm& c, int mode) {
   return !c.inter && c.coll.segment && !core::rt().check_mode && mode != 2;
 }
+
+// What a call's entry keys Plan::Quick on: the facts of its own arguments
+// that decide the Shape's call fields (bytes, pair_bytes, count, uniform,
+// exclusive) and its *_fits results (fits, numa_fits), the same on every
+// rank where those are (api/coll.cpp builds one per family).
+using QuickKey = std::array<std::uint64_t, 3>;
+// The segment a call of family f on intracommunicator c would get from
+// prepare() without attaching one (nullptr: none, or a blocking call that
+// must attach first; then Plan::Quick has no entry for it).
+[[gnu::always_inline]] inline Segment* quick_segment(const comm::Comm& c, const Plan& p, Family f, bool nonblocking) {
+  const int mode = p.modes[static_cast<std::size_t>(f)];
+  Segment* seg = c.coll.segment.get();
+  if (nonblocking ? !attached_usable(c, mode) : mode == 2) return nullptr;
+  return seg;
+}
+// The algorithm of the last call of family f with key k on this segment
+// (Plan::Quick), counted as select() counts it; Algo::none when there is
+// none (the call then goes through prepare(), its fits and select(), and
+// quick_store()). Intracommunicators only.
+[[gnu::always_inline]] inline Algo quick_select(Plan& p, Family f, bool nonblocking, const QuickKey& k,
+                                                const Segment* seg) {
+  const Plan::Quick& q = p.quick[static_cast<std::size_t>(f)][nonblocking];
+  if (q.algo == Algo::none || ((q.key[0] ^ k[0]) | (q.key[1] ^ k[1]) | (q.key[2] ^ k[2])) != 0 || q.seg != seg ||
+      (seg == nullptr && !nonblocking))
+    return Algo::none;
+  const Algo a = q.algo;
+  const Algo counted = is_way(a) ? Algo::segment : a;
+  ++p.calls[static_cast<std::size_t>(f)][static_cast<std::size_t>(counted)];
+  count_total(f, counted);
+  return a;
+}
+// After select() chose a for call s (prepare()'s segment seg): keeps it in
+// p's Quick for key k when it is a default choice that quick_select may
+// repeat (nothing forced, no way checked or named by the rules, an
+// intracommunicator, and for a blocking call an attached segment).
+void quick_store(Plan& p, Family f, const QuickKey& k, const Segment* seg, const Shape& s, Algo a);
+
+// The same, shared (an MPI_T handle bound to c keeps it after c is freed).
+std::shared_ptr<Plan> shared_plan(comm::Comm& c);
+// Every plan this process made, freed communicators' too (the report).
+std::vector<std::shared_ptr<const Plan>> all_plans();
+
+
+// Attaches c's segment (segment.hpp segment()) for a blocking call on
+// plan p, whose Quick entries then start over (the new segment's facts
+// are the fits' and the choice's).
+Segment* attach(comm::Comm& c, Plan& p);
 
 // Fills what s says of c and its segment for a call of family f (`world`:
 // the call's handle is MPI_COMM_WORLD) and returns the segment the call may
@@ -117,7 +176,7 @@ inline bool attached_usable(const comm::Comm& c, int mode) {
     // A blocking call attaches the segment (a collective round of its own,
     // which every rank reaches with the same setting) unless its setting
     // keeps the family off it.
-    if (mode != 2) seg = c.coll.segment ? c.coll.segment.get() : segment(c);
+    if (mode != 2) seg = c.coll.segment ? c.coll.segment.get() : attach(c, p);
     if (!seg) core::count(core::Counter::coll_messages);
   }
   s->segment = seg != nullptr;
@@ -185,7 +244,8 @@ class WayScope {
   }
   ~WayScope() {
     if (a_ != Algo::numa_leaders) {
-      count_way(p_, f_, a_, s_.taken());
+      const Algo taken = s_.taken();
+      if (is_way(taken != Algo::none ? taken : a_)) count_way(p_, f_, a_, taken);  // (the test inline)
       if (on_) time_way(s_.taken() != Algo::none ? s_.taken() : a_);
     }
     s_.want(Algo::segment);

@@ -386,7 +386,7 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
   const auto bytes = [&](std::size_t j) { return std::size_t(counts[j]) * stype.size; };
   std::size_t largest;
   const std::size_t total = slot_total(head, n, goes, bytes, &largest);
-  if (largest == 0) return false;  // nothing for anybody: the general path posts no table
+  if (largest == 0) return false;  // nothing for anybody (seg_scatterv's root has returned before this)
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
   std::byte* region = s.reserve(k, total);
   head_of(region).entries = static_cast<std::uint32_t>(n);
@@ -411,6 +411,15 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
   if (block == 0) return;  // nothing moves, and a collective need not synchronize
   const std::uint64_t k = s.begin();
   if (s.me() == root) {
+    // Nothing for anybody (every other block empty, zero-byte v forms):
+    // no table and no wake-up, the readers of empty blocks do not wait
+    // (checked before the slot path and the block list, which would come
+    // to the same end).
+    if (others_empty(s, counts, stype)) {
+      if (!in_place) copy_typed(block_of(sendbuf, stype, displs[root], counts[root]), recv);
+      s.finish(k);
+      return;
+    }
     // The table and the blocks are posted by publish_blocks; readers of a
     // table in the slot are woken by finish()'s wake-up (one fence and one
     // look at the sleepers for the whole call: the root reads nothing),
@@ -419,11 +428,6 @@ void seg_scatterv(Segment& s, const void* sendbuf, const int* counts, const int*
     if (scatter_root_in_slot(s, k, sendbuf, counts, displs, stype, recv, in_place)) return;
     std::unique_ptr<Temp> keep;
     const MemberBlocks blocks = blocks_at(sendbuf, stype, counts, displs, s.size());
-    if (others_empty(s, counts, stype)) {  // nothing for anybody: no table
-      if (!in_place) copy_typed(blocks[static_cast<std::size_t>(s.me())], recv);
-      s.finish(k);
-      return;
-    }
     const std::uint64_t mode = publish_blocks(s, k, blocks, others(s), &keep, nullptr, false, false);
     s.took(mode == kByAddress ? Algo::segment_address : Algo::segment_slot);
     if (mode == kByAddress || s.has_pending()) s.wake_all();
@@ -486,6 +490,13 @@ void seg_gatherv(Segment& s, const Typed& send, bool in_place, void* recvbuf, co
     return;
   }
   if (!in_place) copy_typed(send, block_of(recvbuf, rtype, displs[root], counts[root]));
+  // Every other block empty (zero-byte v forms): nothing to read, nobody
+  // to wait for (those members post nothing and push nothing).
+  if (others_empty(s, counts, rtype)) {
+    if (way != Algo::segment) s.took(way);
+    s.finish(k);
+    return;
+  }
   // Large blocks into contiguous receive blocks are pushed (Pushes,
   // seg_common.hpp); the others are read here.
   const int n = s.size();
