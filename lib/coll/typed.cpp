@@ -31,6 +31,11 @@ std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::s
 }
 
 void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t) {
+  const std::size_t n = t.bytes();
+  if (n == 0 || t.type->contiguous()) {  // Packed would be a view: no object to make and destroy
+    send_bytes(c, dest, tag, t.buf, n);
+    return;
+  }
   const Packed p(t);
   send_bytes(c, dest, tag, p.data(), p.size());
 }
@@ -47,12 +52,12 @@ std::size_t recv_typed(const comm::Comm& c, int src, int tag, const Typed& t) {
 void copy_typed(const Typed& from, const Typed& to) {
   const std::size_t n = std::min(from.bytes(), to.bytes());
   if (n == 0) return;
-  if (from.type->contiguous() && to.type->contiguous()) {
+  if (to.type->contiguous() && (from.type == to.type || from.type->contiguous())) {
     auto* d = static_cast<std::byte*>(const_cast<void*>(to.buf));
     const auto* f = static_cast<const std::byte*>(from.buf);
     const auto da = reinterpret_cast<std::uintptr_t>(d), fa = reinterpret_cast<std::uintptr_t>(f);
     if (da + n <= fa || fa + n <= da)
-      core::copy_bulk(d, f, n);  // an own block at any offset in the receive buffer (core/copy.hpp)
+      core::copy_bytes(d, f, n);  // inline up to 64 bytes; beyond, an own block at any offset in the receive buffer (core/copy.hpp)
     else
       std::memmove(d, f, n);
     return;
