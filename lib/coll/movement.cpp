@@ -72,7 +72,8 @@ void allgatherv(const comm::Comm& c, const Typed& send, bool in_place, void* rec
   // rank sends its block to every other, then receives theirs; one step of
   // latency instead of a gather and a broadcast.
   bool small = true;
-  for (int i = 0; i < n && small; ++i) small = eager_block(counts[i], rtype);
+  const std::size_t eager_safe = eager_safe_bytes();
+  for (int i = 0; i < n && small; ++i) small = static_cast<std::size_t>(counts[i]) * rtype.size <= eager_safe;
   if (small) {
     // Empty blocks do not travel (every rank knows every count).
     const Typed own = block(recvbuf, rtype, displs[c.rank], counts[c.rank]);

@@ -62,21 +62,36 @@ namespace {
 // every rank folds in rank order (right for non-commutative ops too) and all
 // of them compute bitwise the same result. Both partners send first, so the
 // messages must be eager (exchange/exchange.hpp, kEagerSafeBytes).
+// The first step's accumulator is a rank's own data: unless in place, it is
+// sent from `mine` as it is, and the lower partner receives the other's
+// straight into its result and folds its own in, mine op theirs, with no
+// copy and no scratch (at np 2 that is the whole call).
 int allreduce_doubling(const comm::Comm& c, const Reduction& r, const void* mine, void* result) {
   const Typed acc{result, r.count, r.type};
-  copy_typed(Typed{mine, r.count, r.type}, acc);
-  Scratch other(r.count, *r.type);
+  const Typed own{mine, r.count, r.type};
+  std::optional<Scratch> other;
   int err = MPI_SUCCESS;
-  for (int mask = 1; mask < c.size(); mask <<= 1) {
+  int mask = 1;
+  if (mine != result && (c.rank & 1) == 0) {
+    const int partner = c.rank + 1;
+    send_typed(c, partner, kTagUserAllreduce, own);
+    recv_typed(c, partner, kTagUserAllreduce, acc);
+    err = apply(r, mine, result);  // result = ours op theirs
+    mask = 2;
+  } else {
+    copy_typed(own, acc);
+  }
+  for (; mask < c.size(); mask <<= 1) {
     const int partner = c.rank ^ mask;
+    if (!other) other.emplace(r.count, *r.type);
     send_typed(c, partner, kTagUserAllreduce, acc);
-    recv_typed(c, partner, kTagUserAllreduce, other.typed());
+    recv_typed(c, partner, kTagUserAllreduce, other->typed());
     int e;
     if (partner < c.rank) {
-      e = apply(r, other.base(), result);  // result = theirs op ours
+      e = apply(r, other->base(), result);  // result = theirs op ours
     } else {
-      e = apply(r, result, other.base());  // other = ours op theirs
-      copy_typed(other.typed(), acc);
+      e = apply(r, result, other->base());  // other = ours op theirs
+      copy_typed(other->typed(), acc);
     }
     if (err == MPI_SUCCESS) err = e;
   }

@@ -30,29 +30,53 @@ std::size_t recv_bytes(const comm::Comm& c, int src, int tag, void* data, std::s
                             src >= 0 ? c.peer_world[static_cast<std::size_t>(src)] : -1);
 }
 
-void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t) {
+namespace {
+
+// send_typed of a non-contiguous layout, out of line (as recv_unpacked below).
+[[gnu::noinline]] void send_packed(const comm::Comm& c, int dest, int tag, const Typed& t) {
   const Packed p(t);
   send_bytes(c, dest, tag, p.data(), p.size());
 }
 
-std::size_t recv_typed(const comm::Comm& c, int src, int tag, const Typed& t) {
-  const std::size_t max = t.bytes();
-  if (t.type->contiguous() || max == 0) return recv_bytes(c, src, tag, const_cast<void*>(t.buf), max);
+}  // namespace
+
+void send_typed(const comm::Comm& c, int dest, int tag, const Typed& t) {
+  const std::size_t n = t.bytes();
+  if (n == 0 || t.type->contiguous()) {  // Packed would be a view: no object to make and destroy
+    send_bytes(c, dest, tag, t.buf, n);
+    return;
+  }
+  send_packed(c, dest, tag, t);
+}
+
+namespace {
+
+// recv_typed of a non-contiguous layout, out of line (its temporary would
+// give the contiguous path a frame to set up, as Packed would send_typed's).
+[[gnu::noinline]] std::size_t recv_unpacked(const comm::Comm& c, int src, int tag, const Typed& t, std::size_t max) {
   std::vector<std::byte> tmp(max);
   const std::size_t n = recv_bytes(c, src, tag, tmp.data(), max);
   dtype::unpack(const_cast<void*>(t.buf), t.count, *t.type, 0, tmp.data(), n);
   return n;
 }
 
+}  // namespace
+
+std::size_t recv_typed(const comm::Comm& c, int src, int tag, const Typed& t) {
+  const std::size_t max = t.bytes();
+  if (t.type->contiguous() || max == 0) return recv_bytes(c, src, tag, const_cast<void*>(t.buf), max);
+  return recv_unpacked(c, src, tag, t, max);
+}
+
 void copy_typed(const Typed& from, const Typed& to) {
   const std::size_t n = std::min(from.bytes(), to.bytes());
   if (n == 0) return;
-  if (from.type->contiguous() && to.type->contiguous()) {
+  if (to.type->contiguous() && (from.type == to.type || from.type->contiguous())) {
     auto* d = static_cast<std::byte*>(const_cast<void*>(to.buf));
     const auto* f = static_cast<const std::byte*>(from.buf);
     const auto da = reinterpret_cast<std::uintptr_t>(d), fa = reinterpret_cast<std::uintptr_t>(f);
     if (da + n <= fa || fa + n <= da)
-      core::copy_bulk(d, f, n);  // an own block at any offset in the receive buffer (core/copy.hpp)
+      core::copy_bytes(d, f, n);  // inline up to 64 bytes; beyond, an own block at any offset in the receive buffer (core/copy.hpp)
     else
       std::memmove(d, f, n);
     return;
@@ -76,22 +100,8 @@ void bcast_bytes(const comm::Comm& c, int root, void* data, std::size_t n) {
     if (vr + mask < size) send_bytes(c, (vr + mask + root) % size, kTagUserBcast, data, n);
 }
 
-Footprint footprint(int count, const dtype::Datatype& t) {
-  // Elements span [true_lb, (count-1)*extent + true_lb + true_extent).
-  const std::ptrdiff_t span = count > 0 ? (count - 1) * t.extent + t.true_extent : 0;
-  const std::ptrdiff_t lo = std::min<std::ptrdiff_t>(t.true_lb, t.true_lb + (count > 0 ? (count - 1) * t.extent : 0));
-  const std::ptrdiff_t hi = std::max<std::ptrdiff_t>(t.true_lb + span, t.true_lb + t.true_extent);
-  return {lo, static_cast<std::size_t>(std::max<std::ptrdiff_t>(hi - lo, 1))};
-}
+core::ScratchPool::Block Scratch::take(std::size_t bytes) { return p2p::scratch().take(bytes); }
 
-Scratch::Scratch(int count, const dtype::Datatype& t) : count_(count), type_(&t) {
-  const Footprint f = footprint(count, t);
-  offset_ = f.offset;
-  block_ = f.bytes <= kInlineBytes ? core::ScratchPool::Block{inline_, kInlineBytes} : p2p::scratch().take(f.bytes);
-}
-
-Scratch::~Scratch() {
-  if (block_.p != inline_) p2p::scratch().give(block_);
-}
+void Scratch::give(core::ScratchPool::Block b) { p2p::scratch().give(b); }
 
 }  // namespace ringmpi::coll

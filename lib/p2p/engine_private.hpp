@@ -3,21 +3,58 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
+#include "core/copy.hpp"
+#include "core/events.hpp"
 #include "core/runtime.hpp"
 #include "core/trace.hpp"
 #include "p2p/engine.hpp"
 #include "p2p/protocol.hpp"
 #include "p2p/state.hpp"
+#include "p2p/wait.hpp"
 
 namespace ringmpi::p2p {
 
 // Tells world rank `dest` that a record was committed to the ring to it
 // (pending bit unless it polls that ring; futex wake if it sleeps).
 void notify(State& s, int dest);
+// Whether progress(skip_hot) would find anything to do now: a record at the
+// head of a hot ring other than skip_hot's, a pending bit, a send queued
+// for ring space, an extension to poll. progress() does nothing else (keep
+// the two in step), so a fast path may skip the call when this is false.
+inline bool progress_wanted(const State& s, int skip_hot) {
+  if (!s.busy.empty() || !s.extensions.empty()) return true;
+  for (std::size_t w = 0; w < s.pending_words; ++w)
+    if (s.my_pending[w].load(std::memory_order_relaxed) != 0) return true;
+  for (int k = 0; k < s.nhot; ++k) {
+    const int i = s.hot[k];
+    if (i != skip_hot && s.in[static_cast<std::size_t>(i)].ring.ready()) return true;
+  }
+  return false;
+}
+// After consuming from ring `from`: publishes the space and wakes a
+// producer asleep on the full ring. After a large drain (`big`) the fence
+// makes the check exact; after a small one the producer's 1 ms sleep
+// timeout covers the race (and a small drain rarely unblocks it): the one
+// place where a timeout is part of liveness (wait.hpp, "The timeouts").
+inline void room_made(State& s, int from, bool big) {
+  PeerIn& p = s.in[static_cast<std::size_t>(from)];
+  p.ring.release_space();
+  p.last_active = ++s.clock;
+  if (big) std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::atomic<std::uint32_t>& waiting = p.ring.header().producer_waiting;
+  if (__builtin_expect(waiting.load(std::memory_order_relaxed) != 0, 0)) {
+    waiting.store(0, std::memory_order_relaxed);
+    wake(from);
+  }
+}
 // After record `rec` of ring `from` was handled outside drain(): pops it,
 // hands the space back to the producer and wakes it if it sleeps on a full ring.
-void consumed(State& s, int from, const shm::Record& rec);
+inline void consumed(State& s, int from, const shm::Record& rec) {
+  s.in[static_cast<std::size_t>(from)].ring.pop(rec);
+  room_made(s, from, false);
+}
 // Sends a small control record, queueing it when the ring is full.
 void send_control(State& s, int dest, wire::Kind kind, const void* body, std::size_t len);
 // A request from the pool, or nullptr (with the error detail set) when 2^20
@@ -31,6 +68,9 @@ void complete(State& s, Request* r);
 // nothing sent) when the queue is not empty or the ring too full.
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes);
+// A contiguous eager message to oneself straight into its posted receive
+// (send.cpp says when); false when it must go through the self ring.
+bool deliver_to_self(State& s, const wire::Envelope& env, const void* buf, std::size_t bytes);
 
 // Fills send request r from a (`dest_world`: the world rank of a.dest; unused
 // for MPI_PROC_NULL); `hold` keeps a derived datatype alive.
@@ -71,7 +111,8 @@ struct DirectRecv {
   int tag;         // or MPI_ANY_TAG
   void* buf;
   int count;
-  const dtype::Datatype* type;
+  const dtype::Datatype* type;  // nullptr: raw bytes (the library's internal receives), no datatype
+  std::size_t room;             // the buffer's bytes: count * type->size, or the byte count without a type
 };
 // True when it received (envelope and size out); false when it took nothing.
 bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes);
@@ -116,6 +157,35 @@ inline void trace_send(int dest_world, std::uint32_t context, int tag, std::size
 inline void trace_recv(int src_world, std::uint32_t context, int tag, std::size_t bytes) {
   if (core::Tracer* t = core::rt().tracer.get(); __builtin_expect(t != nullptr, 0))
     t->message(core::TraceKind::recv, core::trace_clock(), src_world, context, tag, bytes);
+}
+
+// eager_now's body, inlined into MPI_Send's and MPI_Isend's paths (send.cpp)
+// and into the library's internal sends (internal_transfer.cpp, with
+// contig true and t null: bytes, no datatype): a call with eight arguments
+// less per message. `t` is read only when !contig.
+[[gnu::always_inline]] inline bool eager_now_inline(State& s, int dest, const wire::Envelope& env, const void* buf,
+                                                    int count, const dtype::Datatype* t, bool contig,
+                                                    std::size_t bytes) {
+  PeerOut& o = s.out[static_cast<std::size_t>(dest)];
+  if (!o.queue.empty()) return false;
+  if (dest == s.rank && contig && deliver_to_self(s, env, buf, bytes)) return true;
+  std::byte* p = o.ring.reserve(sizeof env + bytes);
+  if (!p) {
+    core::raise_event(core::Event::ring_full, dest, static_cast<std::int64_t>(bytes));
+    return false;
+  }
+  trace_send(dest, env.context, env.tag, bytes);  // before commit: the receiver cannot see it earlier
+  std::memcpy(p, &env, sizeof env);
+  if (bytes == 0) {
+    // buf may be NULL (MPI_Send(NULL, 0, ...)): nothing to copy.
+  } else if (contig) {
+    core::copy_bytes(p + sizeof env, buf, bytes);
+  } else {
+    dtype::pack(buf, count, *t, 0, p + sizeof env, bytes);
+  }
+  o.ring.commit(wire::eager, sizeof env + bytes);
+  notify(s, dest);
+  return true;
 }
 
 inline std::uint64_t cookie_of(const Request* r) { return reinterpret_cast<std::uint64_t>(r); }

@@ -59,22 +59,8 @@ namespace {
 
 void drain(State& s, int from);
 
-// After consuming from ring `from`: publishes the space and wakes a producer
-// asleep on the full ring. After a large drain (`big`) the fence makes the
-// check exact; after a small one the producer's 1 ms sleep timeout covers
-// the race (and a small drain rarely unblocks it): the one place where a
-// timeout is part of liveness (wait.hpp, "The timeouts").
-void room_made(State& s, int from, bool big) {
-  PeerIn& p = s.in[static_cast<std::size_t>(from)];
-  p.ring.release_space();
-  p.last_active = ++s.clock;
-  if (big) std::atomic_thread_fence(std::memory_order_seq_cst);
-  std::atomic<std::uint32_t>& waiting = p.ring.header().producer_waiting;
-  if (waiting.load(std::memory_order_relaxed)) {
-    waiting.store(0, std::memory_order_relaxed);
-    wake(from);
-  }
-}
+// room_made() (engine_private.hpp): after consuming from ring `from`,
+// publishes the space and wakes a producer asleep on the full ring.
 
 // Polls ring `from` on every progress() from now on; makes room by demoting
 // the least recently active hot ring if it has been quiet for a while.
@@ -192,11 +178,6 @@ void drain(State& s, int from) {
 
 }  // namespace
 
-void consumed(State& s, int from, const shm::Record& rec) {
-  s.in[static_cast<std::size_t>(from)].ring.pop(rec);
-  room_made(s, from, false);
-}
-
 bool work_left() {
   const State& s = state();
   for (int k = 0; k < s.nhot; ++k)
@@ -206,6 +187,8 @@ bool work_left() {
   return false;
 }
 
+// What it looks at is what progress_wanted() (engine_private.hpp) checks:
+// a new kind of work here must be added there too.
 void progress(int skip_hot) {
   State& s = state();
   if (!s.attached || s.in_progress) return;

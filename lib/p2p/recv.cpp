@@ -78,13 +78,12 @@ constexpr int kDirectProgressEvery = 256;
   if (rec.kind != wire::eager) return false;
   std::memcpy(env, rec.payload, sizeof *env);
   const std::size_t n = rec.bytes - sizeof *env;
-  const std::size_t room = static_cast<std::size_t>(d.count) * d.type->size;
   if (env->context != d.context || (env->src != d.source && d.source != MPI_ANY_SOURCE) ||
-      !tag_matches(d.tag, env->tag) || n > room)
+      !tag_matches(d.tag, env->tag) || n > d.room)
     return false;
-  check_signature(d.type, d.count, env->signature, n, d.from_world);
+  check_signature(d.type, d.count, env->signature, n, d.from_world);  // nothing to check without a type
   if (n != 0) {
-    if (room == 0 || d.type->contiguous())
+    if (!d.type || d.type->contiguous())
       core::copy_bytes(d.buf, rec.payload + sizeof *env, n);
     else
       dtype::unpack(d.buf, d.count, *d.type, 0, rec.payload + sizeof *env, n);
@@ -92,6 +91,22 @@ constexpr int kDirectProgressEvery = 256;
   consumed(s, d.from_world, rec);
   trace_recv(d.from_world, env->context, env->tag, n);
   *bytes = n;
+  return true;
+}
+
+// direct_recv's wait for a record at the head of d's source ring, out of
+// line (the first look, inline, usually finds it): false when the polls run
+// out or a progress() in between queued something for the receive's source.
+[[gnu::noinline]] bool poll_head(const DirectRecv& d, shm::RingConsumer& ring, const Context& queues,
+                                 shm::Record* rec) {
+  const int polls = oversubscribed() ? kInlineSpinsOversubscribed : kDirectPolls;
+  for (int i = 1; !ring.peek(rec); ++i) {
+    if (i >= polls) return false;
+    if (i % kDirectProgressEvery == 0) {
+      progress(d.from_world);
+      if (!queues.quiet_for(d.source)) return false;
+    }
+  }
   return true;
 }
 
@@ -108,20 +123,14 @@ constexpr int kDirectProgressEvery = 256;
 // when the polls run out; the general path then takes over.
 bool direct_recv(State& s, const DirectRecv& d, wire::Envelope* env, std::size_t* bytes) {
   shm::RingConsumer& ring = s.in[static_cast<std::size_t>(d.from_world)].ring;
-  const int polls = oversubscribed() ? kInlineSpinsOversubscribed : kDirectPolls;
   Context& queues = s.contexts.get(d.context);
   // The rest of the engine moves on first (a rendezvous waiting for our
-  // answer, a full outgoing ring), as in every blocking call.
-  progress(d.from_world);
+  // answer, a full outgoing ring), as in every blocking call; the call is
+  // skipped only when it would find nothing to do (progress_wanted).
+  if (progress_wanted(s, d.from_world)) progress(d.from_world);
   if (!queues.quiet_for(d.source)) return false;
   shm::Record rec;
-  for (int i = 1; !ring.peek(&rec); ++i) {
-    if (i >= polls) return false;
-    if (i % kDirectProgressEvery == 0) {
-      progress(d.from_world);
-      if (!queues.quiet_for(d.source)) return false;
-    }
-  }
+  if (__builtin_expect(!ring.peek(&rec), 0) && !poll_head(d, ring, queues, &rec)) return false;
   return take_head_inline(s, d, rec, env, bytes);
 }
 
@@ -268,7 +277,7 @@ int recv(const RecvArgs& a, MPI_Status* status) {
   State& s = state();
   if (a.source >= 0) {  // direct_recv checks the queues itself
     const DirectRecv d{a.route.context, a.source, a.route.peer_world[a.source], a.tag,
-                       a.buf, a.count, a.type};
+                       a.buf, a.count, a.type, static_cast<std::size_t>(a.count) * a.type->size};
     wire::Envelope env;
     std::size_t n;
     if (direct_recv(s, d, &env, &n)) {
@@ -276,7 +285,8 @@ int recv(const RecvArgs& a, MPI_Status* status) {
       return MPI_SUCCESS;
     }
   } else if (a.source == MPI_ANY_SOURCE) {
-    DirectRecv d{a.route.context, MPI_ANY_SOURCE, -1, a.tag, a.buf, a.count, a.type};
+    DirectRecv d{a.route.context, MPI_ANY_SOURCE, -1, a.tag, a.buf, a.count, a.type,
+                 static_cast<std::size_t>(a.count) * a.type->size};
     wire::Envelope env;
     std::size_t n;
     if (direct_recv_any(s, &d, &env, &n)) {

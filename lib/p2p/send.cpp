@@ -138,6 +138,8 @@ namespace {
 
 void fill(Request* r, const SendArgs& a, bool hold) { fill_send(r, a, hold, world_of(a)); }
 
+}  // namespace
+
 // A contiguous eager message to oneself whose receive is posted already
 // goes straight into it: one copy, no record in the ring. Order holds: a
 // message to oneself queued or still in the self ring would have to match
@@ -153,43 +155,10 @@ bool deliver_to_self(State& s, const wire::Envelope& env, const void* buf, std::
   return true;
 }
 
-}  // namespace
-
-namespace {
-
-// eager_now's body, inlined into MPI_Send's and MPI_Isend's paths below
-// (a call with eight arguments less per message).
-[[gnu::always_inline]] inline bool eager_now_inline(State& s, int dest, const wire::Envelope& env, const void* buf,
-                                                    int count, const dtype::Datatype& t, bool contig,
-                                                    std::size_t bytes) {
-  PeerOut& o = s.out[static_cast<std::size_t>(dest)];
-  if (!o.queue.empty()) return false;
-  if (dest == s.rank && contig && deliver_to_self(s, env, buf, bytes)) return true;
-  std::byte* p = o.ring.reserve(sizeof env + bytes);
-  if (!p) {
-    core::raise_event(core::Event::ring_full, dest, static_cast<std::int64_t>(bytes));
-    return false;
-  }
-  trace_send(dest, env.context, env.tag, bytes);  // before commit: the receiver cannot see it earlier
-  std::memcpy(p, &env, sizeof env);
-  if (bytes == 0) {
-    // buf may be NULL (MPI_Send(NULL, 0, ...)): nothing to copy.
-  } else if (contig) {
-    core::copy_bytes(p + sizeof env, buf, bytes);
-  } else {
-    dtype::pack(buf, count, t, 0, p + sizeof env, bytes);
-  }
-  o.ring.commit(wire::eager, sizeof env + bytes);
-  notify(s, dest);
-  return true;
-}
-
-}  // namespace
-
 // The fast path of every eager send: straight into an empty-queued ring.
 bool eager_now(State& s, int dest, const wire::Envelope& env, const void* buf, int count, const dtype::Datatype& t,
                bool contig, std::size_t bytes) {
-  return eager_now_inline(s, dest, env, buf, count, t, contig, bytes);
+  return eager_now_inline(s, dest, env, buf, count, &t, contig, bytes);
 }
 
 void start_send(State& s, Request* r, bool trace) {
@@ -288,7 +257,7 @@ int send(const SendArgs& a) {
     const int dest = a.route.peer_world[a.dest];
     if (__builtin_expect(bytes >= s.tune.rndv_min, 0) && offered(s, a, dest, bytes)) return offer_send(s, a);
     const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
-    if (eager_now_inline(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
+    if (eager_now_inline(s, dest, env, a.buf, a.count, a.type, bytes == 0 || a.type->contiguous(), bytes)) return MPI_SUCCESS;
   }
   Request r;
   fill(&r, a, false);
@@ -308,7 +277,7 @@ int isend(const SendArgs& a, MPI_Request* request) {
   if (a.dest != MPI_PROC_NULL && a.mode != Mode::sync && bytes <= s.tune.eager_limit) {
     const wire::Envelope env{a.route.context, a.route.rank, a.tag, signature_stamp(*a.type)};
     const int dest = a.route.peer_world[a.dest];
-    if (eager_now_inline(s, dest, env, a.buf, a.count, *a.type, bytes == 0 || a.type->contiguous(), bytes)) {
+    if (eager_now_inline(s, dest, env, a.buf, a.count, a.type, bytes == 0 || a.type->contiguous(), bytes)) {
       *request = s.requests.handle(s.requests.shared_done());
       return MPI_SUCCESS;
     }

@@ -21,7 +21,7 @@
 // - A waiter with data waiting for ring space (prepare_to_sleep() true)
 //   sleeps at most 1 ms, and THIS timeout is part of the liveness argument:
 //   a consumer that made room after a small drain checks the producer's
-//   `producer_waiting` flag without a fence (progress.cpp, room_made(), to
+//   `producer_waiting` flag without a fence (engine_private.hpp, room_made(), to
 //   keep small drains cheap), so it may miss the flag, and the producer then
 //   finds the room when its sleep times out.
 // - Every other sleep is woken exactly by the protocol above; its 50 ms

@@ -251,7 +251,7 @@ class RingConsumer {
 
   // The oldest record, or false when the ring is empty. The payload stays
   // valid until pop().
-  bool peek(Record* r) {
+  [[gnu::always_inline]] bool peek(Record* r) {
     std::uint64_t h = detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire);
     if (h == 0) return false;
     if ((h & 0xFF) == kPad) {
