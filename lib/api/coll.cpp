@@ -86,6 +86,22 @@ struct Start {
 };
 static_assert(std::is_trivially_destructible_v<coll::Shape>);
 
+// The shape of a call whose segment form is a table of blocks (gather,
+// scatter, alltoall and their v forms) where the plan's Quick entry did not
+// answer: its call fields are its key's (`bytes`: the uniform block's, 0
+// for a v form; `pair`: what moves at np 2; `block`: the uniform block, -1
+// for a v form), then coll/fits.cpp table_fits.
+[[gnu::always_inline]] inline void table_shape(Start& go, const comm::Comm& c, Family f, bool uniform,
+                                               std::size_t bytes, std::size_t pair, long long block) {
+  if (go.hit()) return;
+  if (!c.inter) {
+    go.shape.uniform = uniform;
+    go.shape.bytes = bytes;
+    go.shape.pair_bytes = pair;
+  }
+  coll::table_fits(go.seg, f, block, &go.shape);
+}
+
 [[gnu::cold]] int refused(Call& call, Family f, const Start& st) {
   return call.fail(MPI_ERR_UNSUPPORTED_OPERATION, "%s", coll::select_refusal(*st.plan, f, st.shape).c_str());
 }
@@ -396,17 +412,10 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   const std::size_t pair =
       !c->inter && c->size() == 2 ? (root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
+  const std::size_t bytes = uniform && !c->inter ? block() : 0;
   Start go = c->inter ? Start(*c, Family::gather, req)
-                      : Start(*c, Family::gather, req,
-                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
-  if (!go.hit()) {
-    if (!c->inter) {
-      go.shape.uniform = uniform;
-      go.shape.bytes = uniform ? block() : 0;
-      go.shape.pair_bytes = pair;
-    }
-    coll::table_fits(go.seg, Family::gather, known, &go.shape);
-  }
+                      : Start(*c, Family::gather, req, {bytes, pair, static_cast<std::uint64_t>(known)});
+  table_shape(go, *c, Family::gather, uniform, bytes, pair, known);
   Algo a;
   if (int e = choose(call, *c, Family::gather, go, &a)) return e;
   if (on_segment(a)) {
@@ -514,17 +523,10 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   const std::size_t pair =
       !c->inter && c->size() == 2 ? (root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
+  const std::size_t bytes = uniform && !c->inter ? block() : 0;
   Start go = c->inter ? Start(*c, Family::scatter, req)
-                      : Start(*c, Family::scatter, req,
-                              {uniform ? block() : 0, pair, static_cast<std::uint64_t>(known)});
-  if (!go.hit()) {
-    if (!c->inter) {
-      go.shape.uniform = uniform;
-      go.shape.bytes = uniform ? block() : 0;
-      go.shape.pair_bytes = pair;
-    }
-    coll::table_fits(go.seg, Family::scatter, known, &go.shape);
-  }
+                      : Start(*c, Family::scatter, req, {bytes, pair, static_cast<std::uint64_t>(known)});
+  table_shape(go, *c, Family::scatter, uniform, bytes, pair, known);
   Algo a;
   if (int e = choose(call, *c, Family::scatter, go, &a)) return e;
   if (on_segment(a)) {
@@ -796,14 +798,7 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
   // (The shape's call fields and table_fits are the key's: uniform is block >= 0.)
   Start go = c->inter ? Start(*c, Family::alltoall, req)
                       : Start(*c, Family::alltoall, req, {bytes, pair, static_cast<std::uint64_t>(block)});
-  if (!go.hit()) {
-    if (!c->inter) {
-      go.shape.uniform = uniform;
-      go.shape.bytes = bytes;
-      go.shape.pair_bytes = pair;
-    }
-    coll::table_fits(go.seg, Family::alltoall, block, &go.shape);
-  }
+  table_shape(go, *c, Family::alltoall, uniform, bytes, pair, block);
   Algo a;
   if (int e = choose(call, *c, Family::alltoall, go, &a)) return e;
   if (on_segment(a)) {
