@@ -9,8 +9,9 @@ namespace ringmpi::coll {
 namespace {
 // A block this small is sent without waiting for its receiver
 // (exchange/exchange.hpp), so a rank may send all of them before it receives.
-bool eager_block(int count, const dtype::Datatype& t) {
-  return static_cast<std::size_t>(count) * t.size <= eager_safe_bytes();
+// (`limit`: eager_safe_bytes(), which a loop over many blocks reads once.)
+bool eager_block(int count, const dtype::Datatype& t, std::size_t limit = eager_safe_bytes()) {
+  return static_cast<std::size_t>(count) * t.size <= limit;
 }
 }  // namespace
 
@@ -73,7 +74,7 @@ void allgatherv(const comm::Comm& c, const Typed& send, bool in_place, void* rec
   // latency instead of a gather and a broadcast.
   bool small = true;
   const std::size_t eager_safe = eager_safe_bytes();
-  for (int i = 0; i < n && small; ++i) small = static_cast<std::size_t>(counts[i]) * rtype.size <= eager_safe;
+  for (int i = 0; i < n && small; ++i) small = eager_block(counts[i], rtype, eager_safe);
   if (small) {
     // Empty blocks do not travel (every rank knows every count).
     const Typed own = block(recvbuf, rtype, displs[c.rank], counts[c.rank]);
