@@ -374,7 +374,8 @@ namespace {
 // the same as publish_blocks' (a reader cannot tell them apart). False,
 // having done nothing, where the general path must run (a type that is
 // not contiguous, blocks too large for the slot or for single copy, a way
-// forced to the address, nothing for anybody).
+// forced to the address). Its caller has returned already where every
+// other member's block is empty (others_empty).
 bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, const int* counts, const int* displs,
                           const dtype::Datatype& stype, const Typed& recv, bool in_place) {
   const Algo way = s.way();
@@ -386,7 +387,6 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
   const auto bytes = [&](std::size_t j) { return std::size_t(counts[j]) * stype.size; };
   std::size_t largest;
   const std::size_t total = slot_total(head, n, goes, bytes, &largest);
-  if (largest == 0) return false;  // nothing for anybody (seg_scatterv's root has returned before this)
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
   std::byte* region = s.reserve(k, total);
   head_of(region).entries = static_cast<std::uint32_t>(n);
