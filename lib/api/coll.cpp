@@ -441,9 +441,9 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
 }
 
 // (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
-[[gnu::always_inline]] inline int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-            const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
-            MPI_Request* req) {
+[[gnu::always_inline]] inline int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                          void* recvbuf, const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -552,8 +552,9 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
 }
 
 // (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
-[[gnu::always_inline]] inline int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
+[[gnu::always_inline]] inline int scatterv(Call& call, const void* sendbuf, const int sendcounts[],
+                                           const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
@@ -677,8 +678,9 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
 }
 
 // (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
-[[gnu::always_inline]] inline int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
+[[gnu::always_inline]] inline int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                             void* recvbuf, const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   return allgatherv(call, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, c, comm, req);
@@ -824,9 +826,10 @@ int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int
 }
 
 // (Inline: the communicator and root checks in the MPI_* function, one call to the body.)
-[[gnu::always_inline]] inline int alltoallv(Call& call, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-              void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-              MPI_Request* req) {
+[[gnu::always_inline]] inline int alltoallv(Call& call, const void* sendbuf, const int sendcounts[],
+                                            const int sdispls[], MPI_Datatype sendtype, void* recvbuf,
+                                            const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                            MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
   if (int e = coll_comm(call, comm, &c)) return e;
   return alltoallv(call, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, c, comm, req);
