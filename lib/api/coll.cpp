@@ -960,10 +960,24 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
                       std::move(s), req, std::move(chk));
 }
 
+// A reduction's checked arguments in a call's head. The call's own copy of
+// the op (coll::Reduction, five words) is taken by take() only for a call
+// that goes on, not on the zero-byte exit. `op` stays null where this rank
+// gave no reduction arguments (an intercommunicator's root side of MPI_Reduce).
+struct ReductionArgs {
+  const dtype::Op* op = nullptr;
+  MPI_Datatype handle = MPI_DATATYPE_NULL;
+  const dtype::Datatype* type = nullptr;
+  int count = 0;
+  coll::Reduction take() const {
+    return op ? coll::Reduction{*op, handle, type, count} : coll::Reduction{{}, handle, type, count};
+  }
+};
+
 // count, datatype and op of a reduction, and the buffers that matter here.
 [[gnu::always_inline]] inline int reduction_args(Call& call, const void* sendbuf, bool send_significant, void* recvbuf,
                                                  bool recv_significant,
-                   int count, MPI_Datatype th, MPI_Op op, coll::Reduction* r) {
+                   int count, MPI_Datatype th, MPI_Op op, ReductionArgs* r) {
   const dtype::Datatype* t = nullptr;
   if (int e = call.count(count, "count")) return e;
   if (int e = call.datatype(th, "datatype", &t)) return e;
@@ -975,7 +989,7 @@ int alltoallw(Call& call, const void* sendbuf, const int sendcounts[], const int
     if (recv_significant && null_data(recvbuf, *t))
       return call.fail(MPI_ERR_BUFFER, "argument recvbuf is NULL but count=%d", count);
   }
-  *r = coll::Reduction{*o, th, t, count};
+  *r = ReductionArgs{o, th, t, count};
   return MPI_SUCCESS;
 }
 
@@ -1038,7 +1052,7 @@ int op_result(Call& call, int err) {
 [[gnu::always_inline]] inline int reduce(Call& call, const void* sendbuf, void* recvbuf, int count,
                                          MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  coll::Reduction r{};
+  ReductionArgs r;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (int e = check_root(call, *c, root)) return e;
   const bool root_here = is_root(*c, root);
@@ -1051,7 +1065,7 @@ int op_result(Call& call, int err) {
   if (root_here && !c->inter && sendbuf != MPI_IN_PLACE)
     if (int e = check_alias_one(call, sendbuf, count, recvbuf, count, *r.type)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
-  return reduce_run(call, c, r, sendbuf, recvbuf, count, datatype, op, root, comm, req);
+  return reduce_run(call, c, r.take(), sendbuf, recvbuf, count, datatype, op, root, comm, req);
 }
 
 [[gnu::noinline]] int allreduce_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
@@ -1091,7 +1105,7 @@ int op_result(Call& call, int err) {
 // reduction's arguments, this rank's data in recvbuf with MPI_IN_PLACE,
 // recvbuf not MPI_IN_PLACE, the two buffers apart.
 [[gnu::always_inline]] inline int whole_vector_args(Call& call, const void* sendbuf, void* recvbuf, int count,
-                                                    MPI_Datatype datatype, MPI_Op op, coll::Reduction* r) {
+                                                    MPI_Datatype datatype, MPI_Op op, ReductionArgs* r) {
   const void* mine = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (int e = reduction_args(call, mine, true, recvbuf, true, count, datatype, op, r)) return e;
   if (int e = not_in_place(call, recvbuf, "recvbuf")) return e;
@@ -1102,13 +1116,13 @@ int op_result(Call& call, int err) {
 [[gnu::always_inline]] inline int allreduce(Call& call, const void* sendbuf, void* recvbuf, int count,
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
   comm::Comm* c;
-  coll::Reduction r;
+  ReductionArgs r;
   if (int e = coll_comm(call, comm, &c)) return e;
   if (c->inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
   if (int e = whole_vector_args(call, sendbuf, recvbuf, count, datatype, op, &r)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
-  return allreduce_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, req);
+  return allreduce_run(call, c, r.take(), sendbuf, recvbuf, count, datatype, op, comm, req);
 }
 
 [[gnu::noinline]] int reduce_scatter_run(Call& call, comm::Comm* c, const coll::Reduction& r, long long total,
@@ -1151,7 +1165,7 @@ int op_result(Call& call, int err) {
 // be non-negative: `total` their sum, `mine_count` this rank's block.
 [[gnu::always_inline]] inline int reduce_scatter_args(Call& call, const void* sendbuf, void* recvbuf, long long total,
                                                       int mine_count, MPI_Datatype datatype, MPI_Op op,
-                                                      const comm::Comm& c, coll::Reduction* r) {
+                                                      const comm::Comm& c, ReductionArgs* r) {
   if (total > 0x7fffffff) return call.fail(MPI_ERR_COUNT, "the sum of recvcounts (%lld) exceeds INT_MAX", total);
   if (c.inter)
     if (int e = not_in_place(call, sendbuf, "sendbuf")) return e;
@@ -1174,11 +1188,11 @@ int op_result(Call& call, int err) {
     if (recvcounts[i] < 0) return call.fail(MPI_ERR_COUNT, "argument recvcounts[%d]=%d is negative", i, recvcounts[i]);
     total += recvcounts[i];
   }
-  coll::Reduction r;
+  ReductionArgs r;
   if (int e = reduce_scatter_args(call, sendbuf, recvbuf, total, recvcounts[c->rank], datatype, op, *c, &r)) return e;
   // (recvcounts is the same array on every rank, MPI-4.1 §6.10.1.)
   if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
-  return reduce_scatter_run(call, c, r, total, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
+  return reduce_scatter_run(call, c, r.take(), total, sendbuf, recvbuf, recvcounts, datatype, op, comm, req);
 }
 
 int reduce_scatter(Call& call, const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
@@ -1197,11 +1211,11 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
   // the same on every rank); the count array only for a call that goes on.
   note(comm, -1, -1, datatype);
   const long long total = static_cast<long long>(recvcount) * c->size();
-  coll::Reduction r;
+  ReductionArgs r;
   if (int e = reduce_scatter_args(call, sendbuf, recvbuf, total, recvcount, datatype, op, *c, &r)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(total) * r.type->size; })) return complete_empty(call, comm, req);
   const Uniform counts(c->size(), recvcount);  // (its displacements unused)
-  return reduce_scatter_run(call, c, r, total, sendbuf, recvbuf, counts.counts, datatype, op, comm, req);
+  return reduce_scatter_run(call, c, r.take(), total, sendbuf, recvbuf, counts.counts, datatype, op, comm, req);
 }
 
 [[gnu::noinline]] int scan_run(Call& call, comm::Comm* c, const coll::Reduction& r, const void* sendbuf,
@@ -1236,12 +1250,12 @@ int reduce_scatter_block(Call& call, const void* sendbuf, void* recvbuf, int rec
                                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, bool exclusive,
                                        MPI_Request* req) {
   comm::Comm* c;
-  coll::Reduction r;
+  ReductionArgs r;
   if (int e = coll_comm(call, comm, &c, true)) return e;
   note(comm, -1, count, datatype);
   if (int e = whole_vector_args(call, sendbuf, recvbuf, count, datatype, op, &r)) return e;
   if (nothing_moves(*c, [&] { return std::size_t(count) * r.type->size; })) return complete_empty(call, comm, req);
-  return scan_run(call, c, r, sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
+  return scan_run(call, c, r.take(), sendbuf, recvbuf, count, datatype, op, comm, exclusive, req);
 }
 
 // ---- the large-count (_c) forms (MPI-4.1; docs/design/large-counts.md) ----

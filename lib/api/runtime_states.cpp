@@ -1,4 +1,4 @@
-// Runtime's constructor and destructor live here, where every layer's State
+// Runtime's constructor, destructor and its one object live here, where every layer's State
 // is a complete type (p2p's has a deleter of its own, p2p::StateDelete, so
 // that p2p/state.hpp stays p2p's).
 #include "api/session.hpp"
@@ -16,4 +16,9 @@
 namespace ringmpi::core {
 Runtime::Runtime() = default;
 Runtime::~Runtime() = default;
+
+RuntimeStorage::RuntimeStorage() : runtime() {}
+// Priority 101, the first a program may use: the library's other static
+// constructors (and anything they call) may reach rt().
+[[gnu::init_priority(101)]] RuntimeStorage g_runtime;
 }  // namespace ringmpi::core

@@ -7,13 +7,6 @@
 
 namespace ringmpi::core {
 
-Runtime* g_runtime = nullptr;
-
-Runtime& make_runtime() {
-  if (!g_runtime) g_runtime = new Runtime();
-  return *g_runtime;
-}
-
 void abort_job(shm::ExitKind kind, int code, const char* text) {
   Runtime& r = rt();
   if (r.arena.mapped() && r.rank >= 0 && std::uint32_t(r.rank) < r.arena.nranks()) {

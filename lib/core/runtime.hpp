@@ -111,14 +111,20 @@ struct Runtime {
   std::unique_ptr<Tracer> tracer;
 };
 
-// The runtime: made on first use and never destroyed (MPI calls may come
-// from other static destructors). Inline, since every MPI call starts here.
-extern Runtime* g_runtime;
-Runtime& make_runtime();
-inline Runtime& rt() {
-  Runtime* r = g_runtime;
-  return __builtin_expect(r != nullptr, 1) ? *r : make_runtime();
-}
+// The runtime: one object in static storage, constructed when the library
+// is loaded (before any other static constructor of the library, and before
+// the program's, which run after those of the libraries they link) and never
+// destroyed (MPI calls may come from other static destructors). rt() is
+// therefore the object's address, a link-time constant: no load and no test
+// in the frame of every MPI call (each call reaches rt() several times, and
+// the compiler could not keep a loaded pointer across the calls' stores).
+union RuntimeStorage {
+  RuntimeStorage();
+  ~RuntimeStorage() {}  // never destroys `runtime`
+  Runtime runtime;
+};
+extern RuntimeStorage g_runtime;
+inline Runtime& rt() { return g_runtime.runtime; }
 
 // A counter has one writer at a time (the thread in the MPI call: the call
 // lock or the thread level serializes them), but the tool interface may read

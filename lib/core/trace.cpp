@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t kBufferRecords = 4096;
 
 void flush_at_exit() {
-  if (g_runtime && g_runtime->tracer) g_runtime->tracer->flush();
+  if (rt().tracer) rt().tracer->flush();
 }
 
 }  // namespace
