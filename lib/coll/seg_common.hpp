@@ -29,6 +29,15 @@ struct Entry {
 // How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
+// In the slot with a packed table (PackedEntry, 4 bytes an entry): the small
+// blocking MPI_Scatter(v) root's (seg_movement.cpp scatter_root_in_slot), so
+// that head, table and small blocks share a cache line (np 4, 4 B: one line
+// instead of three); take_block reads it like kInSlot.
+inline constexpr std::uint64_t kInSlotPacked = 2;
+struct PackedEntry {
+  std::uint16_t where;
+  std::uint16_t bytes;
+};
 
 inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
 
