@@ -385,8 +385,12 @@ namespace {
 // all fit its slot region with their table (the small calls): what
 // publish_blocks does, in one pass over the counts for the sizes and one
 // that writes the table and copies the blocks, with no per-member lists
-// (blocks_at, others) and inline copies for small blocks. The region is
-// the same as publish_blocks' (a reader cannot tell them apart). False,
+// (blocks_at, others) and inline copies for small blocks. Where every
+// offset fits 16 bits the table is packed (kInSlotPacked, 4-byte entries
+// right after the head, the small blocks 8 bytes apart after it: np 4 with
+// 4-byte blocks is one line where publish_blocks' table of 16-byte entries
+// takes two before the blocks' line); else the region is publish_blocks'
+// (kInSlot). take_block reads both. False,
 // having done nothing, where the general path must run (a type that is
 // not contiguous, blocks too large for the slot or for single copy, a way
 // forced to the address). Its caller has returned already where every
@@ -410,7 +414,10 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
     total = slot_total(head, n, goes, bytes, &largest);
   }
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
-  std::byte* region = s.reserve(k, total);
+  // (At least two lines: a one-line region would share its 128-byte pair,
+  // which this CPU's adjacent-line prefetcher moves together, with the
+  // next call's, which this root writes while readers may still read this one.)
+  std::byte* region = s.reserve(k, std::max<std::size_t>(total, 128));
   head_of(region).entries = static_cast<std::uint32_t>(n);
   const auto* base = static_cast<const std::byte*>(sendbuf);
   const auto put = [&](std::size_t j, std::byte* dst, std::size_t b) {
