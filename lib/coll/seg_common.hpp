@@ -193,7 +193,7 @@ void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
 
 // Tables of blocks (seg_movement.cpp): a writer's region holds how its
-// blocks travel (kInSlot or kByAddress) and the table's length, a table of
+// blocks travel (kInSlot, kInSlotPacked or kByAddress) and the table's length, a table of
 // Entry (one per block; n, one per member, for the rooted and all-to-all
 // collectives), optionally each entry's destination rank, then (in the
 // slot) the blocks; the mode is in the region, so a reader follows whatever
