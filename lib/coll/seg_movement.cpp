@@ -414,10 +414,7 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
     total = slot_total(head, n, goes, bytes, &largest);
   }
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
-  // (At least two lines: a one-line region would share its 128-byte pair,
-  // which this CPU's adjacent-line prefetcher moves together, with the
-  // next call's, which this root writes while readers may still read this one.)
-  std::byte* region = s.reserve(k, std::max<std::size_t>(total, 128));
+  std::byte* region = s.reserve(k, total);
   head_of(region).entries = static_cast<std::uint32_t>(n);
   const auto* base = static_cast<const std::byte*>(sendbuf);
   const auto put = [&](std::size_t j, std::byte* dst, std::size_t b) {
