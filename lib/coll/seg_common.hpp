@@ -29,6 +29,15 @@ struct Entry {
 // How a writer's blocks travel (the first word of its region).
 inline constexpr std::uint64_t kInSlot = 0;
 inline constexpr std::uint64_t kByAddress = 1;
+// In the slot with a packed table (PackedEntry, 4 bytes an entry): the small
+// blocking MPI_Scatter(v) root's (seg_movement.cpp scatter_root_in_slot), so
+// that head, table and small blocks share a cache line (np 4, 4 B: one line
+// instead of three); take_block reads it like kInSlot.
+inline constexpr std::uint64_t kInSlotPacked = 2;
+struct PackedEntry {
+  std::uint16_t where;
+  std::uint16_t bytes;
+};
 
 inline std::size_t align64(std::size_t v) { return (v + 63) & ~std::size_t{63}; }
 
@@ -184,7 +193,7 @@ void each_posted(const Segment& s, std::uint64_t k, Want want, Fn&& fn) {
 inline std::size_t split_half(std::size_t m) { return (m / 2) & ~std::size_t{63}; }
 
 // Tables of blocks (seg_movement.cpp): a writer's region holds how its
-// blocks travel (kInSlot or kByAddress) and the table's length, a table of
+// blocks travel (kInSlot, kInSlotPacked or kByAddress) and the table's length, a table of
 // Entry (one per block; n, one per member, for the rooted and all-to-all
 // collectives), optionally each entry's destination rank, then (in the
 // slot) the blocks; the mode is in the region, so a reader follows whatever

@@ -89,6 +89,13 @@ std::size_t table_bytes(std::size_t m, bool with_dests = false) {
 }
 TableHead& head_of(std::byte* region) { return *reinterpret_cast<TableHead*>(region); }
 Entry* table_of(std::byte* region) { return reinterpret_cast<Entry*>(region + sizeof(TableHead)); }
+// The packed table (kInSlotPacked): m entries of 4 bytes after the head,
+// the blocks from the next 8 bytes (slot_place), so that for a few ranks
+// and small blocks head, table and blocks share the region's first line.
+std::size_t packed_table_bytes(std::size_t m) { return sizeof(TableHead) + m * sizeof(PackedEntry); }
+PackedEntry* packed_table_of(std::byte* region) {
+  return reinterpret_cast<PackedEntry*>(region + sizeof(TableHead));
+}
 std::int32_t* dests_of(std::byte* region) {
   return reinterpret_cast<std::int32_t*>(table_of(region) + head_of(region).entries);
 }
@@ -111,18 +118,18 @@ template <class Goes, class Bytes>
     }
   return total;
 }
-// put(j, dst, b) writes block j's b bytes at dst.
-template <class Goes, class Bytes, class Put>
-[[gnu::always_inline]] inline void slot_fill(std::byte* region, std::size_t head, std::size_t m, Goes goes, Bytes bytes,
-                                             Put put) {
-  Entry* table = table_of(region);
+// put(j, dst, b) writes block j's b bytes at dst; its table entry goes
+// into `table` (Entry, or PackedEntry when every offset fits 16 bits).
+template <class E, class Goes, class Bytes, class Put>
+[[gnu::always_inline]] inline void slot_fill(E* table, std::byte* region, std::size_t head, std::size_t m, Goes goes,
+                                             Bytes bytes, Put put) {
   std::size_t at = head;
   for (std::size_t j = 0; j < m; ++j) {
     if (!goes(j)) continue;
     const std::size_t b = bytes(j);
     at = slot_place(at, b);
     put(j, region + at, b);
-    table[j] = Entry{at, b};
+    table[j] = E{static_cast<decltype(E::where)>(at), static_cast<decltype(E::bytes)>(b)};
     at += b;
   }
 }
@@ -148,7 +155,8 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
   if (dests) std::copy(dests->begin(), dests->end(), dests_of(region));
   Entry* table = table_of(region);
   if (in_slot) {
-    slot_fill(region, head, m, goes, bytes, [&](std::size_t j, std::byte* dst, std::size_t) { pack_to(blocks[j], dst); });
+    slot_fill(table, region, head, m, goes, bytes,
+              [&](std::size_t j, std::byte* dst, std::size_t) { pack_to(blocks[j], dst); });
   } else {
     bool all_contiguous = true;
     std::size_t packed = 0;
@@ -183,8 +191,15 @@ std::uint64_t seg::publish_blocks(Segment& s, std::uint64_t k, std::span<const T
 
 void seg::take_block(const Segment& s, std::uint64_t k, int i, const Typed& t, int entry) {
   std::byte* region = s.data(i, k);
-  const Entry e = table_of(region)[entry < 0 ? s.me() : entry];
-  if (head_of(region).mode == kInSlot)
+  const std::size_t j = static_cast<std::size_t>(entry < 0 ? s.me() : entry);
+  const std::uint32_t mode = head_of(region).mode;
+  if (mode == kInSlotPacked) {
+    const PackedEntry e = packed_table_of(region)[j];
+    unpack_from(region + e.where, e.bytes, t);
+    return;
+  }
+  const Entry e = table_of(region)[j];
+  if (mode == kInSlot)
     unpack_from(region + e.where, e.bytes, t);
   else
     read_into(s, i, e.where, e.bytes, t);
@@ -370,8 +385,12 @@ namespace {
 // all fit its slot region with their table (the small calls): what
 // publish_blocks does, in one pass over the counts for the sizes and one
 // that writes the table and copies the blocks, with no per-member lists
-// (blocks_at, others) and inline copies for small blocks. The region is
-// the same as publish_blocks' (a reader cannot tell them apart). False,
+// (blocks_at, others) and inline copies for small blocks. Where every
+// offset fits 16 bits the table is packed (kInSlotPacked, 4-byte entries
+// right after the head, the small blocks 8 bytes apart after it: np 4 with
+// 4-byte blocks is one line where publish_blocks' table of 16-byte entries
+// takes two before the blocks' line); else the region is publish_blocks'
+// (kInSlot). take_block reads both. False,
 // having done nothing, where the general path must run (a type that is
 // not contiguous, blocks too large for the slot or for single copy, a way
 // forced to the address). Its caller has returned already where every
@@ -382,19 +401,30 @@ bool scatter_root_in_slot(Segment& s, std::uint64_t k, const void* sendbuf, cons
   if ((way != Algo::segment && way != Algo::segment_slot) || !stype.contiguous()) return false;
   const auto n = static_cast<std::size_t>(s.size());
   const int me = s.me();
-  const std::size_t head = table_bytes(n);
   const auto goes = [&](std::size_t j) { return static_cast<int>(j) != me; };
   const auto bytes = [&](std::size_t j) { return std::size_t(counts[j]) * stype.size; };
+  // The packed table where every offset and size fits 16 bits (the small
+  // calls), else publish_blocks' table.
   std::size_t largest;
-  const std::size_t total = slot_total(head, n, goes, bytes, &largest);
+  std::size_t head = packed_table_bytes(n);
+  std::size_t total = slot_total(head, n, goes, bytes, &largest);
+  const bool packed = total <= 0xffff;
+  if (!packed) {
+    head = table_bytes(n);
+    total = slot_total(head, n, goes, bytes, &largest);
+  }
   if (way == Algo::segment && (total > s.inline_max() || s.prefer_single_copy(largest))) return false;
   std::byte* region = s.reserve(k, total);
   head_of(region).entries = static_cast<std::uint32_t>(n);
   const auto* base = static_cast<const std::byte*>(sendbuf);
-  slot_fill(region, head, n, goes, bytes, [&](std::size_t j, std::byte* dst, std::size_t b) {
+  const auto put = [&](std::size_t j, std::byte* dst, std::size_t b) {
     if (b) core::copy_bytes(dst, base + static_cast<std::ptrdiff_t>(displs[j]) * stype.extent, b);
-  });
-  head_of(region).mode = static_cast<std::uint32_t>(kInSlot);
+  };
+  if (packed)
+    slot_fill(packed_table_of(region), region, head, n, goes, bytes, put);
+  else
+    slot_fill(table_of(region), region, head, n, goes, bytes, put);
+  head_of(region).mode = static_cast<std::uint32_t>(packed ? kInSlotPacked : kInSlot);
   s.post(k);
   s.took(Algo::segment_slot);
   if (s.has_pending()) s.wake_all();  // as the general path: readers wait for finish()'s wake-up
