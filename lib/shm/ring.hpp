@@ -49,14 +49,14 @@
 // bytes, P reads `head`; if C has consumed everything, the next record goes
 // to position 0 behind a pad record, as at a wrap. Traffic that does not
 // fill the ring (ping-pong, small windows) then keeps reusing its first
-// 16 KiB, which stay in cache, while a stream still gets the whole ring (and
-// pays one read of C's line per 4 KiB). 16 KiB rather than 64: the first
-// lap maps each page of it (see "Pages"), and on a virtual machine a page
-// first touched costs 10-30 us (MADV_POPULATE_WRITE of 17 pages took
-// 0.35-0.46 ms under strace), so a ping-pong's first lap of 64 KiB cost
-// 0.2-0.3 ms; with 16 KiB its first 1500 round trips take 0.1 ms more than
-// the next, where they took 0.3 ms more (np 2, 8 B, blocks of 250; the
-// steady round trip and osu_bw unchanged).
+// 64 KiB, which stay in cache, while a stream still gets the whole ring (and
+// pays one read of C's line per 4 KiB). Not less: right after going back to
+// 0, P has only kRecycleBytes of room until C reads the pad record (a burst
+// to a peer that is computing stalls beyond it); recycling at 16 KiB would
+// map 5 pages in the first lap instead of 17 (on a virtual machine a page
+// first touched costs 10-30 us: about 0.1 ms less, once per pair and
+// direction), and unit-p2p's recycling test, whose batches need more
+// than 16 KiB of room, fails with it.
 //
 // Pages. The arena is sparse: a ring's pages exist once written. Each side
 // maps (populates) a prefix of the ring with one madvise call when a record
@@ -97,7 +97,7 @@ static_assert(sizeof(RingHeader) <= kRingHeaderBytes);
 inline constexpr std::uint8_t kPad = 0xFF;  // record kind that means "continue at position 0"
 inline constexpr std::size_t kRecordHeaderBytes = 8;
 inline constexpr std::uint64_t kZeroAhead = 8 * kCacheLine;  // line starts kept zero ahead of tail
-inline constexpr std::uint64_t kRecycleBytes = 16 * 1024;  // see "Recycling"
+inline constexpr std::uint64_t kRecycleBytes = 64 * 1024;  // see "Recycling"
 inline constexpr std::uint64_t kRecycleCheckEvery = 4096;
 
 inline constexpr std::size_t record_bytes(std::size_t payload) {
@@ -130,7 +130,9 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
 [[gnu::cold]] inline void populate_prefix(std::byte* data, std::uint64_t capacity, std::uint64_t* mapped,
                                           std::uint64_t end, bool write) {
   // Traffic that recycles (ping-pong) reaches one page past kRecycleBytes
-  // (a record's zero-ahead window): that page alone, then doubling again.
+  // (a record's zero-ahead window): that page alone, then doubling again
+  // (doubling there mapped 16 pages a ping-pong never uses, 0.1-0.15 ms on
+  // this virtual machine).
   const std::uint64_t grown =
       *mapped == kRecycleBytes ? kRecycleBytes + kPopulateFirst : *mapped + std::clamp(*mapped, kPopulateFirst, kPopulateStep);
   const std::uint64_t upto = std::min(capacity, std::max(end, grown));
