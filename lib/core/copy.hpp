@@ -58,7 +58,7 @@ inline void overlapping_pair(std::byte* d, const std::byte* s, std::size_t n) {
 // into lines the other core holds (the writer) is the two-rank collectives'
 // and messages' cost there, and `rep movsb` (glibc's memcpy from 2112
 // bytes on this CPU) moves such lines slower than the loop at any offset.
-// Measured (issue 36, line2: one core copies 8 KiB into a shared buffer
+// Measured (issue 36, session 9: one core copies 8 KiB into a shared buffer
 // and posts, the other copies it out and acknowledges, buffers 16 bytes
 // past a page as malloc's; best of 100 batches of 200 rounds, ns per
 // round): with a cache line taking 25-30 ns between the cores, memcpy
