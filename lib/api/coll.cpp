@@ -204,7 +204,8 @@ void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
 // rank's send matches it, likewise for scatter, allgather, alltoall,
 // reduce_scatter's recvcounts and allgatherv's (every rank passes all
 // counts); in the other v and w forms a rank knows only its own counts, so
-// they run, and their algorithms skip the empty blocks on both sides
+// they run (but for MPI_Gatherv and MPI_Scatterv on two ranks, pair_empty
+// below), and their algorithms skip the empty blocks on both sides
 // (docs/design/collectives.md, "Zero bytes") -- and that promises no synchronisation
 // (MPI-4.1 §6.1: only MPI_Barrier must synchronise) is complete at once,
 // without meeting the other ranks. Every rank draws the same conclusion
@@ -254,6 +255,18 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
   const dtype::Datatype* t = valid_type(type);
   return t && std::size_t(count) * t->size == 0 &&
          (own == MPI_IN_PLACE || empty_side(own, own_count, valid_type(own_type))) && nothing_moves(c, [] { return 0; });
+}
+
+// MPI_Gatherv and MPI_Scatterv on two ranks: the root knows the other
+// rank's block from its counts and the other rank knows it from its own
+// count (matching type signatures), so both find alike that no byte
+// travels between them (`pair_bytes` 0). Then neither runs an algorithm --
+// nor takes the segment's sequence number: both skip it -- and the root
+// copies its own block itself. With more ranks a member does not know the
+// others' blocks, so the v forms go on (the segment's sequence number).
+template <class Bytes>
+[[gnu::always_inline]] inline bool pair_empty(const comm::Comm& c, Bytes pair_bytes) {
+  return c.size() == 2 && nothing_moves(c, pair_bytes);
 }
 
 // The same at a rank other than the root of MPI_Gather or MPI_Scatter
@@ -394,6 +407,12 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
                                                          : std::size_t(sendcount) * st->size; }))
     return complete_empty(call, comm, req);
+  if (!uniform && pair_empty(*c, [&] { return root_here ? std::size_t(recvcounts[1 - root]) * rt->size
+                                                       : std::size_t(sendcount) * st->size; })) {
+    if (root_here && !in_place)
+      coll::copy_typed(Typed{sendbuf, sendcount, st}, coll::block(recvbuf, *rt, displs[root], recvcounts[root]));
+    return complete_empty(call, comm, req);
+  }
   Pending chk = AGREE(call, *c, comm, req,
                       CollArgs{.rule = uniform ? Rule::gather : Rule::pairs,
                        .root = root,
@@ -506,6 +525,12 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
                                                          : std::size_t(recvcount) * rt->size; }))
     return complete_empty(call, comm, req);
+  if (!uniform && pair_empty(*c, [&] { return root_here ? std::size_t(sendcounts[1 - root]) * st->size
+                                                       : std::size_t(recvcount) * rt->size; })) {
+    if (root_here && !in_place)
+      coll::copy_typed(coll::block(sendbuf, *st, displs[root], sendcounts[root]), Typed{recvbuf, recvcount, rt});
+    return complete_empty(call, comm, req);
+  }
   Pending chk = AGREE(call, *c, comm, req,
                       CollArgs{.rule = uniform ? Rule::scatter : Rule::pairs,
                        .root = root,

@@ -503,9 +503,10 @@ int main(int argc, char** argv) {
                 open_counters(comm, f, &before);
                 const int rc = run(comm, f, count, stride, nb, ip);
                 /* Zero-byte calls return before the choice, but scatterv's (a rank
-                 * knows only its own count) and the neighbourhood ones (allgatherv
+                 * knows only its own count; on two ranks it returns too: each side
+                 * knows the other's block) and the neighbourhood ones (allgatherv
                  * with every count 0 returns too: every rank knows every count). */
-                const int chosen = count > 0 || f == 0 || f == 2 || f == 10;
+                const int chosen = count > 0 || f == 0 || (f == 2 && np != 2) || f == 10;
                 if (rc != MPI_SUCCESS && must_run(comm, f, a, count, stride, nb))
                   fprintf(stderr, "rank %d: %s forced %s refused count %d stride %d nb %d in place %d\n", me,
                           kFamily[f], kAlgo[a], count, stride, nb, ip);

@@ -49,6 +49,10 @@ static int expect_plan(int needs_copy) {
   return 1;
 }
 
+/* Gatherv and scatterv on two ranks whose non-root block is empty (cnt(1)
+ * is 0: root 0) return at once from every start, with no plan. */
+static int pair_empty(int root) { return size == 2 && cnt(1 - root) == 0; }
+
 /* An int taken every second int: count n spans 2n ints, not contiguous. */
 static MPI_Datatype strided(void) {
   MPI_Datatype t;
@@ -115,7 +119,7 @@ static void test_gatherv(int root, int derived, int in_place) {
       for (int j = 0; j < size; ++j)
         for (int i = 0; i < cnt(j); ++i) CHECK(recv[d[j] + i] == val(j, i, e));
   }
-  check_planned(before, STARTS, expect_plan(1), "gatherv");
+  check_planned(before, STARTS, pair_empty(root) ? 0 : expect_plan(1), "gatherv");
   CHECK_MPI(MPI_Request_free(&r));
 }
 
@@ -163,7 +167,7 @@ static void test_scatterv(int root, int derived, int in_place) {
         for (int i = 0; i < cnt(rank); ++i) CHECK(recv[2 * i + 1] == -1);
     }
   }
-  check_planned(before, STARTS, expect_plan(1), "scatterv");
+  check_planned(before, STARTS, pair_empty(root) ? 0 : expect_plan(1), "scatterv");
   CHECK_MPI(MPI_Request_free(&r));
 }
 

@@ -58,9 +58,10 @@ static void zero_forms(MPI_Comm comm, int expect_skip) {
     CHECK_MPI(MPI_Igather(sb, 0, MPI_INT, rb, 0, MPI_INT, root, comm, &r)); skipped += k; done(&r);
     CHECK_MPI(MPI_Iscatter(sb, 0, MPI_INT, rb, 0, MPI_INT, root, comm, &r)); skipped += k; done(&r);
     real(comm);
-    /* v forms: always a real call. */
-    CHECK_MPI(MPI_Gatherv(sb, 0, MPI_INT, rb, counts, displs, MPI_INT, root, comm));
-    CHECK_MPI(MPI_Scatterv(sb, counts, displs, MPI_INT, rb, 0, MPI_INT, root, comm));
+    /* v forms: a real call, but on two ranks, where each side knows that
+     * the other's block is empty too. */
+    CHECK_MPI(MPI_Gatherv(sb, 0, MPI_INT, rb, counts, displs, MPI_INT, root, comm)); skipped += (size == 2) * k;
+    CHECK_MPI(MPI_Scatterv(sb, counts, displs, MPI_INT, rb, 0, MPI_INT, root, comm)); skipped += (size == 2) * k;
     real(comm);
   }
   CHECK_MPI(MPI_Allreduce(sb, rb, 0, MPI_INT, MPI_SUM, comm)); skipped += k; real(comm);
