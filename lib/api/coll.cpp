@@ -611,10 +611,18 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   return scatter_run(call, c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, req);
 }
 
+template <bool uniform>
+[[gnu::noinline]] int allgatherv_run(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     const dtype::Datatype* st, bool in_place, void* recvbuf, const int recvcounts[],
+                                     const int displs[], MPI_Datatype recvtype, const dtype::Datatype* rt,
+                                     comm::Comm* c, MPI_Comm comm, MPI_Request* req);
+
+// The checks and the zero-byte exit (inlined into the caller, as the
+// other families' heads); allgatherv_run the rest.
 template <bool uniform = false>
-int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               const int recvcounts[], const int displs[], MPI_Datatype recvtype, comm::Comm* c, MPI_Comm comm,
-               MPI_Request* req) {
+[[gnu::always_inline]] inline int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                             void* recvbuf, const int recvcounts[], const int displs[],
+                                             MPI_Datatype recvtype, comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
   note(comm, -1, sendcount, sendtype);
   const bool in_place = !c->inter && sendbuf == MPI_IN_PLACE;
   const dtype::Datatype* st = nullptr;
@@ -643,6 +651,14 @@ int allgatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype send
         return total * rt->size;
       }))
     return complete_empty(call, comm, req);
+  return allgatherv_run<uniform>(call, sendbuf, sendcount, sendtype, st, in_place, recvbuf, recvcounts, displs,
+                                 recvtype, rt, c, comm, req);
+}
+
+template <bool uniform>
+int allgatherv_run(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtype, const dtype::Datatype* st,
+                   bool in_place, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                   const dtype::Datatype* rt, comm::Comm* c, MPI_Comm comm, MPI_Request* req) {
   Pending chk = AGREE(call, *c, comm, req,
                       CollArgs{.rule = uniform ? Rule::all : Rule::pairs,
                        .send = {!in_place, sendcount, sendtype},
