@@ -197,27 +197,6 @@ void note(MPI_Comm comm, int root, int count, MPI_Datatype type) {
   Call::note_args(core::Runtime::CallArgs::Kind::coll, root, 0, count, comm, type);
 }
 
-// Zero-byte collectives (issue 36). A collective whose own arguments tell
-// this rank that no rank moves a byte -- by the standard's matching rules:
-// a bcast's or a reduction's count and datatype are the same on every rank,
-// a gather's recvcount at the root matches every rank's send and each
-// rank's send matches it, likewise for scatter, allgather, alltoall,
-// reduce_scatter's recvcounts and allgatherv's (every rank passes all
-// counts); in the other v and w forms a rank knows only its own counts, so
-// they run (but for MPI_Gatherv and MPI_Scatterv on two ranks, pair_empty
-// below), and their algorithms skip the empty blocks on both sides
-// (docs/design/collectives.md, "Zero bytes") -- and that promises no synchronisation
-// (MPI-4.1 §6.1: only MPI_Barrier must synchronise) is complete at once,
-// without meeting the other ranks. Every rank draws the same conclusion
-// from its own arguments, so the collectives after it still match in order.
-// Never under mpiexec --check (the round trip is how ranks compare their
-// arguments, api/coll_check.hpp), nor on intercommunicators (there a root
-// group's other ranks pass no count). The arguments are checked first, as
-// for any call. `bytes` is called only where it applies.
-template <class Bytes>
-[[gnu::always_inline]] inline bool nothing_moves(const comm::Comm& c, Bytes bytes) {
-  return !c.inter && !core::rt().check_mode && bytes() == 0;
-}
 // The call's end when nothing_moves(): a nonblocking form gets a request
 // that is already complete (a pooled one, as request-based RMA's: no
 // schedule, no tag, no message).
@@ -255,18 +234,6 @@ int complete_request(Call& call, MPI_Comm comm, MPI_Request* req) {
   const dtype::Datatype* t = valid_type(type);
   return t && std::size_t(count) * t->size == 0 &&
          (own == MPI_IN_PLACE || empty_side(own, own_count, valid_type(own_type))) && nothing_moves(c, [] { return 0; });
-}
-
-// MPI_Gatherv and MPI_Scatterv on two ranks: the root knows the other
-// rank's block from its counts and the other rank knows it from its own
-// count (matching type signatures), so both find alike that no byte
-// travels between them (`pair_bytes` 0). Then neither runs an algorithm --
-// nor takes the segment's sequence number: both skip it -- and the root
-// copies its own block itself. With more ranks a member does not know the
-// others' blocks, so the v forms go on (the segment's sequence number).
-template <class Bytes>
-[[gnu::always_inline]] inline bool pair_empty(const comm::Comm& c, Bytes pair_bytes) {
-  return c.size() == 2 && nothing_moves(c, pair_bytes);
 }
 
 // The same at a rank other than the root of MPI_Gather or MPI_Scatter

@@ -107,16 +107,6 @@ int start_persistent(Call& call, p2p::Request* r) {
 
 namespace {
 
-// MPI_Gatherv and MPI_Scatterv on two ranks with no byte between them (the
-// non-root's block empty) return at once from the nonblocking form
-// (api/coll.cpp, pair_empty), at every start: they get no plan, so that
-// every start does the same whether or not the segment is attached.
-// (Intracommunicators; two ranks, so the other rank is 1 - root.)
-template <class Bytes>
-bool pair_empty(const comm::Comm& c, Bytes pair_bytes) {
-  return c.size() == 2 && !core::rt().check_mode && pair_bytes() == 0;
-}
-
 class PersistentColl final : public PersistentOp {
  public:
   // Runs the nonblocking form on the stored arguments; *inner gets its request.
@@ -732,7 +722,9 @@ static int gatherv_init_as(const char* name, const void* sendbuf, int sendcount,
     const dtype::Datatype* rdt = at_root ? dtype::lookup(rt) : nullptr;
     if ((in_place || sdt) && (!at_root || rdt) &&
         !(at_root && !in_place && aliased(sendbuf, 1, &sendcount, nullptr, sdt, recvbuf, n, rc, d, rdt)) &&
-        !pair_empty(*c, [&] { return at_root ? std::size_t(rc[1 - root]) * rdt->size : std::size_t(sendcount) * sdt->size; }))
+        !pair_empty(*c, [&] {
+          return at_root ? std::size_t(rc[1 - root]) * rdt->size : std::size_t(sendcount) * sdt->size;
+        }))
       op->set_planner(comm, Family::coll_gather, [=](coll::Segment& s) {
         return coll::plan_gatherv(s, coll::Typed{sendbuf, in_place ? 0 : sendcount, sdt ? sdt : rdt}, in_place,
                                   recvbuf, rc, d, rdt, root);
@@ -784,7 +776,9 @@ static int scatterv_init_as(const char* name, const void* sendbuf, const int sen
     const dtype::Datatype* rdt = in_place ? nullptr : dtype::lookup(rt);
     if ((!at_root || sdt) && (in_place || rdt) &&
         !(at_root && !in_place && aliased(sendbuf, n, sc, d, sdt, recvbuf, 1, &recvcount, nullptr, rdt)) &&
-        !pair_empty(*c, [&] { return at_root ? std::size_t(sc[1 - root]) * sdt->size : std::size_t(recvcount) * rdt->size; }))
+        !pair_empty(*c, [&] {
+          return at_root ? std::size_t(sc[1 - root]) * sdt->size : std::size_t(recvcount) * rdt->size;
+        }))
       op->set_planner(comm, Family::coll_scatter, [=](coll::Segment& s) {
         return coll::plan_scatterv(s, sendbuf, sc, d, sdt, coll::Typed{recvbuf, in_place ? 0 : recvcount, rdt ? rdt : sdt},
                                    in_place, root);
