@@ -69,7 +69,11 @@
 // first call take 3.6 s), and a stream still maps its first lap in a few
 // calls. Records only move forward from offset 0 until they wrap or are
 // recycled to 0, so what a side has mapped is always a prefix [0, mapped).
-// Pairs that never talk still cost nothing.
+// Pairs that never talk still cost nothing, except in jobs of up to 4
+// ranks with a core each: there p2p's init maps every ring's first lap
+// (map_first_lap, 17 pages a ring) before the first call, since on a
+// virtual machine a page touched for the first time costs 10-30 us and a
+// ping-pong's first 1000 round trips ran at about twice the steady cost.
 #pragma once
 
 #include <algorithm>
@@ -139,6 +143,12 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
   populate(data + *mapped, static_cast<std::size_t>(upto - *mapped), write);
   *mapped = upto;
 }
+
+// Maps [0, kRecycleBytes + one page) of a ring's data area at once.
+inline void map_first_lap(std::byte* data, std::uint64_t capacity, std::uint64_t* mapped, bool write) {
+  const std::uint64_t lap = std::min(capacity, kRecycleBytes + kPopulateFirst);
+  if (*mapped < lap) populate_prefix(data, capacity, mapped, lap, write);
+}
 }  // namespace detail
 
 // The largest payload one record of a ring of `capacity` bytes holds.
@@ -167,6 +177,10 @@ class RingProducer {
   // The largest payload one record can carry: half the ring, so that a record
   // behind a pad record still fits.
   std::size_t max_payload() const { return max_payload_of(capacity()); }
+  // Maps the first lap of traffic that recycles (kRecycleBytes and the page
+  // after it) now, in one call, instead of during the first messages (see
+  // "Pages"): p2p's init does it for small jobs.
+  void map_first_lap() { detail::map_first_lap(data_, capacity(), &mapped_, true); }
 
   // Room for a record of `payload` bytes: returns where to write the payload
   // (8-byte aligned), or nullptr when the ring is too full right now.
@@ -256,6 +270,8 @@ class RingConsumer {
   // A process in a reused slot starts reading at `head`, the index mpiexec
   // published for it (launcher/slot_reuse.hpp).
   void resume_at(std::uint64_t head) { head_ = published_ = head; }
+  // As RingProducer::map_first_lap, for reading.
+  void map_first_lap() { detail::map_first_lap(data_, mask_ + 1, &mapped_, false); }
 
   // True when a record may be waiting (one acquire load; no side effects).
   bool ready() const { return detail::word(data_ + (head_ & mask_)).load(std::memory_order_acquire) != 0; }
