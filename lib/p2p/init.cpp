@@ -144,8 +144,8 @@ void init() {
     // and from every other rank of MPI_COMM_WORLD here (shm/ring.hpp,
     // "Pages"), where the first messages of each pair and direction would:
     // on a virtual machine a page touched for the first time costs 10-30
-    // us, 17 pages a lap, and a benchmark's first 1000 round trips (IMB's
-    // PingPong at 0 bytes warms up with 2) ran at twice the steady cost.
+    // us, 17 pages a lap, and a benchmark's first 1000 round trips (a
+    // PingPong whose warm-up is a few calls) ran at twice the steady cost.
     // Bigger jobs map as they go: at np 8 this would be 56 rings, about
     // 950 pages, before the first call.
     for (int i = rt.world_base; i < rt.world_base + rt.world_size; ++i) {
