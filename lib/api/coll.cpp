@@ -374,8 +374,13 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size
                                                          : std::size_t(sendcount) * st->size; }))
     return complete_empty(call, comm, req);
-  if (!uniform && pair_empty(*c, [&] { return root_here ? std::size_t(recvcounts[1 - root]) * rt->size
-                                                       : std::size_t(sendcount) * st->size; })) {
+  // Two ranks: the root knows the moving block from its counts, the
+  // other rank from its own send, so MPI_Gatherv decides as MPI_Gather
+  // (and both see alike whether the block is empty: pair_empty).
+  const std::size_t pair = !c->inter && c->size() == 2 ? (root_here ? std::size_t(recvcounts[1 - root]) * rt->size
+                                                                    : std::size_t(sendcount) * st->size)
+                                                       : 0;
+  if (!uniform && pair_empty(*c, [&] { return pair; })) {
     if (root_here && !in_place)
       coll::copy_typed(Typed{sendbuf, sendcount, st}, coll::block(recvbuf, *rt, displs[root], recvcounts[root]));
     return complete_empty(call, comm, req);
@@ -393,10 +398,6 @@ int gatherv(Call& call, const void* sendbuf, int sendcount, MPI_Datatype sendtyp
   // (Intracommunicators only: there every rank's send or receive matters.)
   const auto block = [&] { return root_here ? std::size_t(recvcounts[0]) * rt->size : send.bytes(); };
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
-  // Two ranks: the root knows the moving block from its counts, the
-  // other rank from its own send, so MPI_Gatherv decides as MPI_Gather.
-  const std::size_t pair =
-      !c->inter && c->size() == 2 ? (root_here ? std::size_t(recvcounts[1 - root]) * rt->size : send.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
   const std::size_t bytes = uniform && !c->inter ? block() : 0;
   Start go = c->inter ? Start(*c, Family::gather, req)
@@ -492,8 +493,13 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   if (uniform && nothing_moves(*c, [&] { return root_here ? std::size_t(sendcounts[0]) * st->size
                                                          : std::size_t(recvcount) * rt->size; }))
     return complete_empty(call, comm, req);
-  if (!uniform && pair_empty(*c, [&] { return root_here ? std::size_t(sendcounts[1 - root]) * st->size
-                                                       : std::size_t(recvcount) * rt->size; })) {
+  // Two ranks: the root knows the moving block from its counts, the
+  // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter
+  // (and both see alike whether the block is empty: pair_empty).
+  const std::size_t pair = !c->inter && c->size() == 2 ? (root_here ? std::size_t(sendcounts[1 - root]) * st->size
+                                                                    : std::size_t(recvcount) * rt->size)
+                                                       : 0;
+  if (!uniform && pair_empty(*c, [&] { return pair; })) {
     if (root_here && !in_place)
       coll::copy_typed(coll::block(sendbuf, *st, displs[root], sendcounts[root]), Typed{recvbuf, recvcount, rt});
     return complete_empty(call, comm, req);
@@ -510,10 +516,6 @@ int scatterv(Call& call, const void* sendbuf, const int sendcounts[], const int 
   const Typed recv{recvbuf, receives ? recvcount : 0, rt ? rt : st};
   const auto block = [&] { return root_here ? std::size_t(sendcounts[0]) * st->size : recv.bytes(); };
   const long long known = uniform && !c->inter ? static_cast<long long>(block()) : -1;
-  // Two ranks: the root knows the moving block from its counts, the
-  // other rank from its own receive, so MPI_Scatterv decides as MPI_Scatter.
-  const std::size_t pair =
-      !c->inter && c->size() == 2 ? (root_here ? std::size_t(sendcounts[1 - root]) * st->size : recv.bytes()) : 0;
   // (The shape's call fields and table_fits are the key's: uniform is known >= 0.)
   const std::size_t bytes = uniform && !c->inter ? block() : 0;
   Start go = c->inter ? Start(*c, Family::scatter, req)

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/cpu.hpp"
+
 namespace ringmpi::core {
 
 template <std::size_t k>
@@ -114,11 +116,6 @@ inline void copy_forward(std::byte* d, const std::byte* s, std::size_t n) {
     asm("" : "+r"(i));
   }
   if (i < n) step(d + n - 64, s + n - 64);
-}
-inline bool have_avx2() {
-  // (__builtin_cpu_init first: this may run before libgcc's constructor has.)
-  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
-  return yes;
 }
 #endif
 

@@ -6,6 +6,8 @@
 #endif
 
 #include "dtype/kernels.hpp"
+
+#include "core/cpu.hpp"
 #include "dtype/real16.hpp"
 
 #include <complex>
@@ -230,16 +232,10 @@ template <class T, class F>
   body<T, F>(a, b, n);
 }
 
-bool have_avx2() {
-  // (__builtin_cpu_init first: this may run before libgcc's constructor has.)
-  static const bool yes = (__builtin_cpu_init(), __builtin_cpu_supports("avx2"));
-  return yes;
-}
-
 // `wide`: the caller allows the AVX2 clone (Isa::best).
 template <class T, class F>
 Kernel loop_for(bool wide) {
-  return wide && have_avx2() ? loop_avx2<T, F> : loop_default<T, F>;
+  return wide && core::have_avx2() ? loop_avx2<T, F> : loop_default<T, F>;
 }
 #else
 template <class T, class F>

@@ -137,8 +137,8 @@ inline std::atomic_ref<std::uint64_t> word(std::byte* p) {
   // (a record's zero-ahead window): that page alone, then doubling again
   // (doubling there mapped 16 pages a ping-pong never uses, 0.1-0.15 ms on
   // this virtual machine).
-  const std::uint64_t grown =
-      *mapped == kRecycleBytes ? kRecycleBytes + kPopulateFirst : *mapped + std::clamp(*mapped, kPopulateFirst, kPopulateStep);
+  const std::uint64_t grown = *mapped == kRecycleBytes ? kRecycleBytes + kPopulateFirst
+                                                        : *mapped + std::clamp(*mapped, kPopulateFirst, kPopulateStep);
   const std::uint64_t upto = std::min(capacity, std::max(end, grown));
   populate(data + *mapped, static_cast<std::size_t>(upto - *mapped), write);
   *mapped = upto;
